@@ -1,0 +1,31 @@
+// The public API: /healthz, /readyz and every route of the table under /v1.
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Deps } from '../deps.js';
+import { edge, jsonBody } from '../http/edge.js';
+import { healthRouter } from '../health.js';
+import { guard } from './guard.js';
+import { ROUTES } from './routes/index.js';
+
+export function createApiApp(deps: Deps): Koa {
+  const app = new Koa({ proxy: deps.config.trustProxy });
+  const v1 = new Router({ prefix: '/v1' });
+  for (const route of ROUTES) {
+    const name = `${route.method} /v1${route.path === '/' ? '' : route.path}`;
+    const path = route.path === '/' ? '' : route.path;
+    v1.register(path, [route.method], [
+      async (ctx, next) => {
+        ctx.state.route = name;
+        return next();
+      },
+      guard(route, deps),
+      (ctx) => route.handler(ctx, deps),
+    ]);
+  }
+  const health = healthRouter(deps);
+  app.use(edge(deps.log));
+  app.use(jsonBody(deps.config.bodyLimitBytes));
+  app.use(health.routes());
+  app.use(v1.routes());
+  return app;
+}

@@ -1,0 +1,38 @@
+// Liveness and readiness, outside /v1 and without authentication.
+import Router from '@koa/router';
+import type { Deps } from './deps.js';
+import { ok } from './http/edge.js';
+import { ApiError } from './http/errors.js';
+
+async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([check(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), timeoutMs)))]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function healthRouter(deps: Deps): Router {
+  const router = new Router();
+  router.get('/healthz', (ctx) => {
+    ctx.state.route = 'GET /healthz';
+    ok(ctx, { status: 'ok' });
+  });
+  router.get('/readyz', async (ctx) => {
+    ctx.state.route = 'GET /readyz';
+    const [postgres, temporal] = await Promise.all([
+      probe(() => deps.sql`select 1`, 2000),
+      probe(() => deps.temporal.workflowService.getSystemInfo({}), 2000),
+    ]);
+    const checks = { postgres: postgres ? 'ok' : 'unavailable', temporal: temporal ? 'ok' : 'unavailable' };
+    if (!postgres || !temporal) {
+      throw new ApiError(503, 'internal_error', 'Serviço indisponível no momento', {}, { checks });
+    }
+    ok(ctx, { status: 'ready', checks });
+  });
+  return router;
+}

@@ -1,0 +1,164 @@
+// Process entry point. Roles: `all` (npm start: API, admin API, worker and, without TEMPORAL_ADDRESS,
+// an embedded Temporal dev server), `api`, `worker`, `migrate`.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import type { Worker } from '@temporalio/worker';
+import { createAdminApp } from './admin/app.js';
+import { createApiApp } from './api/app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { connectFromConfig, ensureDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import type { Deps } from './deps.js';
+import { createLogger, type Logger } from './log.js';
+import { connectClient, connectWorker } from './temporal/connection.js';
+import { startDevServer, type DevServer } from './temporal/dev-server.js';
+import { createWorker } from './temporal/worker.js';
+
+type Role = 'all' | 'api' | 'worker' | 'migrate';
+const ROLES: Role[] = ['all', 'api', 'worker', 'migrate'];
+
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  server.listen(port, host);
+  await once(server, 'listening');
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : port;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.close(() => done());
+    server.closeIdleConnections();
+  });
+}
+
+async function run(role: Role, config: Config, log: Logger): Promise<() => Promise<void>> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const shutdown = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (err) {
+        log.error({ err }, 'shutdown step failed');
+      }
+    }
+  };
+  try {
+    await ensureDatabase(config.databaseUrl);
+    const sql = connectFromConfig(config);
+    cleanups.push(() => sql.end({ timeout: 5 }));
+    const applied = await migrate(sql);
+    if (applied.length) log.info({ migrations: applied }, 'database migrated');
+    if (role === 'migrate') return shutdown;
+
+    let address = config.temporalAddress;
+    let devServer: DevServer | null = null;
+    if (!address) {
+      if (role !== 'all') throw new ConfigError('TEMPORAL_ADDRESS is required for the api and worker roles');
+      devServer = await startDevServer({
+        port: Number(process.env.TEMPORAL_DEV_PORT || 7233),
+        uiPort: config.temporalUiPort,
+        dbFile: resolve(join(config.dataDir, 'temporal.sqlite')),
+        namespace: config.temporalNamespace,
+        cliPath: config.temporalCliPath,
+        log,
+      });
+      cleanups.push(() => devServer!.stop());
+      address = devServer.address;
+    }
+    const temporal = await connectClient(address, config.temporalNamespace);
+    cleanups.push(() => temporal.connection.close());
+    const deps: Deps = { config, log, sql, temporal };
+
+    if (role === 'all' || role === 'worker') {
+      const connection = await connectWorker(address, log);
+      cleanups.push(() => connection.close());
+      const worker: Worker = await createWorker(deps, connection);
+      const running = worker.run();
+      running.catch((err) => log.fatal({ err }, 'worker stopped'));
+      cleanups.push(async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running.catch(() => {});
+      });
+      log.info({ taskQueue: config.temporalTaskQueue }, 'worker running');
+    }
+    if (role === 'all' || role === 'api') {
+      const api = createServer(createApiApp(deps).callback());
+      const apiPort = await listen(api, config.port, config.host);
+      cleanups.push(() => closeServer(api));
+      const admin = createServer(createAdminApp(deps).callback());
+      const adminPort = await listen(admin, config.adminPort, config.adminHost);
+      cleanups.push(() => closeServer(admin));
+      log.info(
+        {
+          api: `http://localhost:${apiPort}/v1`,
+          admin: `http://${config.adminHost}:${adminPort}/admin`,
+          temporalUi: devServer?.uiUrl ?? null,
+          apiPort,
+          adminPort,
+        },
+        'pix engine ready',
+      );
+      if (process.stdout.isTTY) {
+        process.stdout.write(
+          `\n  Pix engine ready\n  API            http://localhost:${apiPort}/v1\n  Admin API      http://${config.adminHost}:${adminPort}/admin${config.adminToken ? '' : '  (ADMIN_TOKEN unset: refuses all)'}\n` +
+            (devServer?.uiUrl ? `  Temporal Web UI ${devServer.uiUrl}\n` : '') +
+            '\n',
+        );
+      }
+    }
+    return shutdown;
+  } catch (err) {
+    await shutdown();
+    throw err;
+  }
+}
+
+async function main() {
+  const role = (process.argv[2] ?? 'all') as Role;
+  if (!ROLES.includes(role)) {
+    process.stderr.write(`usage: main.ts [${ROLES.join('|')}]\n`);
+    process.exit(2);
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`configuration error: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const log = createLogger(config.logLevel);
+  let shutdown: () => Promise<void>;
+  try {
+    shutdown = await run(role, config, log);
+  } catch (err) {
+    log.fatal({ err: err instanceof ConfigError ? err.message : err }, 'start failed');
+    process.exit(1);
+  }
+  if (role === 'migrate') {
+    await shutdown();
+    return;
+  }
+  let stoppingSince = 0;
+  const stop = (signal: string) => {
+    // `npm start` relays the terminal's Ctrl-C, so one keypress can arrive twice within a few ms.
+    if (stoppingSince && Date.now() - stoppingSince > 1000) {
+      log.warn({ signal }, 'second signal: forcing exit');
+      process.exit(1);
+    }
+    if (stoppingSince) return;
+    stoppingSince = Date.now();
+    log.info({ signal }, 'shutting down');
+    shutdown().then(
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

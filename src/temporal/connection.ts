@@ -1,0 +1,35 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import type { Logger } from '../log.js';
+
+
+export async function connectClient(address: string, namespace: string): Promise<Client> {
+  const connection = await Connection.connect({ address });
+  return new Client({ connection, namespace });
+}
+
+let runtimeInstalled = false;
+
+/** Routes the SDK's own logs into ours (once per process). */
+function installRuntime(logger: Logger) {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const log = logger.child({ component: 'temporal-sdk' });
+  Runtime.install({
+    logger: {
+      log: (level, message, meta) => log[level === 'INFO' ? 'debug' : (level.toLowerCase() as 'warn')]({ meta }, message),
+      trace: (message, meta) => log.trace({ meta }, message),
+      debug: (message, meta) => log.debug({ meta }, message),
+      // The SDK's info lines (bundler output, state changes) are detail for an operator: debug.
+      info: (message, meta) => log.debug({ meta }, message),
+      warn: (message, meta) => log.warn({ meta }, message),
+      error: (message, meta) => log.error({ meta }, message),
+    },
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+  });
+}
+
+export function connectWorker(address: string, logger: Logger): Promise<NativeConnection> {
+  installRuntime(logger);
+  return NativeConnection.connect({ address });
+}

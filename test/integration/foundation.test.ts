@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, startStack, type Stack } from '../helpers/stack.js';
+
+const REQUEST_ID = /^req_[0-9a-f]{24}$/;
+
+describe('foundation: the stack over HTTP', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  function expectEdgeHeaders(res: { headers: Headers; body: any }) {
+    expect(res.headers.get('x-service-version')).toBe('1.1.0');
+    expect(res.headers.get('x-request-id')).toMatch(REQUEST_ID);
+    expect(res.body.requestId).toBe(res.headers.get('x-request-id'));
+  }
+
+  it('answers /healthz and /readyz with the success envelope', async () => {
+    const health = await http('GET', `${stack.rootUrl}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ success: true, data: { status: 'ok' } });
+    expectEdgeHeaders(health);
+
+    const ready = await http('GET', `${stack.rootUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ success: true, data: { checks: { postgres: 'ok', temporal: 'ok' } } });
+    expectEdgeHeaders(ready);
+  });
+
+  it('answers an unknown route with 404 not_found in the error envelope', async () => {
+    for (const path of ['/v1/no-such-thing', '/nothing', '/v1/transactions/x/y/z']) {
+      const res = await http('GET', `${stack.rootUrl}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: { code: 'not_found', message: expect.any(String) }, requestId: expect.stringMatching(REQUEST_ID) });
+      expectEdgeHeaders(res);
+    }
+  });
+
+  it('refuses malformed JSON, a wrong content type and an oversized body with 400 invalid_request', async () => {
+    const malformed = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: '{"amount": 10,', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe('invalid_request');
+    expect(malformed.body.error.message).toMatch(/JSON/);
+    expectEdgeHeaders(malformed);
+
+    const wrongType = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: 'amount=10', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error.code).toBe('invalid_request');
+    expect(wrongType.body.error.message).toMatch(/Content-Type/);
+
+    const huge = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.code).toBe('invalid_request');
+    expect(huge.body.error.message).toMatch(/limite/);
+  });
+
+  it('never leaks a stack trace', async () => {
+    const res = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    expect(res.text).not.toMatch(/at .*\.ts:\d+|SyntaxError|node_modules/);
+  });
+
+  it('logs one structured JSON line per request', async () => {
+    await http('GET', `${stack.rootUrl}/healthz`);
+    const lines = stack.processes[0]!.output().split('\n').filter((l) => l.includes('"msg":"request"'));
+    expect(lines.length).toBeGreaterThan(0);
+    const entry = JSON.parse(lines.at(-1)!);
+    expect(entry).toMatchObject({ method: 'GET', status: expect.any(Number), requestId: expect.stringMatching(REQUEST_ID), durationMs: expect.any(Number) });
+  });
+});
