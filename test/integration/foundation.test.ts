@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
 import { http, startStack, type Stack } from '../helpers/stack.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
@@ -63,10 +64,9 @@ describe('foundation: the stack over HTTP', () => {
   });
 
   it('logs one structured JSON line per request', async () => {
-    await http('GET', `${stack.rootUrl}/healthz`);
-    const lines = stack.processes[0]!.output().split('\n').filter((l) => l.includes('"msg":"request"'));
-    expect(lines.length).toBeGreaterThan(0);
-    const entry = JSON.parse(lines.at(-1)!);
-    expect(entry).toMatchObject({ method: 'GET', status: expect.any(Number), requestId: expect.stringMatching(REQUEST_ID), durationMs: expect.any(Number) });
+    const res = await http('GET', `${stack.rootUrl}/healthz`);
+    const requestId = res.body.requestId as string;
+    const line = await eventually(() => stack.processes[0]!.output().split('\n').find((l) => l.includes(requestId)));
+    expect(JSON.parse(line)).toMatchObject({ msg: 'request', method: 'GET', route: 'GET /healthz', status: 200, requestId, durationMs: expect.any(Number) });
   });
 });

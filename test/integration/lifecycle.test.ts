@@ -1,0 +1,100 @@
+// The process lifecycle an operator sees: `npm start` with its embedded Temporal dev server and Web UI,
+// readiness that reflects PostgreSQL, and a clean stop on a signal.
+import { mkdtempSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { describe, expect, inject, it } from 'vitest';
+import { connect } from '../../src/db/database.js';
+import { ADMIN_DATABASE_URL, freshDatabaseUrl } from '../helpers/database.js';
+import { freePort } from '../helpers/ports.js';
+import { http, spawnEngine, startStack, waitReady } from '../helpers/stack.js';
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = netConnect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('process lifecycle', () => {
+  it('npm start without TEMPORAL_ADDRESS runs an embedded dev server with its Web UI and search attributes, persists it, and stops cleanly', async () => {
+    const [port, adminPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const env = {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ADMIN_PORT: String(adminPort),
+      DATABASE_URL: freshDatabaseUrl(inject('testRunId')),
+      TEMPORAL_ADDRESS: '',
+      TEMPORAL_DEV_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pix-data-')),
+      TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
+    };
+    for (const round of [1, 2]) {
+      const engine = spawnEngine('all', env);
+      try {
+        await waitReady(`http://127.0.0.1:${port}`, engine);
+        const ui = await fetch(`http://127.0.0.1:${uiPort}/`);
+        expect(ui.status).toBe(200);
+        const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
+        try {
+          const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
+          expect(customAttributes).toMatchObject({ AccountId: expect.anything(), TransactionId: expect.anything() });
+          // A run started in the first life must still be there in the second: history lives in DATA_DIR.
+          const client = new Client({ connection });
+          if (round === 1) await client.workflow.start('persistenceProbe', { taskQueue: 'nobody-polls-this', workflowId: 'persistence-probe' });
+          else expect((await client.workflow.getHandle('persistence-probe').describe()).status.name).toBe('RUNNING');
+        } finally {
+          await connection.close();
+        }
+        engine.child.kill('SIGINT');
+        const code = await engine.stop();
+        expect(code, `round ${round}:\n${engine.output().slice(-2000)}`).toBe(0);
+        expect(engine.output()).toContain('"msg":"stopped"');
+        expect(await portOpen(temporalPort)).toBe(false);
+        expect(await portOpen(port)).toBe(false);
+      } finally {
+        await engine.kill();
+      }
+    }
+  });
+
+  it('readyz answers 503 when PostgreSQL cannot answer, and 200 again when it can', async () => {
+    const stack = await startStack();
+    const name = new URL(stack.databaseUrl).pathname.slice(1);
+    const pg = connect(ADMIN_DATABASE_URL, { max: 1 });
+    try {
+      // Renaming the database under the engine makes every new connection fail, as an outage would.
+      await pg.unsafe(`alter database "${name}" rename to "${name}_away"`).catch(async () => {
+        await pg`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`;
+        await pg.unsafe(`alter database "${name}" rename to "${name}_away"`);
+      });
+      await pg`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name + '_away'}`;
+      const down = await http('GET', `${stack.rootUrl}/readyz`);
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ success: false, error: { code: 'internal_error' }, checks: { postgres: 'unavailable', temporal: 'ok' } });
+      await pg.unsafe(`alter database "${name}_away" rename to "${name}"`);
+      const up = await http('GET', `${stack.rootUrl}/readyz`);
+      expect(up.status).toBe(200);
+    } finally {
+      await pg.end();
+      await stack.stop();
+    }
+  });
+
+  it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
+    const stack = await startStack();
+    const engine = stack.processes[0]!;
+    const inFlight = http('GET', `${stack.rootUrl}/readyz`);
+    engine.child.kill('SIGTERM');
+    const [res, code] = await Promise.all([inFlight, engine.stop()]);
+    expect(res.status).toBe(200);
+    expect(code).toBe(0);
+  });
+});
