@@ -12,6 +12,8 @@ const target = join(root, '.tools');
 const wanted = ['temporal', 'temporal-test-server'].map((b) => join(target, 'bin', b));
 
 if (wanted.every((p) => existsSync(p))) process.exit(0);
+// Images that talk to an external Temporal (the Dockerfile) need neither executable.
+if (process.env.PIX_SKIP_TEMPORAL_INSTALL === '1') process.exit(0);
 if (process.env.TEMPORAL_CLI_PATH && process.env.TEMPORAL_TEST_SERVER_PATH) process.exit(0);
 
 const specs = Object.entries(PINS).map(([name, version]) => `${name}==${version}`);

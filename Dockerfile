@@ -1,0 +1,16 @@
+# The engine image: API, admin API and worker in one process, against an external Temporal
+# (TEMPORAL_ADDRESS) and PostgreSQL (DATABASE_URL). Scale out with `npm run api` / `npm run worker`.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+COPY bin ./bin
+COPY scripts ./scripts
+COPY tsconfig.json ./
+USER node
+EXPOSE 3000 3001
+CMD ["node", "--import", "tsx", "src/main.ts", "all"]
