@@ -1,0 +1,45 @@
+// The amounts of a transfer request against the account's limits and fees, and the fields the
+// idempotency rules compare (spec rule 6: amount, destination type and value, key type,
+// description, coverFee).
+import type { Account } from '../accounts/account.js';
+import { transferAmounts, type TransferAmounts } from '../domain/fees.js';
+import { centsToReais } from '../domain/money.js';
+import { invalidRequest } from '../http/errors.js';
+import { comparedDestination } from './destination.js';
+import type { TransferRequest } from './schema.js';
+
+/** What the transfer sends: a BR Code's own amount prevails; otherwise the body's `amount`. */
+export function requestedAmountCents(request: TransferRequest): number | null {
+  return (request.destination.type === 'br_code' ? request.destination.amountCents : null) ?? request.amountCents;
+}
+
+export function transferComparedFields(request: TransferRequest): Record<string, unknown> {
+  return {
+    amount: requestedAmountCents(request),
+    destination: comparedDestination(request.destination),
+    description: request.description,
+    coverFee: request.coverFee,
+  };
+}
+
+const reais = (cents: number) => `R$ ${centsToReais(cents).toFixed(2).replace('.', ',')}`;
+
+/**
+ * Prices the transfer for the account, or throws the 400 that says why it cannot be made:
+ * missing amount, below the account's minimum, not above the fee, or a BR Code with its own amount
+ * that the recipient would not receive in full (coverFee false with a fee).
+ */
+export function priceTransfer(request: TransferRequest, account: Account): TransferAmounts & { amountCents: number } {
+  const amountCents = requestedAmountCents(request);
+  if (amountCents === null) throw invalidRequest('amount é obrigatório para chave Pix e para BR Code sem valor definido');
+  if (amountCents < account.limits.transferMinCents) {
+    throw invalidRequest(`Valor mínimo para transferência: ${reais(account.limits.transferMinCents)}`);
+  }
+  const amounts = transferAmounts({ amountCents, coverFee: request.coverFee, rule: account.fees.transfer });
+  if (!amounts.ok) throw invalidRequest('Valor deve ser maior que a tarifa');
+  const codeAmount = request.destination.type === 'br_code' ? request.destination.amountCents : null;
+  if (codeAmount !== null && amounts.recipientAmountCents !== codeAmount) {
+    throw invalidRequest('O BR Code define o valor a receber: envie coverFee true para pagar a tarifa além do valor do código');
+  }
+  return { ...amounts, amountCents };
+}

@@ -1,0 +1,90 @@
+// Where a transfer goes, resolved from either body shape into one canonical form, so that the legacy
+// `pixKey` + `pixKeyType` and the modern `destination: {type: 'pix_key', value}` of the same key
+// compare equal, and a BR Code sent as copy-and-paste text or as a QR code (text or PNG image) is the
+// same destination: the BR Code payload itself.
+import { parseBrCode } from '../domain/brcode.js';
+import { validatePixKey, type PixKeyType } from '../domain/pix-keys.js';
+import { decodeQrPngBase64 } from '../domain/qrcode.js';
+
+export type TransferDestination =
+  | { type: 'pix_key'; keyType: PixKeyType; key: string }
+  | {
+      type: 'br_code';
+      /** The payload, exactly as the code carries it. */
+      code: string;
+      pixKey: string | null;
+      url: string | null;
+      /** The code's own amount; null when the payer types it. */
+      amountCents: number | null;
+      txid: string | null;
+      merchantName: string;
+      merchantCity: string;
+      static: boolean;
+    };
+
+export type BrCodeDestination = Extract<TransferDestination, { type: 'br_code' }>;
+
+export type DestinationResult = { ok: true; destination: TransferDestination } | { ok: false; reason: string };
+
+interface DestinationFields {
+  destination?: { type: 'pix_key' | 'pix_copy_paste' | 'qr_code'; value: string };
+  pixKey?: string;
+  pixKeyType?: PixKeyType;
+}
+
+const refuse = (reason: string): DestinationResult => ({ ok: false, reason });
+
+function pixKeyDestination(value: string, keyType: PixKeyType | undefined): DestinationResult {
+  const result = validatePixKey(value, keyType);
+  if (!result.ok) return refuse(result.reason);
+  return { ok: true, destination: { type: 'pix_key', keyType: result.type, key: result.key } };
+}
+
+function brCodeDestination(code: string, field: string): DestinationResult {
+  const parsed = parseBrCode(code);
+  if (!parsed.ok) return refuse(`${field}: ${parsed.reason}`);
+  return {
+    ok: true,
+    destination: {
+      type: 'br_code',
+      code: code.trim(),
+      pixKey: parsed.pixKey ?? null,
+      url: parsed.url ?? null,
+      amountCents: parsed.amountCents,
+      txid: parsed.txid,
+      merchantName: parsed.merchantName,
+      merchantCity: parsed.merchantCity,
+      static: parsed.static,
+    },
+  };
+}
+
+/** A `qr_code` value is the payload itself or a base64 PNG of the QR code (a `data:` prefix is tolerated). */
+function qrCodeDestination(value: string): DestinationResult {
+  if (parseBrCode(value).ok) return brCodeDestination(value, 'destination.value');
+  const image = value.trim().replace(/^data:image\/png;base64,/i, '');
+  const decoded = decodeQrPngBase64(image);
+  if (decoded === null) return refuse('destination.value: QR code ilegível (envie o BR Code ou a imagem PNG em base64)');
+  return brCodeDestination(decoded, 'destination.value (QR code)');
+}
+
+export function resolveDestination(fields: DestinationFields): DestinationResult {
+  const { destination, pixKey, pixKeyType } = fields;
+  if (destination !== undefined) {
+    if (pixKey !== undefined) return refuse('Envie destination ou pixKey/pixKeyType, não ambos');
+    if (destination.type === 'pix_key') return pixKeyDestination(destination.value, pixKeyType);
+    if (pixKeyType !== undefined) return refuse('pixKeyType só se aplica a destinos do tipo chave Pix');
+    if (destination.type === 'pix_copy_paste') return brCodeDestination(destination.value, 'destination.value');
+    return qrCodeDestination(destination.value);
+  }
+  if (pixKey === undefined) return refuse('Informe o destino: destination ou pixKey e pixKeyType');
+  if (pixKeyType === undefined) return refuse('Informe pixKeyType junto com pixKey (cpf, cnpj, email, phone ou random)');
+  return pixKeyDestination(pixKey, pixKeyType);
+}
+
+/** The destination as the idempotency rules compare it: type and normalised value, key type for keys. */
+export function comparedDestination(destination: TransferDestination): Record<string, unknown> {
+  return destination.type === 'pix_key'
+    ? { type: 'pix_key', value: destination.key, keyType: destination.keyType }
+    : { type: 'br_code', value: destination.code };
+}

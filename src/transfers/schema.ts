@@ -1,0 +1,108 @@
+// POST /transfers: the body's typebox schema (validation and the OpenAPI document come from it) for
+// both shapes, the modern `destination {type, value}` and the legacy `pixKey` + `pixKeyType`, and the
+// checks a schema cannot express (two decimals, DICT key formats, BR Code CRC), each refusal a 400
+// `invalid_request` with a Portuguese message that names the field.
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { reaisToCents } from '../domain/money.js';
+import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
+import { invalidRequest } from '../http/errors.js';
+import { resolveDestination, type TransferDestination } from './destination.js';
+
+export const DESTINATION_TYPES = ['pix_key', 'pix_copy_paste', 'qr_code'] as const;
+export type DestinationType = (typeof DESTINATION_TYPES)[number];
+
+/** A base64 PNG of a QR code is far larger than a BR Code; 200 kB leaves room for big images. */
+const DESTINATION_VALUE_MAX = 200_000;
+
+export const TransferBodySchema = Type.Object({
+  amount: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      description:
+        'Valor em reais, até duas casas decimais, mínimo 3 (ajustável por conta). Obrigatório para chave Pix e para BR Code estático sem valor; quando o código define o valor, o valor do código prevalece',
+    }),
+  ),
+  destination: Type.Optional(
+    Type.Object(
+      {
+        type: Type.Union(DESTINATION_TYPES.map((t) => Type.Literal(t)), { description: 'pix_key, pix_copy_paste ou qr_code' }),
+        value: Type.String({
+          minLength: 1,
+          maxLength: DESTINATION_VALUE_MAX,
+          description: 'Chave Pix, BR Code (copia e cola) ou, para qr_code, o BR Code ou a imagem PNG do QR code em base64',
+        }),
+      },
+      { description: 'Destino (forma moderna); alternativa a pixKey + pixKeyType' },
+    ),
+  ),
+  pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Chave Pix de destino (forma legada)' })),
+  pixKeyType: Type.Optional(
+    Type.Union(PIX_KEY_TYPES.map((t) => Type.Literal(t)), { description: 'Tipo da chave: cpf, cnpj, email, phone (+55…) ou random' }),
+  ),
+  externalId: Type.Optional(Type.String({ maxLength: 100, description: 'Chave de idempotência; alternativa ao cabeçalho Idempotency-Key' })),
+  description: Type.Optional(Type.String({ maxLength: 140 })),
+  coverFee: Type.Optional(Type.Boolean({ default: false, description: 'true: a conta paga a taxa além do valor; false: o recebedor recebe o valor menos a taxa' })),
+});
+
+export type TransferBody = Static<typeof TransferBodySchema>;
+
+/** The request as the engine uses it: centavos, a resolved destination, defaults applied. */
+export interface TransferRequest {
+  /** The amount the body sent, in centavos; null when omitted (allowed when the BR Code defines it). */
+  amountCents: number | null;
+  destination: TransferDestination;
+  externalId?: string;
+  description: string | null;
+  coverFee: boolean;
+}
+
+const validator = Compile(TransferBodySchema);
+
+const MESSAGES: Record<string, string> = {
+  '': 'O corpo deve ser um objeto JSON com os campos da transferência',
+  '/amount': 'amount deve ser um número em reais maior que zero, com até duas casas decimais',
+  '/destination': 'destination deve ser um objeto com type e value',
+  '/destination/type': 'destination.type deve ser pix_key, pix_copy_paste ou qr_code',
+  '/destination/value': `destination.value é obrigatório (texto de até ${DESTINATION_VALUE_MAX} caracteres)`,
+  '/pixKey': 'pixKey deve ser um texto de até 100 caracteres',
+  '/pixKeyType': 'pixKeyType deve ser cpf, cnpj, email, phone ou random',
+  '/externalId': 'externalId deve ser um texto de até 100 caracteres',
+  '/description': 'description deve ser um texto de até 140 caracteres',
+  '/coverFee': 'coverFee deve ser true ou false',
+};
+
+/** Where an error points; a `required` error points at the missing property itself. */
+function errorPath(error: { instancePath: string; keyword: string; params: object }): string {
+  if (error.keyword === 'required') {
+    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0];
+    if (missing) return `${error.instancePath}/${missing}`;
+  }
+  return error.instancePath;
+}
+
+/**
+ * Checks everything about a POST /transfers body that does not depend on the account and returns
+ * it resolved: amount in centavos, destination validated and normalised. Throws a 400 on the first
+ * problem.
+ */
+export function parseTransferBody(body: unknown): TransferRequest {
+  if (!validator.Check(body)) {
+    const first = validator.Errors(body).map(errorPath)[0] ?? '';
+    throw invalidRequest(MESSAGES[first] ?? MESSAGES['']!);
+  }
+  let amountCents: number | null = null;
+  if (body.amount !== undefined) {
+    amountCents = reaisToCents(body.amount);
+    if (amountCents === null) throw invalidRequest('amount deve ter no máximo duas casas decimais');
+  }
+  const destination = resolveDestination(body);
+  if (!destination.ok) throw invalidRequest(destination.reason);
+  return {
+    amountCents,
+    destination: destination.destination,
+    ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
+    description: body.description ?? null,
+    coverFee: body.coverFee ?? false,
+  };
+}
