@@ -1,4 +1,10 @@
 import type { RouteSpec } from '../routes.js';
+import { balanceRoute } from './balance.js';
+import { getTransactionRoute, listTransactionsRoute } from './transactions.js';
 
 /** Every public route under /v1, in the order of the spec's endpoint summary. */
-export const ROUTES: RouteSpec[] = [];
+export const ROUTES: RouteSpec[] = [
+  balanceRoute,
+  listTransactionsRoute,
+  getTransactionRoute,
+];

@@ -1,0 +1,36 @@
+// Reads of the transactions read model, always scoped to one account.
+import type { Sql, TxSql } from '../db/database.js';
+import { toTransactionRow, type RawTransactionRow, type TransactionRow, type TransactionStatus, type TransactionType } from './row.js';
+
+/** By transaction id or by the client's externalId, only within `accountId`; an id match wins over an externalId match. */
+export async function findTransaction(sql: Sql | TxSql, accountId: string, idOrExternalId: string): Promise<TransactionRow | null> {
+  const [raw] = await sql<RawTransactionRow[]>`
+    select * from transactions
+    where account_id = ${accountId} and (id = ${idOrExternalId} or external_id = ${idOrExternalId})
+    order by (id = ${idOrExternalId}) desc
+    limit 1`;
+  return raw ? toTransactionRow(raw) : null;
+}
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+  status?: TransactionStatus;
+  type?: TransactionType;
+}
+
+/** One page of the account's transactions, newest first, and how many match in all. */
+export async function listTransactions(sql: Sql, accountId: string, query: ListQuery): Promise<{ rows: TransactionRow[]; total: number }> {
+  const filters = sql`
+    account_id = ${accountId}
+    ${query.status ? sql`and status = ${query.status}` : sql``}
+    ${query.type ? sql`and type = ${query.type}` : sql``}`;
+  const [rows, [count]] = await Promise.all([
+    sql<RawTransactionRow[]>`
+      select * from transactions where ${filters}
+      order by created_at desc, id desc
+      limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
+    sql<{ total: number }[]>`select count(*)::int as total from transactions where ${filters}`,
+  ]);
+  return { rows: rows.map(toTransactionRow), total: count!.total };
+}

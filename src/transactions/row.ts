@@ -1,0 +1,133 @@
+// A row of the `transactions` read model as the code sees it: centavos as numbers, camelCase.
+// Pure types and mapping only (no I/O), so workflows and activities can share them.
+
+export const TRANSACTION_STATUSES = ['pending', 'approved', 'failed', 'cancelled', 'refunded'] as const;
+export const TRANSACTION_TYPES = ['payment', 'deposit', 'withdrawal', 'internal_transfer'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** One split recipient's share as stored in `transactions.split` (jsonb). */
+export interface StoredSplitShare {
+  /** The identifier the client sent (e-mail, CPF/CNPJ or account id). */
+  recipient: string;
+  accountId: string;
+  amountCents: number;
+  percent: number | null;
+  description: string | null;
+}
+
+/** The payer as stored in `transactions.payer` (jsonb); `bankName` and `state` come from the payer's institution. */
+export interface StoredPayer {
+  name: string;
+  document: string;
+  email?: string | null;
+  bankName?: string | null;
+  state?: string | null;
+}
+
+export interface TransactionRow {
+  id: string;
+  accountId: string;
+  externalId: string;
+  direction: 'in' | 'out';
+  type: TransactionType;
+  method: 'pix' | 'internal';
+  status: TransactionStatus;
+  expired: boolean;
+  processingState: string;
+  acquirer: string;
+  amountCents: number;
+  feeCents: number;
+  netAmountCents: number;
+  debitedAmountCents: number | null;
+  recipientAmountCents: number | null;
+  splitAmountCents: number;
+  split: StoredSplitShare[];
+  description: string | null;
+  payer: StoredPayer | null;
+  counterparty: Record<string, unknown> | null;
+  pixCopyPaste: string | null;
+  pixQrCodeBase64: string | null;
+  webhookUrl: string | null;
+  fingerprint: string;
+  apiKeyId: string | null;
+  processorRef: string | null;
+  refundedAmountCents: number;
+  expiresAt: Date | null;
+  approvedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The columns as the `postgres` driver returns them (`select * from transactions`). */
+export interface RawTransactionRow {
+  id: string;
+  account_id: string;
+  external_id: string;
+  direction: string;
+  type: string;
+  method: string;
+  status: string;
+  expired: boolean;
+  processing_state: string;
+  acquirer: string;
+  amount: bigint;
+  fee: bigint;
+  net_amount: bigint;
+  debited_amount: bigint | null;
+  recipient_amount: bigint | null;
+  split_amount: bigint;
+  split: unknown;
+  description: string | null;
+  payer: unknown;
+  counterparty: unknown;
+  pix_copy_paste: string | null;
+  pix_qr_code_base64: string | null;
+  webhook_url: string | null;
+  fingerprint: string;
+  api_key_id: string | null;
+  processor_ref: string | null;
+  refunded_amount: bigint;
+  expires_at: Date | null;
+  approved_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const nullableNumber = (value: bigint | null) => (value === null ? null : Number(value));
+
+export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
+  return {
+    id: raw.id,
+    accountId: raw.account_id,
+    externalId: raw.external_id,
+    direction: raw.direction as TransactionRow['direction'],
+    type: raw.type as TransactionType,
+    method: raw.method as TransactionRow['method'],
+    status: raw.status as TransactionStatus,
+    expired: raw.expired,
+    processingState: raw.processing_state,
+    acquirer: raw.acquirer,
+    amountCents: Number(raw.amount),
+    feeCents: Number(raw.fee),
+    netAmountCents: Number(raw.net_amount),
+    debitedAmountCents: nullableNumber(raw.debited_amount),
+    recipientAmountCents: nullableNumber(raw.recipient_amount),
+    splitAmountCents: Number(raw.split_amount),
+    split: (raw.split ?? []) as StoredSplitShare[],
+    description: raw.description,
+    payer: (raw.payer ?? null) as StoredPayer | null,
+    counterparty: (raw.counterparty ?? null) as Record<string, unknown> | null,
+    pixCopyPaste: raw.pix_copy_paste,
+    pixQrCodeBase64: raw.pix_qr_code_base64,
+    webhookUrl: raw.webhook_url,
+    fingerprint: raw.fingerprint,
+    apiKeyId: raw.api_key_id,
+    processorRef: raw.processor_ref,
+    refundedAmountCents: Number(raw.refunded_amount),
+    expiresAt: raw.expires_at,
+    approvedAt: raw.approved_at,
+    createdAt: raw.created_at,
+    updatedAt: raw.updated_at,
+  };
+}

@@ -1,0 +1,62 @@
+// The spec's Transaction resource as a typebox schema: the shape of every transaction in responses
+// and webhook payloads (the OpenAPI document is generated from it).
+import Type, { type Static, type TSchema } from 'typebox';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './row.js';
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const reais = (description: string) => Type.Number({ description: `${description} (reais)` });
+const dateTime = (description: string) => Type.String({ format: 'date-time', description: `${description} (ISO 8601 UTC, milissegundos)` });
+
+export const SplitShareSchema = Type.Object({
+  recipient: Type.String({ description: 'Recebedor como enviado na criação: e-mail, CPF/CNPJ ou identificador da conta' }),
+  accountId: Type.String({ description: 'Conta recebedora (acc_…)' }),
+  amount: reais('Comissão creditada ao recebedor'),
+  percent: nullable(Type.Number({ description: 'Percentual do valor da venda, quando o item foi enviado em percentual' })),
+  description: nullable(Type.String()),
+});
+
+export const PayerSchema = Type.Object({
+  name: Type.String(),
+  document: Type.String({ description: 'CPF ou CNPJ, apenas dígitos' }),
+  email: nullable(Type.String()),
+  bankName: Type.Optional(Type.String({ description: 'Instituição do pagador, quando a rede informa' })),
+  state: Type.Optional(Type.String({ description: 'UF do pagador, quando a rede informa' })),
+});
+
+export const PixSchema = Type.Object({
+  copyPaste: Type.String({ description: 'Código Pix copia e cola (BR Code); use exatamente como recebido' }),
+  qrCodeBase64: Type.String({ description: 'Imagem PNG do QR code em base64, sem o prefixo data:' }),
+});
+
+export const TransactionSchema = Type.Object(
+  {
+    id: Type.String({ description: 'txn_… para cobranças, out_… para transferências' }),
+    externalId: nullable(Type.String({ maxLength: 100, description: 'Chave de idempotência enviada pelo cliente' })),
+    acquirer: Type.String({ description: 'Nome da rota de processamento' }),
+    direction: Type.Enum(['in', 'out']),
+    type: Type.Enum([...TRANSACTION_TYPES]),
+    method: Type.Enum(['pix', 'internal']),
+    status: Type.Enum([...TRANSACTION_STATUSES]),
+    expired: Type.Boolean({ description: 'true quando a cobrança foi cancelada por expirar' }),
+    processingState: Type.String({ description: 'monitoring enquanto pendente, completed quando final' }),
+    amount: reais('Para cobranças, o valor que o pagador paga'),
+    fee: reais('Taxa do serviço'),
+    netAmount: reais('Valor que a conta recebe depois da taxa e do split'),
+    debitedAmount: nullable(reais('Valor debitado do saldo (transferências)')),
+    recipientAmount: nullable(reais('Valor que chega ao destino (transferências)')),
+    description: nullable(Type.String({ maxLength: 140 })),
+    splitAmount: reais('Total de comissões do split; 0 sem split'),
+    split: Type.Array(SplitShareSchema),
+    refundedAmount: reais('Total devolvido ao pagador (MED aceita); 0 quando nada foi devolvido'),
+    payer: nullable(PayerSchema),
+    counterparty: nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Destino de uma transferência' })),
+    pix: nullable(PixSchema),
+    expiresAt: nullable(dateTime('Criação mais a validade da cobrança')),
+    approvedAt: nullable(dateTime('Quando foi aprovada')),
+    createdAt: dateTime('Criação'),
+    updatedAt: dateTime('Última alteração'),
+  },
+  { description: 'Transação: cobrança Pix (txn_) ou transferência Pix (out_)' },
+);
+
+export type Transaction = Static<typeof TransactionSchema>;
