@@ -1,0 +1,183 @@
+// GET /v1/transactions, GET /v1/transactions/{id} and GET /v1/balance over HTTP against the real
+// stack. Read-model rows and ledger postings are written straight into the stack's database, so
+// these tests cover the read side alone (the charge flow has its own tests).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Sql } from '../../src/db/database.js';
+import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
+import { post } from '../../src/ledger/post.js';
+import { createKey, createMerchant } from '../helpers/fixtures.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+import { insertTransactionRow } from '../helpers/transaction-rows.js';
+
+let stack: Stack;
+let sql: Sql;
+
+beforeAll(async () => {
+  stack = await startStack();
+  sql = connect(stack.databaseUrl, { max: 2 });
+});
+
+afterAll(async () => {
+  await sql?.end({ timeout: 5 });
+  await stack?.stop();
+});
+
+const ids = (res: { body: any }) => res.body.data.map((t: { id: string }) => t.id);
+
+describe('GET /v1/transactions', () => {
+  let merchant: Awaited<ReturnType<typeof createMerchant>>;
+  let newestFirst: string[];
+
+  beforeAll(async () => {
+    merchant = await createMerchant(stack);
+    const base = Date.parse('2025-02-01T10:00:00.000Z');
+    const created: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      created.push(
+        await insertTransactionRow(sql, merchant.account.id, {
+          createdAt: new Date(base + i * 60_000),
+          kind: i === 2 ? 'transfer' : 'charge',
+          status: i < 2 ? 'approved' : 'pending',
+        }),
+      );
+    }
+    newestFirst = created.reverse();
+  });
+
+  it('lists newest first with pagination beside data', async () => {
+    const res = await merchant.client.get('/transactions');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: expect.any(Array),
+      pagination: { page: 1, limit: 20, total: 5, pages: 1 },
+      requestId: expect.any(String),
+    });
+    expect(ids(res)).toEqual(newestFirst);
+    expect(res.body.data[0]).toMatchObject({ id: newestFirst[0], status: 'pending', amount: 100, fee: 1.99, netAmount: 98.01 });
+  });
+
+  it('pages with page and limit', async () => {
+    const second = await merchant.client.get('/transactions?page=2&limit=2');
+    expect(second.body.pagination).toEqual({ page: 2, limit: 2, total: 5, pages: 3 });
+    expect(ids(second)).toEqual(newestFirst.slice(2, 4));
+    const beyond = await merchant.client.get('/transactions?page=9&limit=2');
+    expect(beyond.status).toBe(200);
+    expect(beyond.body.data).toEqual([]);
+    expect(beyond.body.pagination).toEqual({ page: 9, limit: 2, total: 5, pages: 3 });
+  });
+
+  it('filters by status and type', async () => {
+    const approved = await merchant.client.get('/transactions?status=approved');
+    expect(ids(approved)).toEqual(newestFirst.slice(3));
+    expect(approved.body.pagination.total).toBe(2);
+    const withdrawals = await merchant.client.get('/transactions?type=withdrawal');
+    expect(ids(withdrawals)).toEqual([newestFirst[2]]);
+    expect(withdrawals.body.data[0]).toMatchObject({ direction: 'out', type: 'withdrawal' });
+    const pendingPayments = await merchant.client.get('/transactions?type=payment&status=pending');
+    expect(ids(pendingPayments)).toEqual([newestFirst[0], newestFirst[1]]);
+  });
+
+  it('refuses a status or type outside the lists with their own codes', async () => {
+    for (const [query, code] of [
+      ['status=paid', 'invalid_status'],
+      ['status=', 'invalid_status'],
+      ['type=deposit', 'invalid_type'],
+      ['type=PAYMENT', 'invalid_type'],
+    ] as const) {
+      const res = await merchant.client.get(`/transactions?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body).toEqual({ success: false, error: { code, message: expect.any(String) }, requestId: expect.any(String) });
+    }
+  });
+
+  it('refuses page and limit outside their ranges with 400 invalid_request', async () => {
+    for (const query of ['page=0', 'page=-1', 'page=abc', 'limit=0', 'limit=101', 'limit=1.5', 'limit=20&limit=30']) {
+      const res = await merchant.client.get(`/transactions?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error.code, query).toBe('invalid_request');
+    }
+    const edges = await merchant.client.get('/transactions?limit=100&page=1');
+    expect(edges.status).toBe(200);
+    expect(edges.body.pagination).toMatchObject({ limit: 100, pages: 1 });
+  });
+
+  it('shows an account none of the others', async () => {
+    const other = await createMerchant(stack);
+    const res = await other.client.get('/transactions');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+    expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 0, pages: 0 });
+  });
+});
+
+describe('GET /v1/transactions/{id}', () => {
+  it('fetches by id and by externalId, never another account’s', async () => {
+    const merchant = await createMerchant(stack);
+    const stranger = await createMerchant(stack);
+    const id = await insertTransactionRow(sql, merchant.account.id, { externalId: 'pedido:2025/001' });
+
+    const byId = await merchant.client.get(`/transactions/${id}`);
+    expect(byId.status).toBe(200);
+    expect(byId.body).toEqual({ success: true, data: expect.objectContaining({ id, externalId: 'pedido:2025/001' }), requestId: expect.any(String) });
+    const byExternalId = await merchant.client.get(`/transactions/${encodeURIComponent('pedido:2025/001')}`);
+    expect(byExternalId.status).toBe(200);
+    expect(byExternalId.body.data).toEqual(byId.body.data);
+
+    for (const path of [`/transactions/${id}`, `/transactions/${encodeURIComponent('pedido:2025/001')}`, '/transactions/txn_doesnotexist']) {
+      const res = await stranger.client.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+  });
+
+  it('refuses a refresh value other than true or false', async () => {
+    const merchant = await createMerchant(stack);
+    const id = await insertTransactionRow(sql, merchant.account.id, { status: 'approved' });
+    const res = await merchant.client.get(`/transactions/${id}?refresh=yes`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+  });
+
+  it('requires transactions:read', async () => {
+    const merchant = await createMerchant(stack);
+    const id = await insertTransactionRow(sql, merchant.account.id);
+    const balanceOnly = await createKey(stack, merchant.account.id, ['balance:read']);
+    const res = await fetch(`${stack.baseUrl}/transactions/${id}`, { headers: { authorization: `Bearer ${balanceOnly.key}` } });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as any).error.code).toBe('permission_denied');
+  });
+});
+
+describe('GET /v1/balance', () => {
+  it('shows available and, as reserved, the reserved plus retained balances in reais', async () => {
+    const merchant = await createMerchant(stack);
+    const acc = merchant.account.id;
+    const empty = await merchant.client.get('/balance');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({ success: true, data: { currency: 'BRL', available: 0, reserved: 0 }, requestId: expect.any(String) });
+
+    await sql.begin(async (tx) => {
+      await post(tx, {
+        key: `test:balance:${acc}:in`,
+        description: 'approved charge',
+        entries: [
+          { account: platformAccount('pix_clearing', acc), amount: -100_000 },
+          { account: platformAccount('fee_revenue', acc), amount: 199 },
+          { account: customerAccount(acc, 'available'), amount: 99_801 },
+        ],
+      });
+      await post(tx, {
+        key: `test:balance:${acc}:hold`,
+        description: 'transfer reservation and MED retention',
+        entries: [
+          { account: customerAccount(acc, 'available'), amount: -30_010 },
+          { account: customerAccount(acc, 'reserved'), amount: 20_000 },
+          { account: customerAccount(acc, 'retained'), amount: 10_010 },
+        ],
+      });
+    });
+    const res = await merchant.client.get('/balance');
+    expect(res.body.data).toEqual({ currency: 'BRL', available: 697.91, reserved: 300.1 });
+  });
+});
