@@ -1,10 +1,19 @@
 // Webhook activities. `dispatchEvent` is called by every workflow after it recorded an event
-// (events table): it hands the event to the delivery machinery.
+// (events table): it creates the event's deliveries and starts their workflows (idempotent, so a
+// Temporal retry is harmless). `attemptWebhookDelivery` is one signed POST of a delivery.
 import type { Deps } from '../src/deps.js';
+import { attemptDelivery, type AttemptInput, type AttemptOutcome } from '../src/webhooks/attempt.js';
+import { dispatchEvent } from '../src/webhooks/dispatch.js';
 
-export function webhookActivities(_deps: Deps) {
+export function webhookActivities(deps: Deps) {
   return {
-    // TODO(webhooks helper): start the delivery of the event to every endpoint.
-    async dispatchEvent(_eventId: string): Promise<void> {},
+    async dispatchEvent(eventId: string): Promise<void> {
+      await dispatchEvent(deps, eventId);
+    },
+    async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptOutcome> {
+      return attemptDelivery(deps, input);
+    },
   };
 }
+
+export type WebhookActivities = ReturnType<typeof webhookActivities>;

@@ -19,6 +19,9 @@ export interface Config {
   chargeTtlSeconds: number;
   acceptWaitMs: number;
   webhookAllowInsecure: boolean;
+  /** Wait before the 2nd delivery attempt; doubles after each failed attempt up to webhookRetryMaxMs. */
+  webhookRetryInitialMs: number;
+  webhookRetryMaxMs: number;
   simulatorTransferDelayMs: number;
   trustProxy: boolean;
   logLevel: string;
@@ -78,6 +81,8 @@ export function loadConfig(env: Env = process.env): Config {
     chargeTtlSeconds: int(env, 'CHARGE_TTL_SECONDS', 900, 1),
     acceptWaitMs: int(env, 'ACCEPT_WAIT_MS', 5000, 1),
     webhookAllowInsecure: bool(env, 'WEBHOOK_ALLOW_INSECURE', false),
+    webhookRetryInitialMs: int(env, 'WEBHOOK_RETRY_INITIAL_MS', 5000, 1),
+    webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1),
     simulatorTransferDelayMs,
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel,

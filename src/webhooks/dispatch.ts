@@ -1,0 +1,102 @@
+// From a recorded event to running deliveries. The targets of an event are the account's active
+// registered endpoints and the charge's own webhookUrl (once: a webhookUrl equal to a registered
+// endpoint's URL is that endpoint's delivery). Each target gets one delivery row and one delivery
+// workflow, both keyed by event and target, so dispatching an event twice starts nothing new.
+import { createHash, randomBytes } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { WebhookDeliveryInput, WebhookDeliveryResult, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.js';
+import type { Sql } from '../db/database.js';
+import type { Deps } from '../deps.js';
+import { MAX_AUTOMATIC_ATTEMPTS } from './schedule.js';
+
+interface Target {
+  target: 'endpoint' | 'charge';
+  targetKey: string;
+  url: string;
+  endpointId: string | null;
+  signingKeyId: string | null;
+}
+
+interface EventRow {
+  id: string;
+  accountId: string;
+  transactionId: string | null;
+}
+
+/** Stable for an event and target: the X-Service-Delivery header of every attempt, and the workflow id. */
+export function deliveryIdFor(eventId: string, targetKey: string): string {
+  return `whd_${createHash('sha256').update(`${eventId}\n${targetKey}`).digest('hex').slice(0, 32)}`;
+}
+
+async function resolveTargets(sql: Sql, event: EventRow): Promise<Target[]> {
+  const endpoints = await sql<{ id: string; url: string }[]>`
+    select id, url from webhook_endpoints
+    where account_id = ${event.accountId} and disabled_at is null
+    order by created_at, id`;
+  const targets: Target[] = endpoints.map((e) => ({ target: 'endpoint', targetKey: e.id, url: e.url, endpointId: e.id, signingKeyId: null }));
+  if (event.transactionId === null) return targets;
+  const [charge] = await sql<{ webhookUrl: string | null; apiKeyId: string | null }[]>`
+    select webhook_url as "webhookUrl", api_key_id as "apiKeyId" from transactions where id = ${event.transactionId}`;
+  if (!charge?.webhookUrl || endpoints.some((e) => e.url === charge.webhookUrl)) return targets;
+  // The signing key is the endpoint secret; only an account without any endpoint uses the legacy key.
+  const signer = endpoints[0] ? { endpointId: endpoints[0].id, signingKeyId: null } : { endpointId: null, signingKeyId: charge.apiKeyId };
+  if (signer.endpointId === null && signer.signingKeyId === null) return targets;
+  return [...targets, { target: 'charge', targetKey: 'charge', url: charge.webhookUrl, ...signer }];
+}
+
+function startDelivery(deps: Deps, workflowId: string, input: WebhookDeliveryInput) {
+  return deps.temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
+    taskQueue: deps.config.temporalTaskQueue,
+    workflowId,
+    args: [input],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+  });
+}
+
+/** Creates the deliveries of an event and starts those still pending; idempotent. Returns the delivery ids. */
+export async function dispatchEvent(deps: Deps, eventId: string): Promise<string[]> {
+  const [event] = await deps.sql<EventRow[]>`
+    select id, account_id as "accountId", transaction_id as "transactionId" from events where id = ${eventId}`;
+  if (!event) {
+    deps.log.error({ eventId }, 'webhook dispatch: event not found');
+    return [];
+  }
+  const targets = await resolveTargets(deps.sql, event);
+  if (targets.length === 0) return [];
+  const rows = targets.map((t) => ({
+    id: deliveryIdFor(event.id, t.targetKey),
+    event_id: event.id,
+    account_id: event.accountId,
+    transaction_id: event.transactionId,
+    target: t.target,
+    target_key: t.targetKey,
+    url: t.url,
+    endpoint_id: t.endpointId,
+    signing_key_id: t.signingKeyId,
+  }));
+  await deps.sql`insert into webhook_deliveries ${deps.sql(rows)} on conflict (event_id, target_key) do nothing`;
+  const pending = await deps.sql<{ id: string }[]>`
+    select id from webhook_deliveries where id in ${deps.sql(rows.map((r) => r.id))} and status = 'pending'`;
+  const schedule = { initialMs: deps.config.webhookRetryInitialMs, maxMs: deps.config.webhookRetryMaxMs };
+  await Promise.all(
+    pending.map(async ({ id }) => {
+      try {
+        await startDelivery(deps, `webhook-delivery:${id}`, { deliveryId: id, trigger: 'automatic', attempts: MAX_AUTOMATIC_ATTEMPTS, schedule });
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      }
+    }),
+  );
+  return rows.map((r) => r.id);
+}
+
+/** An operator's redelivery: one immediate attempt, whatever the delivery's status; waits for its outcome. */
+export async function redeliver(deps: Deps, deliveryId: string): Promise<WebhookDeliveryResult> {
+  const handle = await startDelivery(deps, `webhook-delivery:${deliveryId}:manual:${randomBytes(6).toString('hex')}`, {
+    deliveryId,
+    trigger: 'manual',
+    attempts: 1,
+    schedule: { initialMs: deps.config.webhookRetryInitialMs, maxMs: deps.config.webhookRetryMaxMs },
+  });
+  return handle.result();
+}
