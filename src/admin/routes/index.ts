@@ -1,5 +1,7 @@
 import type Koa from 'koa';
 import type { Deps } from '../../deps.js';
+import { ACCOUNT_ROUTES } from './accounts.js';
+import { API_KEY_ROUTES } from './api-keys.js';
 
 export interface AdminRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -8,4 +10,7 @@ export interface AdminRoute {
   handler: (ctx: Koa.Context, deps: Deps) => Promise<void>;
 }
 
-export const ADMIN_ROUTES: AdminRoute[] = [];
+export const ADMIN_ROUTES: AdminRoute[] = [
+  ...ACCOUNT_ROUTES,
+  ...API_KEY_ROUTES,
+];

@@ -1,0 +1,63 @@
+// What a pixctl command is. Each command group lives in its own file under commands/ and is
+// registered by one line in commands/index.ts.
+import type { AdminClient } from './client.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  description: string;
+  required?: boolean;
+}
+
+export type OptionValues = Record<string, string | boolean | undefined>;
+
+export interface Command {
+  name: string;
+  summary: string;
+  /** Names of the positional arguments, all required, in order. */
+  args?: string[];
+  options?: Record<string, OptionSpec>;
+  run(input: { args: Record<string, string>; options: OptionValues; admin: AdminClient }): Promise<unknown>;
+  /** Human form of the result; the default prints it as a table. */
+  render?(data: unknown): string;
+}
+
+export interface CommandGroup {
+  name: string;
+  summary: string;
+  commands: Command[];
+}
+
+/** A mistake in the command line: printed with the command's usage, exit status 2. */
+export class UsageError extends Error {}
+
+/** Reads `--flag true|false`. */
+export function booleanOption(options: OptionValues, name: string): boolean | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new UsageError(`--${name} must be true or false`);
+}
+
+/** Reads a decimal number option (reais or percent); the admin API checks its range and decimals. */
+export function numberOption(options: OptionValues, name: string): number | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(number)) throw new UsageError(`--${name} must be a number`);
+  return number;
+}
+
+/** Reads a comma-separated list option. */
+export function listOption(options: OptionValues, name: string): string[] | undefined {
+  const value = options[name];
+  if (typeof value !== 'string') return undefined;
+  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** Drops undefined fields, and objects left empty by that, so only what the operator set is sent. */
+export function compact(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  const entries = Object.entries(value)
+    .map(([key, item]) => [key, item !== null && typeof item === 'object' && !Array.isArray(item) ? compact(item as Record<string, unknown>) : item] as const)
+    .filter(([, item]) => item !== undefined);
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}

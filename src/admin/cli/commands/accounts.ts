@@ -1,0 +1,75 @@
+// pixctl accounts create | show | set
+import { booleanOption, compact, numberOption, type CommandGroup, type OptionSpec, type OptionValues } from '../command.js';
+
+/** Settings both `create` and `set` accept (reais and percent). */
+const SETTINGS: Record<string, OptionSpec> = {
+  kyc: { type: 'string', description: 'identity verification: approved | pending' },
+  route: { type: 'string', description: 'Pix processing route, e.g. simulator' },
+  'fees-charge-fixed': { type: 'string', description: 'fixed fee per charge, reais' },
+  'fees-charge-percent': { type: 'string', description: 'fee per charge, percent' },
+  'fees-transfer-fixed': { type: 'string', description: 'fixed fee per transfer, reais' },
+  'fees-transfer-percent': { type: 'string', description: 'fee per transfer, percent' },
+};
+
+const CHANGEABLE: Record<string, OptionSpec> = {
+  status: { type: 'string', description: 'active | blocked' },
+  'withdrawals-blocked': { type: 'string', description: 'true | false' },
+  'pix-receiving': { type: 'string', description: 'Pix receiving enabled: true | false' },
+  'charge-min': { type: 'string', description: 'minimum charge, reais' },
+  'charge-max': { type: 'string', description: 'maximum charge, reais' },
+  'transfer-min': { type: 'string', description: 'minimum transfer, reais' },
+};
+
+function settingsBody(options: OptionValues) {
+  return {
+    kycStatus: options.kyc,
+    route: options.route,
+    fees: {
+      charge: { fixed: numberOption(options, 'fees-charge-fixed'), percent: numberOption(options, 'fees-charge-percent') },
+      transfer: { fixed: numberOption(options, 'fees-transfer-fixed'), percent: numberOption(options, 'fees-transfer-percent') },
+    },
+  };
+}
+
+export const accounts: CommandGroup = {
+  name: 'accounts',
+  summary: 'create, show and change accounts',
+  commands: [
+    {
+      name: 'create',
+      summary: 'create an account (KYC pending unless --kyc approved)',
+      options: {
+        name: { type: 'string', description: 'holder name', required: true },
+        document: { type: 'string', description: 'CPF or CNPJ (alphanumeric CNPJ too), with or without mask', required: true },
+        email: { type: 'string', description: 'contact e-mail', required: true },
+        ...SETTINGS,
+      },
+      run: ({ options, admin }) =>
+        admin.request('POST', '/accounts', compact({ name: options.name, document: options.document, email: options.email, ...settingsBody(options) })),
+    },
+    {
+      name: 'show',
+      summary: 'show an account with its settings and balance',
+      args: ['accountId'],
+      run: ({ args, admin }) => admin.request('GET', `/accounts/${encodeURIComponent(args.accountId!)}`),
+    },
+    {
+      name: 'set',
+      summary: 'change settings of an account',
+      args: ['accountId'],
+      options: { ...CHANGEABLE, ...SETTINGS },
+      run: ({ args, options, admin }) =>
+        admin.request(
+          'PATCH',
+          `/accounts/${encodeURIComponent(args.accountId!)}`,
+          compact({
+            status: options.status,
+            withdrawalsBlocked: booleanOption(options, 'withdrawals-blocked'),
+            pixReceivingEnabled: booleanOption(options, 'pix-receiving'),
+            limits: { chargeMin: numberOption(options, 'charge-min'), chargeMax: numberOption(options, 'charge-max'), transferMin: numberOption(options, 'transfer-min') },
+            ...settingsBody(options),
+          }) ?? {},
+        ),
+    },
+  ],
+};

@@ -1,0 +1,3 @@
+// Every pixctl command group: one line each.
+export { accounts } from './accounts.js';
+export { keys } from './keys.js';
