@@ -6,14 +6,15 @@ import { edge, jsonBody } from '../http/edge.js';
 import { healthRouter } from '../health.js';
 import { guard } from './guard.js';
 import { ROUTES } from './routes/index.js';
+import { mcpRouter } from '../mcp/http.js';
 
 export function createApiApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
   const v1 = new Router({ prefix: '/v1' });
   for (const route of ROUTES) {
     const name = `${route.method} /v1${route.path === '/' ? '' : route.path}`;
-    const path = route.path === '/' ? '' : route.path;
-    v1.register(path, [route.method], [
+    // '/' under the prefix answers both /v1 and /v1/ (an empty path breaks @koa/router 15's matching).
+    v1.register(route.path, [route.method], [
       async (ctx, next) => {
         ctx.state.route = name;
         return next();
@@ -26,6 +27,8 @@ export function createApiApp(deps: Deps): Koa {
   app.use(edge(deps.log));
   app.use(jsonBody(deps.config.bodyLimitBytes));
   app.use(health.routes());
+  // The read-only MCP server (Streamable HTTP) at /mcp, outside /v1; same keys, permissions and quota.
+  app.use(mcpRouter(deps, ROUTES).routes());
   app.use(v1.routes());
   return app;
 }

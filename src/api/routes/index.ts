@@ -1,10 +1,14 @@
 import type { RouteSpec } from '../routes.js';
 import { balanceRoute } from './balance.js';
 import { getTransactionRoute, listTransactionsRoute } from './transactions.js';
+import { transparencyRoutes } from './transparency.js';
+import { selfDescriptionRoutes } from './self.js';
 
 /** Every public route under /v1, in the order of the spec's endpoint summary. */
 export const ROUTES: RouteSpec[] = [
   balanceRoute,
   listTransactionsRoute,
   getTransactionRoute,
+  ...transparencyRoutes,
+  ...selfDescriptionRoutes(() => ROUTES),
 ];

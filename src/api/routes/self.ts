@@ -1,0 +1,73 @@
+// The self-description under /v1, generated from the route table itself: GET /v1 (endpoint summary),
+// GET /v1/openapi.json (OpenAPI 3.1) and GET /v1/llms.txt. Public, behind the per-IP protection only.
+// The table is passed as a function because these routes are part of it.
+import Type from 'typebox';
+import type { Config } from '../../config.js';
+import { ok } from '../../http/edge.js';
+import { toolsFor } from '../../mcp/tools.js';
+import { buildOpenApiDocument } from '../../openapi/document.js';
+import { rawResponse } from '../../openapi/envelopes.js';
+import { WEBHOOK_EVENTS } from '../../openapi/events.js';
+import { apiBaseUrl, mcpUrl } from '../../openapi/paths.js';
+import { llmsTxt, ServiceSummarySchema, serviceSummary, type ServiceCatalogue } from '../../openapi/summary.js';
+import type { RouteSpec } from '../routes.js';
+
+/** Everything is generated once per process and configuration: the table does not change while running. */
+function memoByConfig<T>(make: (catalogue: ServiceCatalogue) => T, routes: () => RouteSpec[]): (config: Config) => T {
+  const made = new WeakMap<Config, T>();
+  return (config) => {
+    if (!made.has(config)) {
+      const table = routes();
+      made.set(config, make({ routes: table, baseUrl: apiBaseUrl(config), mcpUrl: mcpUrl(config), mcpTools: toolsFor(table).map((t) => t.name), events: WEBHOOK_EVENTS }));
+    }
+    return made.get(config)!;
+  };
+}
+
+const OpenApiDocumentSchema = rawResponse(
+  Type.Object({ openapi: Type.Literal('3.1.0') }, { additionalProperties: true, description: 'This OpenAPI 3.1 document' }),
+  'application/json',
+);
+const LlmsTxtSchema = rawResponse(Type.String({ description: 'Markdown text following the llms.txt convention' }), 'text/plain');
+
+export function selfDescriptionRoutes(routes: () => RouteSpec[]): RouteSpec[] {
+  const summary = memoByConfig(serviceSummary, routes);
+  const document = memoByConfig((catalogue) => JSON.stringify(buildOpenApiDocument(catalogue)), routes);
+  const text = memoByConfig(llmsTxt, routes);
+  const publicRoute: Pick<RouteSpec, 'permission' | 'financial' | 'successStatuses'> = { permission: null, financial: false, successStatuses: [200] };
+  return [
+    {
+      ...publicRoute,
+      method: 'GET',
+      path: '/',
+      summary: 'Resumo dos endpoints (método, caminho, permissão, finalidade)',
+      operationId: 'getServiceSummary',
+      response: ServiceSummarySchema,
+      handler: async (ctx, deps) => ok(ctx, summary(deps.config)),
+    },
+    {
+      ...publicRoute,
+      method: 'GET',
+      path: '/openapi.json',
+      summary: 'Especificação OpenAPI 3.1 deste serviço',
+      operationId: 'getOpenApiDocument',
+      response: OpenApiDocumentSchema,
+      handler: async (ctx, deps) => {
+        ctx.type = 'application/json';
+        ctx.body = document(deps.config);
+      },
+    },
+    {
+      ...publicRoute,
+      method: 'GET',
+      path: '/llms.txt',
+      summary: 'Resumo em texto para modelos de linguagem (llms.txt)',
+      operationId: 'getLlmsTxt',
+      response: LlmsTxtSchema,
+      handler: async (ctx, deps) => {
+        ctx.type = 'text/plain; charset=utf-8';
+        ctx.body = text(deps.config);
+      },
+    },
+  ];
+}

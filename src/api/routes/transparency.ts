@@ -1,0 +1,92 @@
+// GET /v1/transparency: the platform's public indicators, without authentication and without
+// touching any key's quota (only the per-IP protection applies). Computed by one aggregate query and
+// kept for a few seconds, so a burst of calls costs one query; 503 when the database cannot answer.
+import Type, { type Static } from 'typebox';
+import type { Sql } from '../../db/database.js';
+import { ok } from '../../http/edge.js';
+import { ApiError } from '../../http/errors.js';
+import type { RouteSpec } from '../routes.js';
+
+export const PublicIndicatorsSchema = Type.Object(
+  {
+    transacoesConcluidas: Type.Integer({ minimum: 0, description: 'Approved transactions (charges paid and transfers sent) of the platform' }),
+    contasCriadas: Type.Integer({ minimum: 0, description: 'Accounts created' }),
+    volumeMovimentado: Type.Number({ minimum: 0, description: 'Sum of the amounts of the approved transactions, in reais' }),
+    moeda: Type.Literal('BRL'),
+    atualizadoEm: Type.String({ format: 'date-time', description: 'When the figures were computed (they are kept for up to 5 seconds)' }),
+  },
+  { additionalProperties: false, $id: 'PublicIndicators' },
+);
+
+type Indicators = Static<typeof PublicIndicatorsSchema>;
+
+export const INDICATORS_TTL_MS = 5_000;
+const QUERY_TIMEOUT_MS = 3_000;
+
+async function computeIndicators(sql: Sql): Promise<Indicators> {
+  const [row] = await sql<{ approved: bigint; accounts: bigint; volume: bigint }[]>`
+    select count(*) as approved,
+           coalesce(sum(amount), 0)::bigint as volume,
+           (select count(*) from accounts) as accounts
+      from transactions
+     where status = 'approved'`;
+  return {
+    transacoesConcluidas: Number(row!.approved),
+    contasCriadas: Number(row!.accounts),
+    volumeMovimentado: Number(row!.volume) / 100,
+    moeda: 'BRL',
+    atualizadoEm: new Date().toISOString(),
+  };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)));
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The last figures and when they expire; concurrent callers share one query in flight. A failure is not kept. */
+interface IndicatorsCache {
+  value?: { indicators: Indicators; expiresAt: number };
+  inFlight?: Promise<Indicators>;
+}
+
+const caches = new WeakMap<Sql, IndicatorsCache>();
+
+export function currentIndicators(sql: Sql): Promise<Indicators> {
+  let cache = caches.get(sql);
+  if (!cache) caches.set(sql, (cache = {}));
+  if (cache.value && cache.value.expiresAt > Date.now()) return Promise.resolve(cache.value.indicators);
+  const entry = cache;
+  entry.inFlight ??= withTimeout(computeIndicators(sql), QUERY_TIMEOUT_MS)
+    .then((indicators) => {
+      entry.value = { indicators, expiresAt: Date.now() + INDICATORS_TTL_MS };
+      return indicators;
+    })
+    .finally(() => (entry.inFlight = undefined));
+  return entry.inFlight;
+}
+
+export const transparencyRoutes: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/transparency',
+    permission: null,
+    financial: false,
+    summary: 'Public indicators',
+    operationId: 'getTransparency',
+    response: PublicIndicatorsSchema,
+    successStatuses: [200],
+    errors: [{ status: 503, code: 'internal_error' }],
+    handler: async (ctx, deps) => {
+      let indicators: Indicators;
+      try {
+        indicators = await currentIndicators(deps.sql);
+      } catch (err) {
+        deps.log.warn({ err }, 'transparency indicators unavailable');
+        throw new ApiError(503, 'internal_error', 'Indicadores temporariamente indisponíveis; tente novamente em instantes');
+      }
+      ok(ctx, indicators);
+    },
+  },
+];

@@ -1,0 +1,98 @@
+// The MCP endpoint on the public API port (POST /mcp, Streamable HTTP, stateless, JSON answers).
+// Every request is authenticated with the API key like a REST call (401/403 as HTTP statuses), and
+// every tools/call the key is allowed to make takes one unit of the key's quota before it runs, so
+// REST and MCP share one budget; a spent quota is an HTTP 429 with Retry-After, as on the REST API.
+// Refusals are JSON-RPC error responses whose `data` carries the service's error code.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Caller } from '../accounts/account.js';
+import { authenticateRequest } from '../api/auth.js';
+import { consumeQuota, rateLimitHeaders, type Quota } from '../api/rate-limit.js';
+import type { RouteSpec } from '../api/routes.js';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../http/errors.js';
+import { MCP_PATH } from '../openapi/paths.js';
+import { authorizeTool, createMcpServer } from './server.js';
+import { toolsFor, type ToolSpec } from './tools.js';
+
+/** JSON-RPC error code of a request the service refused (authentication, quota). */
+export const REFUSED = -32010;
+
+interface JsonRpcMessage {
+  id?: string | number | null;
+  method?: string;
+  params?: { name?: unknown };
+}
+
+const messagesOf = (body: unknown): JsonRpcMessage[] =>
+  (Array.isArray(body) ? body : [body]).filter((m): m is JsonRpcMessage => m !== null && typeof m === 'object');
+
+function allowed(caller: Caller, tool: ToolSpec): boolean {
+  try {
+    authorizeTool(caller, tool);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One quota unit per tools/call that will run (a call the key may not make is refused by the tool
+ * without counting, as the REST guard refuses permission before counting). Throws the 429.
+ */
+async function chargeToolCalls(deps: Deps, caller: Caller, tools: Map<string, ToolSpec>, body: unknown): Promise<Quota | null> {
+  let quota: Quota | null = null;
+  for (const message of messagesOf(body)) {
+    const tool = message.method === 'tools/call' ? tools.get(String(message.params?.name)) : undefined;
+    if (tool && allowed(caller, tool)) quota = await consumeQuota(deps, caller.keyId);
+  }
+  return quota;
+}
+
+function refuse(ctx: Koa.Context, err: ApiError, body: unknown): void {
+  const id = messagesOf(body).find((m) => m.id !== undefined)?.id ?? null;
+  ctx.status = err.status;
+  ctx.set(err.headers);
+  ctx.body = {
+    jsonrpc: '2.0',
+    id,
+    error: { code: REFUSED, message: err.message, data: { status: err.status, code: err.code, ...err.extra, requestId: ctx.state.requestId } },
+  };
+}
+
+async function serve(ctx: Koa.Context, deps: Deps, tools: Map<string, ToolSpec>, caller: Caller): Promise<void> {
+  const server = createMcpServer(ctx.app, deps, tools, caller);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  ctx.res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  ctx.respond = false;
+  await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+}
+
+export function mcpRouter(deps: Deps, routes: RouteSpec[]): Router {
+  const tools = new Map(toolsFor(routes).map((tool) => [tool.name, tool]));
+  const router = new Router();
+  router.post(MCP_PATH, async (ctx) => {
+    ctx.state.route = `POST ${MCP_PATH}`;
+    let caller: Caller;
+    try {
+      caller = await authenticateRequest(deps, { authorization: ctx.get('authorization') || undefined, ip: ctx.ip });
+      const quota = await chargeToolCalls(deps, caller, tools, ctx.request.body);
+      if (quota) ctx.set(rateLimitHeaders(quota));
+    } catch (err) {
+      if (err instanceof ApiError) return refuse(ctx, err, ctx.request.body);
+      throw err;
+    }
+    await serve(ctx, deps, tools, caller);
+  });
+  // Stateless server: no server-initiated stream (GET) and no session to end (DELETE).
+  router.all(MCP_PATH, (ctx) => {
+    ctx.state.route = `${ctx.method} ${MCP_PATH}`;
+    throw new ApiError(405, 'method_not_allowed', 'Use POST neste endereço (MCP Streamable HTTP sem sessão)', { Allow: 'POST' });
+  });
+  return router;
+}

@@ -1,0 +1,55 @@
+// Collects the schemas of the document under `components.schemas`. A schema that was given a name
+// (`name()`), or that carries a `$id` (typebox `{ $id: 'Pagination' }`), is stored once under that
+// name and referenced by `$ref` wherever it appears. Typebox copies schemas when it composes them
+// (`Type.Array(TransactionSchema)`), so a named schema is recognised by its content, not its identity.
+import type { TSchema } from 'typebox';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Keywords whose values are data, not sub-schemas. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'required']);
+
+export class SchemaComponents {
+  readonly schemas: Record<string, Json> = {};
+  /** Name of each named schema, by its JSON text. */
+  private readonly names = new Map<string, string>();
+
+  /** A plain JSON copy of `schema`, with its named parts replaced by references (typebox symbols dropped). */
+  inline(schema: TSchema): Json {
+    return this.copy(schema);
+  }
+
+  /** Gives `schema` a name: it and every later appearance of an equal schema become a `$ref`. */
+  name(name: string, schema: TSchema): Json {
+    const body = this.copy(schema);
+    if (isReference(body)) return body;
+    return this.store(name, body as { [key: string]: Json });
+  }
+
+  private copy(node: unknown): Json {
+    if (Array.isArray(node)) return node.map((item) => this.copy(item));
+    if (node === null || typeof node !== 'object') return node as Json;
+    const record = node as Record<string, unknown>;
+    const body: { [key: string]: Json } = {};
+    for (const [key, value] of Object.entries(record)) {
+      if (value === undefined || key === '$id') continue;
+      body[key] = DATA_KEYWORDS.has(key) ? (JSON.parse(JSON.stringify(value)) as Json) : this.copy(value);
+    }
+    const name = typeof record.$id === 'string' ? record.$id : this.names.get(JSON.stringify(body));
+    return name === undefined ? body : this.store(name, body);
+  }
+
+  private store(name: string, body: { [key: string]: Json }): Json {
+    const known = this.schemas[name];
+    if (known !== undefined && JSON.stringify(known) !== JSON.stringify(body)) throw new Error(`two different schemas are both named ${name}`);
+    this.schemas[name] = body;
+    this.names.set(JSON.stringify(body), name);
+    return { $ref: `#/components/schemas/${encodeURIComponent(name)}` };
+  }
+}
+
+function isReference(node: Json): boolean {
+  return node !== null && typeof node === 'object' && !Array.isArray(node) && typeof node.$ref === 'string';
+}
+
+export type { Json };

@@ -1,0 +1,98 @@
+// The short self-descriptions generated from the route table: the endpoint list of GET /v1 and
+// llms.txt (https://llmstxt.org: a title, a blockquote summary, notes, then sections of links).
+import Type from 'typebox';
+import type { RouteSpec } from '../api/routes.js';
+import { SERVICE_VERSION } from '../http/edge.js';
+import { specPath } from './paths.js';
+import type { WebhookEvent } from './webhooks.js';
+
+export const EndpointSummarySchema = Type.Object(
+  {
+    method: Type.Union([Type.Literal('GET'), Type.Literal('POST')]),
+    path: Type.String({ description: 'Path under the base address, in the spec style (`/transactions/{id}`)' }),
+    permission: Type.Union([Type.String(), Type.Null()], { description: 'Permission the API key needs; null for public endpoints' }),
+    purpose: Type.String(),
+  },
+  { additionalProperties: false, $id: 'EndpointSummary' },
+);
+
+export const ServiceSummarySchema = Type.Object(
+  {
+    name: Type.String(),
+    version: Type.String(),
+    baseUrl: Type.String({ description: 'Base address of the API (ends with /v1)' }),
+    documentation: Type.Object(
+      { openapi: Type.String({ description: 'OpenAPI 3.1 document' }), llms: Type.String({ description: 'Text summary for language models' }) },
+      { additionalProperties: false },
+    ),
+    mcp: Type.Object(
+      { url: Type.String(), transport: Type.Literal('streamable-http'), tools: Type.Array(Type.String()) },
+      { additionalProperties: false, description: 'Read-only MCP server; same API key, permissions and quota' },
+    ),
+    endpoints: Type.Array(EndpointSummarySchema),
+  },
+  { additionalProperties: false, $id: 'ServiceSummary' },
+);
+
+export const SERVICE_NAME = 'Pix Payments Service';
+
+/** Everything the self-description is generated from. */
+export interface ServiceCatalogue {
+  routes: RouteSpec[];
+  /** Base address, ending with /v1. */
+  baseUrl: string;
+  mcpUrl: string;
+  mcpTools: string[];
+  events: WebhookEvent[];
+}
+
+export function endpointSummaries(routes: RouteSpec[]) {
+  return routes.map((route) => ({ method: route.method, path: specPath(route.path), permission: route.permission, purpose: route.summary }));
+}
+
+export function serviceSummary({ routes, ...addresses }: ServiceCatalogue) {
+  return {
+    name: SERVICE_NAME,
+    version: SERVICE_VERSION,
+    baseUrl: addresses.baseUrl,
+    documentation: { openapi: `${addresses.baseUrl}/openapi.json`, llms: `${addresses.baseUrl}/llms.txt` },
+    mcp: { url: addresses.mcpUrl, transport: 'streamable-http' as const, tools: addresses.mcpTools },
+    endpoints: endpointSummaries(routes),
+  };
+}
+
+/** A link to the operation inside the OpenAPI document (JSON pointer fragment). */
+function operationLink(baseUrl: string, route: RouteSpec): string {
+  const pointer = specPath(route.path).replace(/~/g, '~0').replace(/\//g, '~1');
+  return `${baseUrl}/openapi.json#/paths/${encodeURIComponent(pointer)}/${route.method.toLowerCase()}`;
+}
+
+export function llmsTxt({ routes, baseUrl, mcpUrl, mcpTools, events }: ServiceCatalogue): string {
+  const endpoint = (route: RouteSpec) =>
+    `- [${route.method} ${specPath(route.path)}](${operationLink(baseUrl, route)}): ${route.summary}; ${route.permission === null ? 'public, no authentication' : `permission \`${route.permission}\``}`;
+  return [
+    `# ${SERVICE_NAME}`,
+    '',
+    `> REST API over JSON for Pix payments in Brazilian reais: Pix charges (QR code and copy-and-paste code), Pix transfers, balance, transactions, disputes (MED), signed webhooks and public indicators. Base address: ${baseUrl} (version ${SERVICE_VERSION}).`,
+    '',
+    '- Authenticate with `Authorization: Bearer <API key>`; each endpoint needs the permission listed below. Public endpoints need no key.',
+    '- Quota: 100 requests per 60-second window per key, shared with the MCP server; over it, 429 `rate_limit_exceeded` with `Retry-After`.',
+    '- Success: `{success: true, data, requestId}` (creations add `idempotent`, lists add `pagination`). Error: `{success: false, error: {code, message}, requestId}`; decide by `error.code`.',
+    '- Money is decimal reais with at most two decimal places; only `status` `approved` means paid. Creations need an `Idempotency-Key` header or an `externalId`; repeat with the same key after a timeout, a 5xx or a 202.',
+    `- Webhooks (${events.map((e) => `\`${e.name}\``).join(', ')}) are signed with \`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`; their payloads are under \`webhooks\` in the OpenAPI document.`,
+    '',
+    '## Endpoints',
+    '',
+    ...routes.map(endpoint),
+    '',
+    '## Docs',
+    '',
+    `- [OpenAPI 3.1 document](${baseUrl}/openapi.json): every path, parameter, schema, error code, rate-limit header and webhook payload`,
+    `- [Endpoint summary](${baseUrl}): the endpoint list as JSON`,
+    '',
+    '## Optional',
+    '',
+    `- [MCP server](${mcpUrl}): read-only tools over Streamable HTTP (${mcpTools.map((t) => `\`${t}\``).join(', ')}), same bearer key, permissions and quota as the REST API`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,182 @@
+// The read-only MCP server at /mcp, driven by the official SDK client over Streamable HTTP against
+// the real stack: tools listed and called, the same permissions and the same shared quota as REST.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, http, startStack, type Stack } from '../helpers/stack.js';
+import { createAccount, createKey, createMerchant } from '../helpers/fixtures.js';
+
+let stack: Stack;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await stack?.stop();
+});
+
+async function mcpClient(key: string | null): Promise<Client> {
+  const client = new Client({ name: 'pix-mcp-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${stack.rootUrl}/mcp`), {
+    requestInit: { headers: key === null ? {} : { Authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** The JSON a tool answered: the REST envelope, or the error envelope of a refusal. */
+function answer(result: Awaited<ReturnType<Client['callTool']>>): any {
+  const [first] = result.content as Array<{ type: string; text: string }>;
+  return JSON.parse(first!.text);
+}
+
+const withoutRequestId = ({ requestId: _, ...rest }: any) => rest;
+
+describe('MCP server over Streamable HTTP', () => {
+  let merchant: Awaited<ReturnType<typeof createMerchant>>;
+  let client: Client;
+
+  beforeAll(async () => {
+    merchant = await createMerchant(stack);
+    client = await mcpClient(merchant.key);
+  });
+
+  it('lists the read-only tools with input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_balance', 'get_transaction', 'list_transactions']);
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.description).toMatch(/permission/);
+    }
+    const getTransaction = tools.find((t) => t.name === 'get_transaction')!;
+    expect(getTransaction.inputSchema.required).toEqual(['id']);
+    const list = tools.find((t) => t.name === 'list_transactions')!;
+    expect(Object.keys(list.inputSchema.properties ?? {}).sort()).toEqual(['limit', 'page', 'status', 'type']);
+  });
+
+  it('answers every tool with what the REST route answers', async () => {
+    const balance = await client.callTool({ name: 'get_balance', arguments: {} });
+    expect(balance.isError).toBeFalsy();
+    expect(withoutRequestId(balance.structuredContent)).toEqual(withoutRequestId((await merchant.client.get('/balance')).body));
+    expect(answer(balance).data).toEqual({ currency: 'BRL', available: 0, reserved: 0 });
+
+    const list = await client.callTool({ name: 'list_transactions', arguments: { page: 1, limit: 5, status: 'approved' } });
+    expect(list.isError).toBeFalsy();
+    expect(withoutRequestId(list.structuredContent)).toEqual(withoutRequestId((await merchant.client.get('/transactions?page=1&limit=5&status=approved')).body));
+
+    const missing = await client.callTool({ name: 'get_transaction', arguments: { id: 'txn_does_not_exist' } });
+    expect(missing.isError).toBe(true);
+    expect(answer(missing)).toEqual({ success: false, error: { code: 'not_found', message: expect.any(String) } });
+  });
+
+  it('refuses bad arguments with the REST error codes', async () => {
+    const badStatus = await client.callTool({ name: 'list_transactions', arguments: { status: 'paid' } });
+    expect(badStatus.isError).toBe(true);
+    expect(answer(badStatus).error.code).toBe('invalid_status');
+    const badLimit = await client.callTool({ name: 'list_transactions', arguments: { limit: 1000 } });
+    expect(answer(badLimit).error.code).toBe('invalid_request');
+    const noId = await client.callTool({ name: 'get_transaction', arguments: {} });
+    expect(answer(noId).error.code).toBe('invalid_request');
+    await expect(client.callTool({ name: 'create_charge', arguments: {} })).rejects.toThrow(/desconhecida/);
+  });
+});
+
+describe('MCP authentication and permissions', () => {
+  it('refuses a missing, malformed or revoked key with HTTP 401 and a JSON-RPC error', async () => {
+    await expect(mcpClient(null)).rejects.toMatchObject({ code: 401 });
+    await expect(mcpClient('pix_live_not-a-real-key')).rejects.toBeInstanceOf(StreamableHTTPError);
+
+    const account = await createAccount(stack);
+    const key = await createKey(stack, account.id);
+    expect((await admin(stack, 'DELETE', `/api-keys/${key.id}`)).status).toBe(200);
+    await expect(mcpClient(key.key)).rejects.toMatchObject({ code: 401 });
+
+    const raw = await http('POST', `${stack.rootUrl}/mcp`, {
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(raw.status).toBe(401);
+    expect(raw.body).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32010, message: expect.any(String), data: { status: 401, code: 'invalid_api_key', requestId: raw.headers.get('x-request-id') } },
+    });
+  });
+
+  it('refuses a tool whose permission the key lacks, without counting it', async () => {
+    const account = await createAccount(stack);
+    const key = await createKey(stack, account.id, ['balance:read']);
+    const client = await mcpClient(key.key);
+    const refused = await client.callTool({ name: 'list_transactions', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(answer(refused)).toEqual({ success: false, error: { code: 'permission_denied', message: expect.stringContaining('transactions:read') } });
+    const allowed = await client.callTool({ name: 'get_balance', arguments: {} });
+    expect(allowed.isError).toBeFalsy();
+    // Only the allowed call counted: the REST call after it is the second of the window.
+    const rest = await http('GET', `${stack.baseUrl}/balance`, { token: key.key });
+    expect(rest.headers.get('ratelimit-remaining')).toBe('98');
+  });
+
+  it('refuses every tool of a blocked account and of a key outside its IP allow-list', async () => {
+    const restricted = await createAccount(stack);
+    const ipKey = await createKey(stack, restricted.id, undefined, ['203.0.113.7']);
+    await expect(mcpClient(ipKey.key)).rejects.toMatchObject({ code: 403 });
+    const blocked = await createAccount(stack);
+    const blockedKey = await createKey(stack, blocked.id);
+    expect((await admin(stack, 'PATCH', `/accounts/${blocked.id}`, { status: 'blocked' })).status).toBe(200);
+    await expect(mcpClient(blockedKey.key)).rejects.toMatchObject({ code: 403 });
+  });
+
+  it('answers GET and DELETE with 405 (stateless server, no session stream)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await http(method, `${stack.rootUrl}/mcp`);
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+});
+
+describe('one quota for REST and MCP', () => {
+  it('counts 100 mixed REST and MCP calls against one window; the 101st of either is refused', async () => {
+    const { key } = await createMerchant(stack);
+    const client = await mcpClient(key);
+    for (let i = 0; i < 100; i += 1) {
+      if (i % 2 === 0) {
+        const rest = await http('GET', `${stack.baseUrl}/balance`, { token: key });
+        expect(rest.status).toBe(200);
+        expect(rest.headers.get('ratelimit-remaining')).toBe(String(99 - i));
+      } else {
+        const tool = await client.callTool({ name: i % 4 === 1 ? 'get_balance' : 'list_transactions', arguments: {} });
+        expect(tool.isError).toBeFalsy();
+      }
+    }
+    const rest = await http('GET', `${stack.baseUrl}/balance`, { token: key });
+    expect(rest.status).toBe(429);
+    expect(rest.body.code).toBe('rate_limit_exceeded');
+
+    const refusal = await client.callTool({ name: 'get_balance', arguments: {} }).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(StreamableHTTPError);
+    expect((refusal as StreamableHTTPError).code).toBe(429);
+    expect((refusal as Error).message).toContain('rate_limit_exceeded');
+
+    const raw = await http('POST', `${stack.rootUrl}/mcp`, {
+      token: key,
+      body: { jsonrpc: '2.0', id: 'q', method: 'tools/call', params: { name: 'get_balance', arguments: {} } },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(raw.status).toBe(429);
+    expect(Number(raw.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(raw.headers.get('ratelimit-limit')).toBe('100');
+    expect(raw.headers.get('ratelimit-remaining')).toBe('0');
+    expect(raw.body.error).toMatchObject({ code: -32010, data: { status: 429, code: 'rate_limit_exceeded', retryAfter: expect.any(Number) } });
+
+    // Listing tools is not a call of a tool: it still works with the quota spent.
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+});
