@@ -1,10 +1,12 @@
 // Activities are thin: each calls into src/ with the process's dependencies.
 import type { Deps } from '../src/deps.js';
 import { webhookActivities } from './webhooks.js';
+import { chargeActivities } from './charges.js';
 
 export function createActivities(deps: Deps) {
   return {
     ...webhookActivities(deps),
+    ...chargeActivities(deps),
   };
 }
 

@@ -2,3 +2,4 @@
 // Temporal's sandbox, so it imports only @temporalio/workflow, its siblings and pure modules.
 export {};
 export * from './webhook-delivery.js';
+export * from './charge.js';

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { Deps } from '../../deps.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { API_KEY_ROUTES } from './api-keys.js';
+import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 
 export interface AdminRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -13,4 +14,5 @@ export interface AdminRoute {
 export const ADMIN_ROUTES: AdminRoute[] = [
   ...ACCOUNT_ROUTES,
   ...API_KEY_ROUTES,
+  ...SIMULATOR_CHARGE_ROUTES,
 ];

@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../routes.js';
 import { balanceRoute } from './balance.js';
+import { createChargeRoute } from './charges.js';
 import { getTransactionRoute, listTransactionsRoute } from './transactions.js';
 import { transparencyRoutes } from './transparency.js';
 import { selfDescriptionRoutes } from './self.js';
@@ -7,6 +8,7 @@ import { selfDescriptionRoutes } from './self.js';
 /** Every public route under /v1, in the order of the spec's endpoint summary. */
 export const ROUTES: RouteSpec[] = [
   balanceRoute,
+  createChargeRoute,
   listTransactionsRoute,
   getTransactionRoute,
   ...transparencyRoutes,

@@ -1,0 +1,32 @@
+// Charge activities: thin wrappers over src/charges/lifecycle.ts. A route's definitive refusal
+// becomes a non-retryable failure (type RouteRefused); everything else is retried by Temporal.
+import { ApplicationFailure } from '@temporalio/common';
+import type { Deps } from '../src/deps.js';
+import * as lifecycle from '../src/charges/lifecycle.js';
+import { ROUTE_REFUSED, RouteRefused } from '../src/processors/types.js';
+import type { webhookActivities } from './webhooks.js';
+
+async function refusalsFinal<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof RouteRefused) throw ApplicationFailure.nonRetryable(err.message, ROUTE_REFUSED);
+    throw err;
+  }
+}
+
+export function chargeActivities(deps: Deps) {
+  return {
+    persistCharge: (input: Parameters<typeof lifecycle.persistCharge>[1]) => lifecycle.persistCharge(deps, input),
+    openChargeAtRoute: (transactionId: string) => refusalsFinal(() => lifecycle.openChargeAtRoute(deps, transactionId)),
+    chargeStateAtRoute: (transactionId: string) => refusalsFinal(() => lifecycle.chargeStateAtRoute(deps, transactionId)),
+    cancelChargeAtRoute: (transactionId: string) => refusalsFinal(() => lifecycle.cancelChargeAtRoute(deps, transactionId)),
+    settleChargePaid: (transactionId: string, paid: Parameters<typeof lifecycle.settleChargePaid>[2]) =>
+      lifecycle.settleChargePaid(deps, transactionId, paid),
+    settleChargeCancelled: (transactionId: string, expired: boolean) => lifecycle.settleChargeCancelled(deps, transactionId, expired),
+    settleChargeFailed: (transactionId: string) => lifecycle.settleChargeFailed(deps, transactionId),
+  };
+}
+
+/** What the charge workflow calls: these and the webhook machinery's `dispatchEvent`. */
+export type ChargeActivities = ReturnType<typeof chargeActivities> & Pick<ReturnType<typeof webhookActivities>, 'dispatchEvent'>;

@@ -1,0 +1,214 @@
+// POST /transactions: the body's typebox schema (validation and the OpenAPI document come from it)
+// and the checks a schema cannot express (CPF check digits, two decimals, the split's either/or),
+// each failure mapped to the spec's code and a Portuguese message.
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { isValidCpf, normalizeDocument, documentKind } from '../domain/documents.js';
+import { reaisToCents } from '../domain/money.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+
+export const SPLIT_MAX_RECIPIENTS = 10;
+
+export const SplitItemSchema = Type.Object(
+  {
+    recipient: Type.String({ minLength: 1, maxLength: 200, description: 'Conta recebedora: e-mail, CPF/CNPJ ou identificador da conta (acc_…)' }),
+    amount: Type.Optional(Type.Number({ minimum: 0.01, description: 'Valor em reais (mínimo 0,01, até duas casas decimais); informe amount ou percent' })),
+    percent: Type.Optional(Type.Number({ minimum: 0.01, maximum: 100, description: 'Percentual do valor da venda (0,01 a 100); informe amount ou percent' })),
+    description: Type.Optional(Type.String({ maxLength: 140 })),
+  },
+  { description: 'Cada item leva amount ou percent, nunca os dois e nunca nenhum' },
+);
+
+export const ChargeBodySchema = Type.Object({
+  amount: Type.Number({
+    exclusiveMinimum: 0,
+    description: 'Valor em reais, até duas casas decimais; de 1 a 10000 (limites ajustáveis por conta)',
+  }),
+  payer: Type.Object({
+    name: Type.String({ minLength: 3, maxLength: 200, description: 'Nome completo (mínimo 3 caracteres)' }),
+    document: Type.String({ minLength: 1, maxLength: 20, description: 'CPF válido, com ou sem pontuação' }),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  }),
+  externalId: Type.Optional(Type.String({ maxLength: 100, description: 'Chave de idempotência; alternativa ao cabeçalho Idempotency-Key' })),
+  description: Type.Optional(Type.String({ maxLength: 140 })),
+  coverFee: Type.Optional(Type.Boolean({ default: false, description: 'true: o pagador paga também a taxa' })),
+  split: Type.Optional(Type.Array(SplitItemSchema, { maxItems: SPLIT_MAX_RECIPIENTS })),
+  webhookUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'URL HTTPS que recebe os eventos desta cobrança' })),
+});
+
+export type ChargeBody = Static<typeof ChargeBodySchema>;
+
+const validator = Compile(ChargeBodySchema);
+
+/** A split item after the body checks: amount in centavos or percent, recipient as sent. */
+export interface SplitRequestItem {
+  recipient: string;
+  amountCents?: number;
+  percent?: number;
+  description?: string;
+}
+
+/** The request as the engine uses it: centavos, a normalised document, defaults applied. */
+export interface ChargeRequest {
+  amountCents: number;
+  payer: { name: string; document: string; email?: string };
+  externalId?: string;
+  description: string | null;
+  coverFee: boolean;
+  split: SplitRequestItem[];
+  webhookUrl: string | null;
+}
+
+const splitInvalid = (message: string) => new ApiError(400, 'SPLIT_INVALID', message);
+const recipientInvalid = (index: number) =>
+  new ApiError(400, 'SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`);
+
+const MESSAGES = {
+  body: 'O corpo deve ser um objeto JSON com os campos da cobrança',
+  amount: 'amount é obrigatório: número em reais maior que zero, com até duas casas decimais',
+  payer: 'payer é obrigatório: objeto com name e document',
+  name: 'Informe o nome completo do pagador (payer.name, de 3 a 200 caracteres)',
+  cpf: 'Informe um CPF válido para o pagador (payer.document)',
+  email: 'payer.email deve ser um endereço de e-mail válido',
+  externalId: 'externalId deve ser um texto de até 100 caracteres',
+  description: 'description deve ser um texto de até 140 caracteres',
+  coverFee: 'coverFee deve ser true ou false',
+  split: 'split deve ser uma lista de itens',
+  webhookUrl: 'webhookUrl deve ser uma URL HTTPS',
+};
+
+/** Maps the schema's first complaint to the spec's code and a message that names the field. */
+function schemaError(path: string, keyword: string): ApiError {
+  const item = /^\/split\/(\d+)(\/(\w+))?$/.exec(path);
+  if (item) {
+    const index = Number(item[1]);
+    const field = item[3];
+    if (field === 'recipient') return recipientInvalid(index);
+    if (field === 'amount') return splitInvalid(`split[${index}].amount deve ser um valor em reais de no mínimo 0,01`);
+    if (field === 'percent') return splitInvalid(`split[${index}].percent deve estar entre 0,01 e 100`);
+    if (field === 'description') return invalidRequest(`split[${index}].description deve ser um texto de até 140 caracteres`);
+    return splitInvalid(`split[${index}] deve ser um objeto com recipient e amount ou percent`);
+  }
+  if (path === '/split' && keyword === 'maxItems') {
+    return new ApiError(400, 'SPLIT_TOO_MANY_RECIPIENTS', `O split aceita no máximo ${SPLIT_MAX_RECIPIENTS} recebedores`);
+  }
+  const byPath: Record<string, string> = {
+    '': MESSAGES.body,
+    '/amount': MESSAGES.amount,
+    '/payer': MESSAGES.payer,
+    '/payer/name': MESSAGES.name,
+    '/payer/document': MESSAGES.cpf,
+    '/payer/email': MESSAGES.email,
+    '/externalId': MESSAGES.externalId,
+    '/description': MESSAGES.description,
+    '/coverFee': MESSAGES.coverFee,
+    '/split': MESSAGES.split,
+    '/webhookUrl': MESSAGES.webhookUrl,
+  };
+  return invalidRequest(byPath[path] ?? MESSAGES.body);
+}
+
+/** Where an error points; a `required` error points at the missing property itself. */
+function errorPath(error: { instancePath: string; keyword: string; params: object }): string {
+  if (error.keyword === 'required') {
+    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0];
+    if (missing) return `${error.instancePath}/${missing}`;
+  }
+  return error.instancePath;
+}
+
+/** The split array's own size rule outranks complaints about its items, as the spec gives it its own code. */
+const rank = (path: string, keyword: string) => (path === '/split' && keyword === 'maxItems' ? 0 : 1);
+
+const RECIPIENT_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ACCOUNT_ID = /^acc_[A-Za-z0-9]+$/;
+
+export type RecipientIdentifier = { kind: 'email' | 'document' | 'account'; value: string };
+
+/** What a split `recipient` names: an e-mail, a CPF/CNPJ (normalised) or an account id; null when none. */
+export function recipientIdentifier(recipient: string): RecipientIdentifier | null {
+  const value = recipient.trim();
+  if (ACCOUNT_ID.test(value)) return { kind: 'account', value };
+  if (RECIPIENT_EMAIL.test(value)) return { kind: 'email', value: value.toLowerCase() };
+  if (documentKind(value)) return { kind: 'document', value: normalizeDocument(value) };
+  return null;
+}
+
+function isAcceptedWebhookUrl(value: string, allowInsecure: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' || (allowInsecure && url.protocol === 'http:');
+}
+
+function centsOrRefuse(value: number, message: string): number {
+  const cents = reaisToCents(value);
+  if (cents === null) throw invalidRequest(message);
+  return cents;
+}
+
+function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): SplitRequestItem {
+  const hasAmount = item.amount !== undefined;
+  const hasPercent = item.percent !== undefined;
+  if (hasAmount === hasPercent) {
+    throw splitInvalid(`split[${index}] deve informar amount ou percent (um dos dois, não ambos)`);
+  }
+  if (!recipientIdentifier(item.recipient)) throw recipientInvalid(index);
+  const parsed: SplitRequestItem = { recipient: item.recipient.trim() };
+  if (hasAmount) parsed.amountCents = centsOrRefuse(item.amount!, `split[${index}].amount deve ter no máximo duas casas decimais`);
+  else parsed.percent = item.percent!;
+  if (item.description !== undefined) parsed.description = item.description;
+  return parsed;
+}
+
+/**
+ * Checks everything about a POST /transactions body that does not depend on the account, in the
+ * order of the body table, and returns it in centavos. Throws the spec's 400 on the first problem.
+ */
+export function parseChargeBody(body: unknown, options: { webhookAllowInsecure: boolean }): ChargeRequest {
+  if (!validator.Check(body)) {
+    const errors = validator
+      .Errors(body)
+      .map((e) => ({ path: errorPath(e), keyword: e.keyword }))
+      .sort((a, b) => rank(a.path, a.keyword) - rank(b.path, b.keyword));
+    const first = errors[0] ?? { path: '', keyword: 'type' };
+    throw schemaError(first.path, first.keyword);
+  }
+  const amountCents = centsOrRefuse(body.amount, 'amount deve ter no máximo duas casas decimais');
+  const name = body.payer.name.trim();
+  if (name.length < 3) throw invalidRequest(MESSAGES.name);
+  if (!isValidCpf(body.payer.document)) throw invalidRequest(MESSAGES.cpf);
+  if (body.webhookUrl !== undefined && !isAcceptedWebhookUrl(body.webhookUrl, options.webhookAllowInsecure)) {
+    throw invalidRequest(MESSAGES.webhookUrl);
+  }
+  const payer: ChargeRequest['payer'] = { name, document: normalizeDocument(body.payer.document) };
+  if (body.payer.email !== undefined) payer.email = body.payer.email.trim();
+  return {
+    amountCents,
+    payer,
+    ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
+    description: body.description ?? null,
+    coverFee: body.coverFee ?? false,
+    split: (body.split ?? []).map(parseSplitItem),
+    webhookUrl: body.webhookUrl ?? null,
+  };
+}
+
+/** The fields the idempotency rules compare for a charge (spec rule 6); `webhookUrl` is not one of them. */
+export function chargeComparedFields(request: ChargeRequest): Record<string, unknown> {
+  return {
+    amount: request.amountCents,
+    payer: { name: request.payer.name, document: request.payer.document, email: request.payer.email?.toLowerCase() ?? null },
+    description: request.description,
+    coverFee: request.coverFee,
+    split: request.split.map((item) => ({
+      recipient: recipientIdentifier(item.recipient)?.value ?? item.recipient,
+      amount: item.amountCents ?? null,
+      percent: item.percent ?? null,
+      description: item.description ?? null,
+    })),
+  };
+}

@@ -1,0 +1,134 @@
+// One workflow per charge, id `charge:<accountId>:<idempotency key>`. It accepts the charge (persist
+// the transaction, create it at the account's route) while the API waits on the `accept` update,
+// then waits durably for the payment notification or the expiry at `expiresAt`, and settles once:
+// the route's answer decides between paid and expired, never both.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { ChargeActivities } from '../activities/charges.js';
+import type { ChargeWorkflowInput, PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
+import { ROUTE_REFUSED } from '../src/processors/types.js';
+import type { Transaction } from '../src/transactions/serialize.js';
+
+export interface AcceptRequest {
+  requestId: string;
+  fingerprint: string;
+}
+
+export type AcceptResult =
+  | { outcome: 'created' | 'repeated'; transaction: Transaction }
+  | { outcome: 'conflict'; transaction: null };
+
+export const acceptUpdate = defineUpdate<AcceptResult, [AcceptRequest]>('accept');
+/** Asks the route for the latest state of a pending charge; answers the transaction as it is then. */
+export const refreshUpdate = defineUpdate<Transaction, []>('refresh');
+/** The network told the engine the charge was paid (the workflow confirms with the route). */
+export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');
+
+// A processor outage must not lose a charge: retry without an attempt limit, backing off to a minute.
+const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
+const routeCalls = proxyActivities<ChargeActivities>({ startToCloseTimeout: '15 seconds', retry });
+const ledgerCalls = proxyActivities<ChargeActivities>({ startToCloseTimeout: '30 seconds', retry });
+
+function refusedByRoute(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === ROUTE_REFUSED;
+}
+
+export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transaction> {
+  const transactionId = input.draft.transactionId;
+  let transaction: Transaction | null = null;
+  /** The persisted charge's fingerprint; null when the key is bound to another operation. */
+  let fingerprint: string | null = null;
+  let createdByThisRun = false;
+  let accepted = false;
+  let notified = false;
+  let confirmedPayment: PaidAtRoute | null = null;
+
+  setHandler(acceptUpdate, async (request): Promise<AcceptResult> => {
+    await condition(() => accepted);
+    if (fingerprint === null || request.fingerprint !== fingerprint) return { outcome: 'conflict', transaction: null };
+    const created = createdByThisRun && request.requestId === input.requestId;
+    return { outcome: created ? 'created' : 'repeated', transaction: transaction! };
+  });
+
+  setHandler(paymentNotifiedSignal, () => {
+    notified = true;
+  });
+
+  setHandler(refreshUpdate, async (): Promise<Transaction> => {
+    await condition(() => accepted);
+    if (transaction!.id !== transactionId || transaction!.status !== 'pending' || confirmedPayment) return transaction!;
+    const state = await routeCalls.chargeStateAtRoute(transactionId);
+    if (state.status === 'paid') {
+      confirmedPayment = state;
+      await condition(() => transaction!.status !== 'pending');
+    }
+    return transaction!;
+  });
+
+  const persisted = await ledgerCalls.persistCharge({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds });
+  transaction = persisted.transaction;
+  fingerprint = persisted.fingerprint;
+  createdByThisRun = persisted.created;
+  if (transaction.id !== transactionId) {
+    // The key already belongs to another operation of the account (a transfer): answer conflicts only.
+    fingerprint = null;
+    accepted = true;
+    await condition(allHandlersFinished);
+    return transaction;
+  }
+
+  if (transaction.status === 'pending' && transaction.pix === null) {
+    try {
+      transaction = await routeCalls.openChargeAtRoute(transactionId);
+    } catch (err) {
+      if (!refusedByRoute(err)) throw err;
+      transaction = await settle({ status: 'failed' });
+    }
+  }
+  accepted = true;
+
+  if (transaction.status === 'pending') {
+    const outcome = await awaitOutcome(Date.parse(transaction.expiresAt!));
+    transaction = await settle(outcome);
+  }
+
+  await condition(allHandlersFinished);
+  return transaction;
+
+  /** Waits for the payment or the expiry; the route's answer decides. */
+  async function awaitOutcome(expiresAtMs: number): Promise<RouteChargeState | { status: 'failed' }> {
+    for (;;) {
+      const remainingMs = expiresAtMs - Date.now();
+      if (remainingMs > 0) await condition(() => notified || confirmedPayment !== null, remainingMs);
+      if (confirmedPayment) return confirmedPayment;
+      if (notified) {
+        notified = false;
+        const state = await routeCalls.chargeStateAtRoute(transactionId);
+        if (state.status !== 'pending') return state;
+        continue;
+      }
+      if (Date.now() < expiresAtMs) continue;
+      // Expired: cancel at the route. If the payer got there first, the route says paid and that prevails.
+      return routeCalls.cancelChargeAtRoute(transactionId);
+    }
+  }
+
+  async function settle(outcome: RouteChargeState | { status: 'failed' }): Promise<Transaction> {
+    const settled =
+      outcome.status === 'paid'
+        ? await ledgerCalls.settleChargePaid(transactionId, outcome)
+        : outcome.status === 'cancelled'
+          ? await ledgerCalls.settleChargeCancelled(transactionId, outcome.expired)
+          : await ledgerCalls.settleChargeFailed(transactionId);
+    for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
+    return settled.transaction;
+  }
+}
