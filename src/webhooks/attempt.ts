@@ -77,13 +77,11 @@ async function recordAttempt(deps: Deps, input: AttemptInput, startedAt: Date, r
 
 export async function attemptDelivery(deps: Deps, input: AttemptInput): Promise<AttemptOutcome> {
   const delivery = await loadDelivery(deps, input.deliveryId);
-  if (input.trigger === 'automatic') {
-    // Already delivered (a manual redelivery got there, or this activity is retried after recording).
-    if (delivery.status === 'succeeded') return 'delivered';
-    if (delivery.endpointDisabled) {
-      await deps.sql`update webhook_deliveries set status = 'cancelled', updated_at = now() where id = ${input.deliveryId} and status = 'pending'`;
-      return 'abandoned';
-    }
+  // Already delivered (a manual redelivery got there, or this activity is retried after recording).
+  if (input.trigger === 'automatic' && delivery.status === 'succeeded') return 'delivered';
+  if (delivery.endpointDisabled) {
+    await deps.sql`update webhook_deliveries set status = 'cancelled', updated_at = now() where id = ${input.deliveryId} and status = 'pending'`;
+    return 'abandoned';
   }
   const body = deliveryBody(delivery.payload);
   const startedAt = new Date();

@@ -28,6 +28,11 @@ export function deliveryIdFor(eventId: string, targetKey: string): string {
   return `whd_${createHash('sha256').update(`${eventId}\n${targetKey}`).digest('hex').slice(0, 32)}`;
 }
 
+/** Registered endpoint URLs are stored normalized; a charge's webhookUrl is compared the same way. */
+function sameUrl(a: string, b: string): boolean {
+  return URL.canParse(a) && URL.canParse(b) ? new URL(a).href === new URL(b).href : a === b;
+}
+
 async function resolveTargets(sql: Sql, event: EventRow): Promise<Target[]> {
   const endpoints = await sql<{ id: string; url: string }[]>`
     select id, url from webhook_endpoints
@@ -37,7 +42,7 @@ async function resolveTargets(sql: Sql, event: EventRow): Promise<Target[]> {
   if (event.transactionId === null) return targets;
   const [charge] = await sql<{ webhookUrl: string | null; apiKeyId: string | null }[]>`
     select webhook_url as "webhookUrl", api_key_id as "apiKeyId" from transactions where id = ${event.transactionId}`;
-  if (!charge?.webhookUrl || endpoints.some((e) => e.url === charge.webhookUrl)) return targets;
+  if (!charge?.webhookUrl || endpoints.some((e) => sameUrl(e.url, charge.webhookUrl!))) return targets;
   // The signing key is the endpoint secret; only an account without any endpoint uses the legacy key.
   const signer = endpoints[0] ? { endpointId: endpoints[0].id, signingKeyId: null } : { endpointId: null, signingKeyId: charge.apiKeyId };
   if (signer.endpointId === null && signer.signingKeyId === null) return targets;

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { API_KEY_ROUTES } from './api-keys.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
+import { WEBHOOK_ROUTES } from './webhooks.js';
 
 export interface AdminRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -14,5 +15,6 @@ export interface AdminRoute {
 export const ADMIN_ROUTES: AdminRoute[] = [
   ...ACCOUNT_ROUTES,
   ...API_KEY_ROUTES,
+  ...WEBHOOK_ROUTES,
   ...SIMULATOR_CHARGE_ROUTES,
 ];

@@ -1,0 +1,385 @@
+// Webhooks end to end: real charges on a real stack, delivered to real local HTTP receivers, the
+// signatures checked by an independent implementation (the `stripe` package's verifier, whose
+// `t=…,v1=…` HMAC-SHA256 scheme is ours), with the anti-replay window integrators are told to use.
+import { createHash } from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Sql } from '../../src/db/database.js';
+import { eventually } from '../helpers/eventually.js';
+import { CPF, createMerchant } from '../helpers/fixtures.js';
+import { admin, startStack, type Stack } from '../helpers/stack.js';
+import { startReceiver, type Receiver, type ReceivedWebhook, type ReceiverReply } from '../helpers/webhook-receiver.js';
+
+/** The timestamp tolerance the README tells integrators to enforce. */
+const TOLERANCE_SECONDS = 300;
+const DELIVERY_ID = /^whd_[0-9a-f]{32}$/;
+
+type Merchant = Awaited<ReturnType<typeof createMerchant>>;
+
+function harness(stackEnv: Record<string, string>) {
+  const state = { stack: undefined as unknown as Stack, sql: undefined as unknown as Sql, receivers: [] as Receiver[] };
+  beforeAll(async () => {
+    state.stack = await startStack({ env: stackEnv });
+    state.sql = connect(state.stack.databaseUrl, { max: 2 });
+  });
+  afterEach(async () => {
+    await Promise.all(state.receivers.splice(0).map((r) => r.close()));
+  });
+  afterAll(async () => {
+    await state.sql?.end();
+    await state.stack?.stop();
+  });
+
+  const h = {
+    state,
+    async receiver(reply?: (n: number) => ReceiverReply): Promise<Receiver> {
+      const receiver = await startReceiver(reply);
+      state.receivers.push(receiver);
+      return receiver;
+    },
+    async registerEndpoint(accountId: string, url: string): Promise<{ id: string; url: string; secret: string }> {
+      const res = await admin(state.stack, 'POST', `/accounts/${accountId}/webhook-endpoints`, { url });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data;
+    },
+    async charge(merchant: Merchant, extra: Record<string, unknown> = {}): Promise<any> {
+      const res = await merchant.client.post(
+        '/transactions',
+        { amount: 25.9, payer: { name: 'Maria da Silva', document: CPF.valid, email: 'maria@example.com' }, description: 'Pedido 42', ...extra },
+        { 'Idempotency-Key': `wh-${Math.random().toString(36).slice(2)}` },
+      );
+      expect(res.status, res.text).toBe(201);
+      return res.body.data;
+    },
+    async pay(transactionId: string): Promise<void> {
+      const res = await admin(state.stack, 'POST', `/simulator/charges/${transactionId}/pay`);
+      expect(res.status, res.text).toBe(200);
+    },
+    async deliveries(query: string): Promise<any[]> {
+      const res = await admin(state.stack, 'GET', `/webhook-deliveries?${query}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body.data;
+    },
+    /** Waits until the receiver holds `count` requests carrying `event`. */
+    async received(receiver: Receiver, event: string, count = 1, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
+      return eventually(() => {
+        const matching = receiver.received.filter((r) => r.headers['x-service-event'] === event);
+        return matching.length >= count && matching;
+      }, timeoutMs);
+    },
+  };
+  return h;
+}
+
+/** Verifies a delivery as an integrator would (stripe's verifier) and checks the headers; returns the parsed body. */
+function verified(delivery: ReceivedWebhook, signingKey: string): any {
+  const header = delivery.headers['x-service-signature'] as string;
+  expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  const event = Stripe.webhooks.constructEvent(delivery.rawBody, header, signingKey, TOLERANCE_SECONDS) as any;
+  expect(delivery.headers['content-type']).toBe('application/json');
+  expect(delivery.headers['user-agent']).toMatch(/^PixEngine-Webhooks\//);
+  expect(delivery.headers['x-service-delivery']).toMatch(DELIVERY_ID);
+  expect(delivery.headers['x-service-event']).toBe(event.event);
+  expect(Object.keys(event)).toEqual(['id', 'event', 'createdAt', 'data']);
+  return event;
+}
+
+function expectRejectedBy(delivery: ReceivedWebhook, wrongKey: string) {
+  expect(() => Stripe.webhooks.constructEvent(delivery.rawBody, delivery.headers['x-service-signature'] as string, wrongKey, TOLERANCE_SECONDS)).toThrow();
+}
+
+describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', () => {
+  const h = harness({ WEBHOOK_RETRY_INITIAL_MS: '200', WEBHOOK_RETRY_MAX_MS: '1000', CHARGE_TTL_SECONDS: '2' });
+
+  it('registers an endpoint: 201 with the secret shown once, listed without it; bad input refused', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+    expect(endpoint).toMatchObject({ id: expect.stringMatching(/^whe_/), url: receiver.url, secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
+
+    const list = await admin(h.state.stack, 'GET', `/accounts/${merchant.account.id}/webhook-endpoints`);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([{ id: endpoint.id, accountId: merchant.account.id, url: receiver.url, createdAt: expect.any(String), disabledAt: null }]);
+    expect(list.text).not.toContain(endpoint.secret);
+
+    const refusals: Array<[unknown, number, string]> = [
+      [{ url: 'ftp://example.com/hook' }, 400, 'invalid_request'],
+      [{ url: 'not a url' }, 400, 'invalid_request'],
+      [{}, 400, 'invalid_request'],
+      [{ url: receiver.url, extra: 1 }, 400, 'invalid_request'],
+      [{ url: receiver.url }, 422, 'operation_refused'],
+    ];
+    for (const [body, status, code] of refusals) {
+      const res = await admin(h.state.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.error.code).toBe(code);
+    }
+    const unknownAccount = await admin(h.state.stack, 'POST', '/accounts/acc_missing/webhook-endpoints', { url: receiver.url });
+    expect(unknownAccount.status).toBe(404);
+  });
+
+  it('delivers transaction.approved to the registered endpoint, signed with its secret, carrying the Transaction as GET returns it', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+
+    const [delivery] = await h.received(receiver, 'transaction.approved');
+    const event = verified(delivery!, endpoint.secret);
+    expectRejectedBy(delivery!, 'whsec_wrong');
+    const current = await merchant.client.get(`/transactions/${charge.id}`);
+    expect(event).toEqual({ id: `evt_${charge.id}_approved`, event: 'transaction.approved', createdAt: expect.any(String), data: current.body.data });
+    expect(event.data).toMatchObject({ id: charge.id, status: 'approved', type: 'payment', direction: 'in' });
+  });
+
+  it('delivers transaction.cancelled for an expired charge (data.expired true) to the charge webhookUrl, signed with the endpoint secret', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const endpointReceiver = await h.receiver();
+    const chargeReceiver = await h.receiver();
+    const endpoint = await h.registerEndpoint(merchant.account.id, endpointReceiver.url);
+    const charge = await h.charge(merchant, { webhookUrl: chargeReceiver.url });
+
+    for (const receiver of [endpointReceiver, chargeReceiver]) {
+      const [delivery] = await h.received(receiver, 'transaction.cancelled');
+      const event = verified(delivery!, endpoint.secret);
+      expect(event).toMatchObject({ id: `evt_${charge.id}_cancelled`, data: { id: charge.id, status: 'cancelled', expired: true } });
+    }
+    const [a, b] = [endpointReceiver.received[0]!, chargeReceiver.received[0]!];
+    expect(a.headers['x-service-delivery']).not.toBe(b.headers['x-service-delivery']);
+  });
+
+  it('legacy key: a charge webhookUrl on an account without endpoints is signed with the hex SHA-256 of the API key', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    const charge = await h.charge(merchant, { webhookUrl: receiver.url });
+    await h.pay(charge.id);
+
+    const [delivery] = await h.received(receiver, 'transaction.approved');
+    const legacyKey = createHash('sha256').update(merchant.key).digest('hex');
+    expect(verified(delivery!, legacyKey)).toMatchObject({ id: `evt_${charge.id}_approved`, data: { id: charge.id, status: 'approved' } });
+    expectRejectedBy(delivery!, merchant.key);
+    const [record] = await h.deliveries(`transactionId=${charge.id}`);
+    expect(record).toMatchObject({ target: 'charge', signedWith: 'api_key_hash', endpointId: null, url: receiver.url });
+  });
+
+  it('a webhookUrl equal to a registered endpoint is delivered once', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant, { webhookUrl: receiver.url });
+    await h.pay(charge.id);
+    await h.received(receiver, 'transaction.approved');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received.filter((r) => r.headers['x-service-event'] === 'transaction.approved')).toHaveLength(1);
+    expect(await h.deliveries(`eventId=evt_${charge.id}_approved`)).toHaveLength(1);
+  });
+
+  it('a receiver that fails 3 times and then answers 2xx gets 4 attempts, one delivery id, one success', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver((n) => ({ status: n <= 3 ? 500 : 204 }));
+    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+
+    const attempts = await h.received(receiver, 'transaction.approved', 4);
+    expect(new Set(attempts.map((a) => a.headers['x-service-delivery'])).size).toBe(1);
+    for (const attempt of attempts) verified(attempt, endpoint.secret);
+    const [record] = await eventually(async () => {
+      const found = await h.deliveries(`transactionId=${charge.id}`);
+      return found[0]?.status === 'succeeded' && found;
+    });
+    expect(record.id).toBe(attempts[0]!.headers['x-service-delivery']);
+    expect(record).toMatchObject({ eventId: `evt_${charge.id}_approved`, event: 'transaction.approved', target: 'endpoint', endpointId: endpoint.id, signedWith: 'endpoint_secret', attemptCount: 4 });
+    expect(record.deliveredAt).toEqual(expect.any(String));
+    expect(record.attempts.map((a: any) => [a.number, a.trigger, a.success, a.statusCode, a.errorCode])).toEqual([
+      [1, 'automatic', false, 500, 'http_status'],
+      [2, 'automatic', false, 500, 'http_status'],
+      [3, 'automatic', false, 500, 'http_status'],
+      [4, 'automatic', true, 204, null],
+    ]);
+    for (const attempt of record.attempts) {
+      expect(attempt.durationMs).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(attempt.finishedAt)).toBeGreaterThanOrEqual(Date.parse(attempt.startedAt));
+    }
+    // The waits between attempts follow the configured schedule (200 ms doubling).
+    const gaps = attempts.slice(1).map((a, i) => a.receivedAtMs - attempts[i]!.receivedAtMs);
+    [200, 400, 800].forEach((wait, i) => expect(gaps[i]).toBeGreaterThanOrEqual(wait));
+  });
+
+  it('a receiver that always fails gets exactly 8 attempts, then the delivery is failed; a manual redelivery succeeds later', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    let answer = 503;
+    const receiver = await h.receiver(() => ({ status: answer }));
+    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+
+    const [record] = await eventually(async () => {
+      const found = await h.deliveries(`eventId=evt_${charge.id}_approved`);
+      return found[0]?.status === 'failed' && found;
+    }, 30_000);
+    expect(record.attemptCount).toBe(8);
+    expect(record.attempts.map((a: any) => a.statusCode)).toEqual(Array(8).fill(503));
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(receiver.received).toHaveLength(8);
+
+    answer = 200;
+    const retry = await admin(h.state.stack, 'POST', `/webhook-deliveries/${record.id}/retry`);
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.body.data).toMatchObject({ id: record.id, status: 'succeeded', attemptCount: 9 });
+    expect(retry.body.data.attempts.at(-1)).toMatchObject({ number: 9, trigger: 'manual', success: true, statusCode: 200 });
+    expect(receiver.received).toHaveLength(9);
+    const redelivered = receiver.received[8]!;
+    expect(redelivered.headers['x-service-delivery']).toBe(record.id);
+    expect(verified(redelivered, endpoint.secret).id).toBe(`evt_${charge.id}_approved`);
+  });
+
+  it('a receiver slower than 8 s times out; the next attempt succeeds', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver((n) => (n === 1 ? { status: 200, delayMs: 9500 } : { status: 200 }));
+    await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+
+    const [record] = await eventually(async () => {
+      const found = await h.deliveries(`transactionId=${charge.id}`);
+      return found[0]?.status === 'succeeded' && found;
+    }, 30_000);
+    expect(record.attempts).toHaveLength(2);
+    expect(record.attempts[0]).toMatchObject({ number: 1, success: false, statusCode: null, errorCode: 'timeout' });
+    expect(record.attempts[0].durationMs).toBeGreaterThanOrEqual(7900);
+    expect(record.attempts[0].durationMs).toBeLessThan(9000);
+    expect(record.attempts[1]).toMatchObject({ number: 2, success: true, statusCode: 200 });
+  });
+
+  it('a redirect is not followed: a 3xx is a failed attempt', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const elsewhere = await h.receiver();
+    const receiver = await h.receiver((n) => (n === 1 ? { status: 302, headers: { location: elsewhere.url } } : { status: 200 }));
+    await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+
+    const [record] = await eventually(async () => {
+      const found = await h.deliveries(`transactionId=${charge.id}`);
+      return found[0]?.status === 'succeeded' && found;
+    });
+    expect(record.attempts.map((a: any) => [a.success, a.statusCode, a.errorCode])).toEqual([
+      [false, 302, 'redirect'],
+      [true, 200, null],
+    ]);
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it('manual redelivery of a delivered event: same delivery id, a manual attempt; unknown id is 404', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+    const [first] = await h.received(receiver, 'transaction.approved');
+    const deliveryId = first!.headers['x-service-delivery'] as string;
+    await eventually(async () => (await h.deliveries(`transactionId=${charge.id}`))[0]?.status === 'succeeded');
+
+    const retry = await admin(h.state.stack, 'POST', `/webhook-deliveries/${deliveryId}/retry`);
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.body.data.attempts.map((a: any) => a.trigger)).toEqual(['automatic', 'manual']);
+    const again = receiver.received[1]!;
+    expect(again.headers['x-service-delivery']).toBe(deliveryId);
+    expect(again.rawBody).toBe(first!.rawBody);
+    verified(again, endpoint.secret);
+
+    const shown = await admin(h.state.stack, 'GET', `/webhook-deliveries/${deliveryId}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toEqual(retry.body.data);
+
+    for (const [method, path] of [['POST', '/webhook-deliveries/whd_missing/retry'], ['GET', '/webhook-deliveries/whd_missing']]) {
+      const res = await admin(h.state.stack, method!, path!);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+  });
+
+  it('a disabled endpoint gets no new events and cannot be redelivered to', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+    const first = await h.charge(merchant);
+    await h.pay(first.id);
+    const [delivered] = await h.received(receiver, 'transaction.approved');
+
+    const disabled = await admin(h.state.stack, 'DELETE', `/webhook-endpoints/${endpoint.id}`);
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.data.disabledAt).toEqual(expect.any(String));
+    const second = await h.charge(merchant);
+    await h.pay(second.id);
+    await eventually(async () => (await merchant.client.get(`/transactions/${second.id}`)).body.data.status === 'approved');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.received).toHaveLength(1);
+    expect(await h.deliveries(`transactionId=${second.id}`)).toEqual([]);
+
+    const retry = await admin(h.state.stack, 'POST', `/webhook-deliveries/${delivered!.headers['x-service-delivery']}/retry`);
+    expect(retry.status).toBe(422);
+    expect(retry.body.error.code).toBe('operation_refused');
+  });
+
+  it('the delivery log needs a filter', async () => {
+    const res = await admin(h.state.stack, 'GET', '/webhook-deliveries');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(await h.deliveries('eventId=evt_unknown')).toEqual([]);
+  });
+});
+
+describe('webhooks: SSRF guard (WEBHOOK_ALLOW_INSECURE=false)', () => {
+  const h = harness({ WEBHOOK_ALLOW_INSECURE: 'false', WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_RETRY_MAX_MS: '100' });
+
+  it('refuses http and non-public addresses at registration, accepts a public https address', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const refused = [
+      'http://93.184.216.34/hook',
+      'https://127.0.0.1/hook',
+      'https://localhost/hook',
+      'https://10.1.2.3/hook',
+      'https://172.16.0.1/hook',
+      'https://192.168.0.10/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.64.0.1/hook',
+      'https://0.0.0.0/hook',
+      'https://224.0.0.1/hook',
+      'https://[::1]/hook',
+      'https://[fe80::1]/hook',
+      'https://[fd00:ec2::254]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://2130706433/hook',
+    ];
+    for (const url of refused) {
+      const res = await admin(h.state.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, { url });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.code).toBe('invalid_request');
+    }
+    const [{ count }] = await h.state.sql`select count(*)::int as count from webhook_endpoints where account_id = ${merchant.account.id}`;
+    expect(count).toBe(0);
+    const accepted = await h.registerEndpoint(merchant.account.id, 'https://93.184.216.34/hook');
+    expect(accepted.url).toBe('https://93.184.216.34/hook');
+  });
+
+  it('re-checks the resolved address when connecting: an endpoint whose host now resolves to loopback is never contacted', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    // As if the host had resolved to a public address at registration and now answers 127.0.0.1 (DNS rebinding).
+    const rebound = receiver.url.replace('http://127.0.0.1', 'https://localhost');
+    await h.state.sql`insert into webhook_endpoints (id, account_id, url, secret) values (${`whe_rebound_${merchant.account.id}`}, ${merchant.account.id}, ${rebound}, 'whsec_test')`;
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+
+    const [record] = await eventually(async () => {
+      const found = await h.deliveries(`transactionId=${charge.id}`);
+      return found[0]?.status === 'failed' && found;
+    }, 30_000);
+    expect(record.attempts).toHaveLength(8);
+    for (const attempt of record.attempts) expect(attempt).toMatchObject({ success: false, statusCode: null, errorCode: 'address_refused' });
+    expect(receiver.received).toHaveLength(0);
+  });
+});
