@@ -31,7 +31,7 @@ describe('admin API: accounts and API keys', () => {
   describe('the admin token', () => {
     it('refuses a missing, malformed or wrong token with 401 unauthorized and does nothing', async () => {
       const before = await accountCount();
-      const attempts = [
+      const attempts: Array<Record<string, string>> = [
         {},
         { authorization: ADMIN_TOKEN },
         { authorization: `Basic ${ADMIN_TOKEN}` },

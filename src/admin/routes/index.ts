@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { API_KEY_ROUTES } from './api-keys.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
+import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
 
 export interface AdminRoute {
@@ -17,4 +18,5 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...API_KEY_ROUTES,
   ...WEBHOOK_ROUTES,
   ...SIMULATOR_CHARGE_ROUTES,
+  ...SIMULATOR_TRANSFER_ROUTES,
 ];

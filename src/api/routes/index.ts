@@ -2,6 +2,7 @@ import type { RouteSpec } from '../routes.js';
 import { balanceRoute } from './balance.js';
 import { createChargeRoute } from './charges.js';
 import { getTransactionRoute, listTransactionsRoute } from './transactions.js';
+import { createTransferRoute } from './transfers.js';
 import { transparencyRoutes } from './transparency.js';
 import { selfDescriptionRoutes } from './self.js';
 
@@ -11,6 +12,7 @@ export const ROUTES: RouteSpec[] = [
   createChargeRoute,
   listTransactionsRoute,
   getTransactionRoute,
+  createTransferRoute,
   ...transparencyRoutes,
   ...selfDescriptionRoutes(() => ROUTES),
 ];

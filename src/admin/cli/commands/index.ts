@@ -1,3 +1,4 @@
 // Every pixctl command group: one line each.
 export { accounts } from './accounts.js';
 export { keys } from './keys.js';
+export { transfers } from './transfers.js';
