@@ -3,12 +3,14 @@ import type { Deps } from '../src/deps.js';
 import { webhookActivities } from './webhooks.js';
 import { chargeActivities } from './charges.js';
 import { transferActivities } from './transfers.js';
+import { medActivities } from './meds.js';
 
 export function createActivities(deps: Deps) {
   return {
     ...webhookActivities(deps),
     ...chargeActivities(deps),
     ...transferActivities(deps),
+    ...medActivities(deps),
   };
 }
 

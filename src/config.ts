@@ -17,6 +17,8 @@ export interface Config {
   temporalTestServerPath: string | null;
   dataDir: string;
   chargeTtlSeconds: number;
+  /** How long the receiving side has to decide an open MED before operators are alerted. */
+  medDecisionDeadlineSeconds: number;
   acceptWaitMs: number;
   webhookAllowInsecure: boolean;
   /** Wait before the 2nd delivery attempt; doubles after each failed attempt up to webhookRetryMaxMs. */
@@ -79,6 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
     temporalTestServerPath: str(env, 'TEMPORAL_TEST_SERVER_PATH'),
     dataDir: env.DATA_DIR || '.data',
     chargeTtlSeconds: int(env, 'CHARGE_TTL_SECONDS', 900, 1),
+    medDecisionDeadlineSeconds: int(env, 'MED_DECISION_DEADLINE_SECONDS', 7 * 24 * 60 * 60, 1),
     acceptWaitMs: int(env, 'ACCEPT_WAIT_MS', 5000, 1),
     webhookAllowInsecure: bool(env, 'WEBHOOK_ALLOW_INSECURE', false),
     webhookRetryInitialMs: int(env, 'WEBHOOK_RETRY_INITIAL_MS', 5000, 1),

@@ -4,3 +4,4 @@ export {};
 export * from './webhook-delivery.js';
 export * from './charge.js';
 export * from './transfer.js';
+export * from './med.js';

@@ -1,8 +1,10 @@
 // Events are recorded in PostgreSQL in the same database transaction as the change they describe;
 // the caller then hands the returned id to the `dispatchEvent` activity once that transaction commits.
 import type { TxSql } from '../db/database.js';
+import type { MedRow } from '../meds/row.js';
+import { serializeMed } from '../meds/serialize.js';
 import { serializeTransaction } from '../transactions/serialize.js';
-import type { TransactionRow } from '../transactions/row.js';
+import type { TransactionRow, TransactionStatus } from '../transactions/row.js';
 
 export interface EventRecord {
   id: string;
@@ -23,13 +25,32 @@ export async function recordEvent(tx: TxSql, record: EventRecord): Promise<strin
   return record.id;
 }
 
+export const transactionEventId = (transactionId: string, status: TransactionStatus) => `evt_${transactionId}_${status}`;
+
 /** `transaction.<status>` with id `evt_<transaction id>_<status>` and the full Transaction as `data`. */
 export function recordTransactionEvent(tx: TxSql, row: TransactionRow): Promise<string> {
   return recordEvent(tx, {
-    id: `evt_${row.id}_${row.status}`,
+    id: transactionEventId(row.id, row.status),
     event: `transaction.${row.status}`,
     accountId: row.accountId,
     transactionId: row.id,
     data: serializeTransaction(row),
   });
 }
+
+/** What happened to a MED: `created` is `med.created`; every later change is `med.updated`. */
+export type MedChange = 'created' | 'overdue' | 'accepted' | 'rejected';
+
+/** `med.created` / `med.updated` with id `evt_<med id>_<change>` and the MED as `data`. */
+export function recordMedEvent(tx: TxSql, med: MedRow, change: MedChange): Promise<string> {
+  return recordEvent(tx, {
+    id: medEventId(med.id, change),
+    event: change === 'created' ? 'med.created' : 'med.updated',
+    accountId: med.accountId,
+    transactionId: med.transactionId,
+    medId: med.id,
+    data: serializeMed(med),
+  });
+}
+
+export const medEventId = (medId: string, change: MedChange) => `evt_${medId}_${change}`;

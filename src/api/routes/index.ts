@@ -1,6 +1,7 @@
 import type { RouteSpec } from '../routes.js';
 import { balanceRoute } from './balance.js';
 import { createChargeRoute } from './charges.js';
+import { getMedRoute, listMedsRoute } from './meds.js';
 import { getTransactionRoute, listTransactionsRoute } from './transactions.js';
 import { createTransferRoute } from './transfers.js';
 import { transparencyRoutes } from './transparency.js';
@@ -13,6 +14,8 @@ export const ROUTES: RouteSpec[] = [
   listTransactionsRoute,
   getTransactionRoute,
   createTransferRoute,
+  listMedsRoute,
+  getMedRoute,
   ...transparencyRoutes,
   ...selfDescriptionRoutes(() => ROUTES),
 ];

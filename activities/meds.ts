@@ -1,0 +1,26 @@
+// MED activities: each is one PostgreSQL transaction in src/meds, idempotent under Temporal retries.
+import type { Deps } from '../src/deps.js';
+import { decideMed } from '../src/meds/decide.js';
+import { openMed, type OpenMedInput } from '../src/meds/open.js';
+import { markMedOverdue } from '../src/meds/overdue.js';
+import type { MedOutcome } from '../src/meds/row.js';
+
+export function medActivities(deps: Deps) {
+  return {
+    openMed: (input: OpenMedInput) => openMed(deps.sql, input),
+    decideMed: (medId: string, outcome: MedOutcome) => decideMed(deps.sql, medId, outcome),
+    /** Flags the MED and alerts operators (a warn log line and `med.updated`); returns the event to dispatch, if any. */
+    async markMedOverdue(medId: string): Promise<string[]> {
+      const overdue = await markMedOverdue(deps.sql, medId);
+      if (!overdue) return [];
+      const { med } = overdue;
+      deps.log.warn(
+        { alert: 'med_decision_overdue', medId, accountId: med.accountId, transactionId: med.transactionId, deadlineAt: med.deadlineAt.toISOString() },
+        'MED decision deadline passed without a decision: an operator must decide it',
+      );
+      return [overdue.eventId];
+    },
+  };
+}
+
+export type MedActivities = ReturnType<typeof medActivities>;

@@ -1,0 +1,68 @@
+// Deciding a MED, in one PostgreSQL transaction. Accepted: what was retained goes back to the payer
+// (retained → Pix clearing), the charge records the returned amount and becomes `refunded` once
+// everything the payer paid has been returned (a partial return keeps it `approved`). Rejected:
+// the retention is released (retained → available). Either way `med.updated` is recorded.
+import type { Sql, TxSql } from '../db/database.js';
+import { medEventId, recordMedEvent, recordTransactionEvent, transactionEventId } from '../events/record.js';
+import { customerAccount, platformAccount } from '../ledger/accounts.js';
+import { post } from '../ledger/post.js';
+import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js';
+import { findMedById } from './repository.js';
+import { medNotFound, medRefused, type MedChangeResult } from './results.js';
+import type { MedOutcome, MedRow } from './row.js';
+import { serializeMed } from './serialize.js';
+
+function settleRetention(tx: TxSql, med: MedRow, outcome: MedOutcome) {
+  const retained = customerAccount(med.accountId, 'retained');
+  const destination = outcome === 'accepted' ? platformAccount('pix_clearing', med.transactionId) : customerAccount(med.accountId, 'available');
+  return post(tx, {
+    key: `med:${med.id}:${outcome === 'accepted' ? 'return' : 'release'}`,
+    transactionId: med.transactionId,
+    description: outcome === 'accepted' ? `MED ${med.id}: devolução ao pagador` : `MED ${med.id}: liberação da retenção`,
+    entries: [
+      { account: retained, amount: -med.retainedAmountCents },
+      { account: destination, amount: med.retainedAmountCents },
+    ],
+  });
+}
+
+/** Records the returned amount on the charge; returns the `transaction.refunded` event when it became refunded. */
+async function recordReturn(tx: TxSql, med: MedRow): Promise<string[]> {
+  const [raw] = await tx<RawTransactionRow[]>`
+    update transactions
+    set refunded_amount = refunded_amount + ${med.retainedAmountCents},
+        status = case when refunded_amount + ${med.retainedAmountCents} >= amount then 'refunded' else status end,
+        updated_at = now()
+    where id = ${med.transactionId}
+    returning *`;
+  const row = toTransactionRow(raw!);
+  return row.status === 'refunded' ? [await recordTransactionEvent(tx, row)] : [];
+}
+
+/** Idempotent: repeating the decision a MED already has answers it again; the other decision is refused. */
+export function decideMed(sql: Sql, medId: string, outcome: MedOutcome): Promise<MedChangeResult> {
+  return sql.begin(async (tx): Promise<MedChangeResult> => {
+    const [locked] = await tx`select id from meds where id = ${medId} for update`;
+    if (!locked) return medNotFound();
+    const med = (await findMedById(tx, medId))!;
+    if (med.status === outcome) {
+      const refunded = outcome === 'accepted' ? await tx`select 1 from transactions where id = ${med.transactionId} and status = 'refunded'` : [];
+      const eventIds = [...(refunded.length ? [transactionEventId(med.transactionId, 'refunded')] : []), medEventId(med.id, outcome)];
+      return { ok: true, med: serializeMed(med), eventIds };
+    }
+    if (med.status !== 'open') return medRefused(`A MED já foi decidida (${med.status})`);
+
+    const eventIds: string[] = [];
+    if (med.retainedAmountCents > 0) {
+      await settleRetention(tx, med, outcome);
+      if (outcome === 'accepted') eventIds.push(...(await recordReturn(tx, med)));
+    }
+    await tx`
+      update meds set status = ${outcome}, decided_at = now(), updated_at = now(),
+        returned_amount = ${outcome === 'accepted' ? med.retainedAmountCents : 0}
+      where id = ${medId}`;
+    const decided = (await findMedById(tx, medId))!;
+    eventIds.push(await recordMedEvent(tx, decided, outcome));
+    return { ok: true, med: serializeMed(decided), eventIds };
+  });
+}

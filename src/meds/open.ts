@@ -1,0 +1,67 @@
+// Opening a MED, as the payer's institution notifies it: in one PostgreSQL transaction, checks the
+// disputed charge, records the MED, retains the amount (available → retained) and records
+// `med.created`. When the available balance is smaller than the disputed amount, what is available
+// is retained (a partial cautionary block) and `retainedAmount` shows it; only what was retained can
+// be returned to the payer later.
+import type { Sql, TxSql } from '../db/database.js';
+import { medEventId, recordMedEvent } from '../events/record.js';
+import { customerAccount } from '../ledger/accounts.js';
+import { post } from '../ledger/post.js';
+import { findMedById } from './repository.js';
+import { medNotFound, medRefused, type MedChangeResult } from './results.js';
+import { serializeMed } from './serialize.js';
+
+export interface OpenMedInput {
+  medId: string;
+  transactionId: string;
+  /** Centavos disputed; null disputes everything not yet returned. */
+  amountCents: number | null;
+  reason: string;
+  deadlineSeconds: number;
+}
+
+async function lockedAvailable(tx: TxSql, accountId: string): Promise<number> {
+  const [row] = await tx<{ balance: bigint }[]>`
+    select balance from ledger_accounts where id = ${customerAccount(accountId, 'available')} for update`;
+  return Number(row?.balance ?? 0n);
+}
+
+/** Idempotent by `medId`: a retried activity answers the MED it opened. */
+export function openMed(sql: Sql, input: OpenMedInput): Promise<MedChangeResult> {
+  return sql.begin(async (tx): Promise<MedChangeResult> => {
+    const existing = await findMedById(tx, input.medId);
+    if (existing) return { ok: true, med: serializeMed(existing), eventIds: [medEventId(existing.id, 'created')] };
+
+    const [charge] = await tx<{ accountId: string; type: string; status: string; amount: bigint; refunded: bigint }[]>`
+      select account_id as "accountId", type, status, amount, refunded_amount as refunded
+      from transactions where id = ${input.transactionId} for update`;
+    if (!charge) return medNotFound('Transação não encontrada');
+    if (charge.type !== 'payment' || charge.status !== 'approved') return medRefused('Só uma cobrança Pix aprovada pode ser contestada por MED');
+    const [open] = await tx`select id from meds where transaction_id = ${input.transactionId} and status = 'open'`;
+    if (open) return medRefused(`Já existe uma MED em análise para esta transação (${open.id as string})`);
+    const disputable = Number(charge.amount - charge.refunded);
+    const amountCents = input.amountCents ?? disputable;
+    if (amountCents <= 0 || amountCents > disputable) {
+      return medRefused(`O valor contestado deve ser maior que zero e no máximo ${(disputable / 100).toFixed(2)} (valor ainda não devolvido)`);
+    }
+
+    const retainedCents = Math.min(amountCents, await lockedAvailable(tx, charge.accountId));
+    await tx`
+      insert into meds (id, account_id, transaction_id, reason, amount, retained_amount, deadline_at)
+      values (${input.medId}, ${charge.accountId}, ${input.transactionId}, ${input.reason}, ${amountCents}, ${retainedCents},
+              now() + make_interval(secs => ${input.deadlineSeconds}))`;
+    if (retainedCents > 0) {
+      await post(tx, {
+        key: `med:${input.medId}:retain`,
+        transactionId: input.transactionId,
+        description: `MED ${input.medId}: retenção cautelar`,
+        entries: [
+          { account: customerAccount(charge.accountId, 'available'), amount: -retainedCents },
+          { account: customerAccount(charge.accountId, 'retained'), amount: retainedCents },
+        ],
+      });
+    }
+    const med = (await findMedById(tx, input.medId))!;
+    return { ok: true, med: serializeMed(med), eventIds: [await recordMedEvent(tx, med, 'created')] };
+  });
+}
