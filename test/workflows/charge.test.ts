@@ -1,0 +1,285 @@
+// The charge workflow on the time-skipping test server. The activities are replaced by an in-memory
+// Pix route and read model (this is the workflow layer: durable waits, races, retries), and the
+// server's clock says when each step ran.
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChargeActivities } from '../../activities/charges.js';
+import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charges/draft.js';
+import { ROUTE_REFUSED } from '../../src/processors/types.js';
+import { temporalTestServer } from '../../src/temporal/executables.js';
+import type { Transaction } from '../../src/transactions/serialize.js';
+import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.js';
+
+const WORKFLOW_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'charge.ts');
+const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+
+beforeAll(async () => {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  [env, bundle] = await Promise.all([
+    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOW_FILE, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
+  ]);
+});
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+type Call = { name: string; atMs: number };
+
+/** An in-memory route and read model behind the charge activities, recording every call with the server's time. */
+class FakeEngine {
+  routeState: RouteChargeState = { status: 'pending' };
+  transaction: Transaction | null = null;
+  calls: Call[] = [];
+  dispatched: string[] = [];
+  /** openChargeAtRoute fails this many times (the processor is down) before it answers. */
+  routeOutage = 0;
+  routeRefuses = false;
+
+  private async record(name: string) {
+    this.calls.push({ name, atMs: await env.currentTimeMs() });
+  }
+
+  called(name: string): Call[] {
+    return this.calls.filter((call) => call.name === name);
+  }
+
+  pay(): PaidAtRoute {
+    const paid: PaidAtRoute = { status: 'paid', paidAt: new Date().toISOString(), amountCents: 10_000, payer: { bankName: 'Banco Teste', state: 'RJ' } };
+    this.routeState = paid;
+    return paid;
+  }
+
+  private settle(change: Partial<Transaction>) {
+    this.transaction = { ...this.transaction!, ...change, processingState: 'completed' };
+    const eventId = `evt_${this.transaction.id}_${this.transaction.status}`;
+    return { transaction: this.transaction, eventIds: [eventId] };
+  }
+
+  activities(): ChargeActivities {
+    return {
+      persistCharge: async ({ draft, createdAtMs, ttlSeconds }) => {
+        await this.record('persistCharge');
+        this.transaction ??= transactionOf(draft, createdAtMs, ttlSeconds);
+        return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true };
+      },
+      openChargeAtRoute: async () => {
+        await this.record('openChargeAtRoute');
+        if (this.routeRefuses) throw ApplicationFailure.nonRetryable('refused', ROUTE_REFUSED);
+        if (this.routeOutage > 0) {
+          this.routeOutage -= 1;
+          throw new Error('processor unavailable');
+        }
+        this.transaction = { ...this.transaction!, pix: { copyPaste: '000201fake', qrCodeBase64: 'iVBOR' } };
+        return this.transaction;
+      },
+      chargeStateAtRoute: async () => {
+        await this.record('chargeStateAtRoute');
+        return this.routeState;
+      },
+      cancelChargeAtRoute: async () => {
+        await this.record('cancelChargeAtRoute');
+        if (this.routeState.status === 'pending') this.routeState = { status: 'cancelled', expired: true };
+        return this.routeState as Exclude<RouteChargeState, { status: 'pending' }>;
+      },
+      settleChargePaid: async (_id, paid) => {
+        await this.record('settleChargePaid');
+        return this.settle({ status: 'approved', approvedAt: paid.paidAt, payer: { ...this.transaction!.payer!, ...paid.payer } as Transaction['payer'] });
+      },
+      settleChargeCancelled: async (_id, expired) => {
+        await this.record('settleChargeCancelled');
+        return this.settle({ status: 'cancelled', expired });
+      },
+      settleChargeFailed: async () => {
+        await this.record('settleChargeFailed');
+        return this.settle({ status: 'failed' });
+      },
+      dispatchEvent: async (eventId) => {
+        this.dispatched.push(eventId);
+      },
+    };
+  }
+}
+
+function transactionOf(draft: ChargeDraft, createdAtMs: number, ttlSeconds: number): Transaction {
+  return {
+    id: draft.transactionId,
+    externalId: draft.externalId,
+    acquirer: draft.route,
+    direction: 'in',
+    type: 'payment',
+    method: 'pix',
+    status: 'pending',
+    expired: false,
+    processingState: 'monitoring',
+    amount: draft.amountCents / 100,
+    fee: draft.feeCents / 100,
+    netAmount: draft.netAmountCents / 100,
+    debitedAmount: null,
+    recipientAmount: null,
+    description: draft.description,
+    splitAmount: 0,
+    split: [],
+    refundedAmount: 0,
+    payer: { name: draft.payer.name, document: draft.payer.document, email: null },
+    counterparty: null,
+    pix: null,
+    expiresAt: new Date(createdAtMs + ttlSeconds * 1000).toISOString(),
+    approvedAt: null,
+    createdAt: new Date(createdAtMs).toISOString(),
+    updatedAt: new Date(createdAtMs).toISOString(),
+  };
+}
+
+function draft(): ChargeDraft {
+  const id = randomBytes(6).toString('hex');
+  return {
+    transactionId: `txn_${id}`,
+    accountId: 'acc_test',
+    apiKeyId: 'key_test',
+    externalId: `order-${id}`,
+    fingerprint: 'f'.repeat(64),
+    route: 'simulator',
+    merchantName: 'Loja',
+    amountCents: 10_000,
+    feeCents: 0,
+    splitAmountCents: 0,
+    netAmountCents: 10_000,
+    split: [],
+    description: null,
+    payer: { name: 'Maria da Silva', document: '52998224725' },
+    webhookUrl: null,
+  };
+}
+
+/** Starts a charge workflow the way the API does (update-with-start of `accept`) and runs `scenario` while a worker serves it. */
+async function withCharge<T>(engine: FakeEngine, scenario: (run: { accepted: AcceptResult; workflowId: string; result: () => Promise<Transaction> }) => Promise<T>): Promise<T> {
+  const taskQueue = `charges-${randomBytes(4).toString('hex')}`;
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: engine.activities() });
+  const input = { requestId: 'req_1', ttlSeconds: 900, draft: draft() };
+  const workflowId = `charge:${input.draft.accountId}:${input.draft.externalId}`;
+  return worker.runUntil(async () => {
+    const handle = await env.client.workflow.start('chargeWorkflow', { taskQueue, workflowId, args: [input] });
+    const accepted = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }] });
+    return scenario({ accepted, workflowId, result: () => handle.result() });
+  });
+}
+
+describe('charge workflow (time-skipping)', () => {
+  it('accepts the charge, then a payment notification before expiry approves it and dispatches the event once', async () => {
+    const engine = new FakeEngine();
+    await withCharge(engine, async ({ accepted, workflowId, result }) => {
+      expect(accepted.outcome).toBe('created');
+      expect(accepted.transaction!.pix).not.toBeNull();
+      engine.pay();
+      await env.client.workflow.getHandle(workflowId).signal(paymentNotifiedSignal);
+      const final = await result();
+      expect(final).toMatchObject({ status: 'approved', processingState: 'completed' });
+      expect(final.payer).toMatchObject({ bankName: 'Banco Teste', state: 'RJ' });
+    });
+    expect(engine.called('cancelChargeAtRoute')).toHaveLength(0);
+    expect(engine.called('settleChargeCancelled')).toHaveLength(0);
+    expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_approved`]);
+  });
+
+  it('expires at exactly 15 minutes of server time, in well under a second of wall time', async () => {
+    const engine = new FakeEngine();
+    const wall = await withCharge(engine, async ({ result }) => {
+      const started = performance.now();
+      const final = await result();
+      expect(final).toMatchObject({ status: 'cancelled', expired: true, processingState: 'completed' });
+      return performance.now() - started;
+    });
+    const createdAtMs = Date.parse(engine.transaction!.createdAt);
+    expect(Date.parse(engine.transaction!.expiresAt!) - createdAtMs).toBe(FIFTEEN_MINUTES_MS);
+    const [cancel] = engine.called('cancelChargeAtRoute');
+    expect(cancel!.atMs - createdAtMs).toBeGreaterThanOrEqual(FIFTEEN_MINUTES_MS);
+    expect(cancel!.atMs - createdAtMs).toBeLessThan(FIFTEEN_MINUTES_MS + 1000);
+    expect(wall).toBeLessThan(1000);
+    expect(engine.called('settleChargePaid')).toHaveLength(0);
+    expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_cancelled`]);
+  });
+
+  it('settles as paid, never as cancelled, when the payment won the race against the expiry (the route says paid at cancellation)', async () => {
+    const engine = new FakeEngine();
+    await withCharge(engine, async ({ result }) => {
+      engine.pay(); // paid on the network, but the notification never arrives
+      const final = await result();
+      expect(final.status).toBe('approved');
+      expect(final.expired).toBe(false);
+    });
+    expect(engine.called('cancelChargeAtRoute')).toHaveLength(1);
+    expect(engine.called('settleChargeCancelled')).toHaveLength(0);
+    expect(engine.called('settleChargePaid')).toHaveLength(1);
+  });
+
+  it('ignores a payment notification the route does not confirm, and still expires', async () => {
+    const engine = new FakeEngine();
+    await withCharge(engine, async ({ workflowId, result }) => {
+      await env.client.workflow.getHandle(workflowId).signal(paymentNotifiedSignal);
+      const final = await result();
+      expect(final).toMatchObject({ status: 'cancelled', expired: true });
+    });
+    expect(engine.called('chargeStateAtRoute')).toHaveLength(1);
+    expect(engine.called('settleChargePaid')).toHaveLength(0);
+  });
+
+  it('refresh asks the route: pending stays pending, paid settles and answers approved', async () => {
+    const engine = new FakeEngine();
+    await withCharge(engine, async ({ workflowId, result }) => {
+      const handle = env.client.workflow.getHandle(workflowId);
+      expect((await handle.executeUpdate(refreshUpdate)).status).toBe('pending');
+      engine.pay();
+      const refreshed = await handle.executeUpdate(refreshUpdate);
+      expect(refreshed).toMatchObject({ status: 'approved', processingState: 'completed' });
+      expect((await result()).status).toBe('approved');
+    });
+    expect(engine.called('chargeStateAtRoute')).toHaveLength(2);
+    expect(engine.called('settleChargePaid')).toHaveLength(1);
+    expect(engine.called('cancelChargeAtRoute')).toHaveLength(0);
+  });
+
+  it('survives a processor outage: the route call is retried until the processor answers', async () => {
+    const engine = new FakeEngine();
+    engine.routeOutage = 4;
+    await withCharge(engine, async ({ accepted, workflowId }) => {
+      expect(accepted.outcome).toBe('created');
+      expect(accepted.transaction!.pix).toEqual({ copyPaste: '000201fake', qrCodeBase64: 'iVBOR' });
+      await env.client.workflow.getHandle(workflowId).terminate('test done');
+    });
+    expect(engine.called('openChargeAtRoute')).toHaveLength(5);
+  });
+
+  it('marks the charge failed when the route refuses it for good', async () => {
+    const engine = new FakeEngine();
+    engine.routeRefuses = true;
+    await withCharge(engine, async ({ accepted, result }) => {
+      expect(accepted.transaction).toMatchObject({ status: 'failed', pix: null });
+      expect((await result()).status).toBe('failed');
+    });
+    expect(engine.called('openChargeAtRoute')).toHaveLength(1);
+    expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_failed`]);
+  });
+
+  it('answers a second accept with the same fingerprint as a repeat and a different one as a conflict', async () => {
+    const engine = new FakeEngine();
+    await withCharge(engine, async ({ accepted, workflowId }) => {
+      const handle = env.client.workflow.getHandle(workflowId);
+      const repeat = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_2', fingerprint: 'f'.repeat(64) }] });
+      const conflict = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_3', fingerprint: 'e'.repeat(64) }] });
+      expect(repeat).toEqual({ outcome: 'repeated', transaction: accepted.transaction });
+      expect(conflict).toEqual({ outcome: 'conflict', transaction: null });
+      await handle.terminate('test done');
+    });
+    expect(engine.called('persistCharge')).toHaveLength(1);
+  });
+});
