@@ -1,0 +1,180 @@
+// The MED workflow on the time-skipping test server, with its real activities against a real
+// PostgreSQL database: the decision deadline is a durable timer that fires at exactly the configured
+// time (7 days by default), alerts operators once (a warn log line and med.updated) and leaves the
+// MED waiting for its decision; a decision in time cancels the alert.
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { medActivities } from '../../activities/meds.js';
+import { webhookActivities } from '../../activities/webhooks.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Sql } from '../../src/db/database.js';
+import type { Deps } from '../../src/deps.js';
+import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
+import { readBalance } from '../../src/ledger/balance.js';
+import { post } from '../../src/ledger/post.js';
+import { createLogger } from '../../src/log.js';
+import type { MedChangeResult } from '../../src/meds/results.js';
+import { temporalTestServer } from '../../src/temporal/executables.js';
+import { decideUpdate, openedUpdate, type MedWorkflowInput } from '../../workflows/med.js';
+import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { migratedDatabase } from '../helpers/migrated-database.js';
+import { insertAccountRow, insertTransactionRow } from '../helpers/transaction-rows.js';
+
+const WORKFLOW_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'med.ts');
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+let sql: Sql;
+let databaseUrl: string;
+const logLines: any[] = [];
+
+beforeAll(async () => {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  [env, bundle, { sql, url: databaseUrl }] = await Promise.all([
+    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOW_FILE, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
+    migratedDatabase({ max: 4 }),
+  ]);
+});
+
+afterAll(async () => {
+  await env?.teardown();
+  await sql?.end({ timeout: 5 });
+});
+
+function deps(config: Config): Deps {
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().trim().split('\n').map((line) => JSON.parse(line))));
+  return { config, log: createLogger('info', stream), sql, temporal: env.client };
+}
+
+/** An approved 100.00 charge whose account holds 98.00 available. */
+async function approvedCharge(): Promise<{ accountId: string; transactionId: string }> {
+  const accountId = await insertAccountRow(sql);
+  const transactionId = await insertTransactionRow(sql, accountId, { status: 'approved', amountCents: 10_000, feeCents: 200 });
+  await sql.begin((tx) =>
+    post(tx, {
+      key: `charge:${transactionId}:settle`,
+      transactionId,
+      description: 'approved charge',
+      entries: [
+        { account: platformAccount('pix_clearing', transactionId), amount: -10_000 },
+        { account: platformAccount('fee_revenue', transactionId), amount: 200 },
+        { account: customerAccount(accountId, 'available'), amount: 9_800 },
+      ],
+    }),
+  );
+  return { accountId, transactionId };
+}
+
+interface Run {
+  config: Config;
+  transactionId: string;
+  /** Server times (ms) of the markMedOverdue activity's calls. */
+  overdueCalls: number[];
+}
+
+/** Opens a MED through its workflow (as the admin API does) and runs `scenario` while a worker serves it. */
+async function withMed<T>(run: Run, scenario: (opened: MedChangeResult, handle: { decide: (o: 'accepted' | 'rejected') => Promise<MedChangeResult>; result: () => Promise<MedChangeResult> }, openedAtMs: number) => Promise<T>): Promise<T> {
+  const taskQueue = `med-${randomBytes(4).toString('hex')}`;
+  const real = { ...medActivities(deps(run.config)), ...webhookActivities(deps(run.config)) };
+  const activities = {
+    ...real,
+    markMedOverdue: async (medId: string) => {
+      run.overdueCalls.push(await env.currentTimeMs());
+      return real.markMedOverdue(medId);
+    },
+  };
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const medId = `med_${randomBytes(12).toString('hex')}`;
+  const input: MedWorkflowInput = {
+    open: { medId, transactionId: run.transactionId, amountCents: null, reason: 'fraud', deadlineSeconds: run.config.medDecisionDeadlineSeconds },
+  };
+  return worker.runUntil(async () => {
+    const handle = await env.client.workflow.start('medWorkflow', { taskQueue, workflowId: `med:${medId}`, args: [input] });
+    const opened = await handle.executeUpdate(openedUpdate);
+    const openedAtMs = await env.currentTimeMs();
+    return scenario(
+      opened,
+      { decide: (outcome) => handle.executeUpdate(decideUpdate, { args: [outcome] }), result: () => handle.result() as Promise<MedChangeResult> },
+      openedAtMs,
+    );
+  });
+}
+
+const overdueFlag = async (medId: string) => (await sql<{ overdue: boolean }[]>`select overdue from meds where id = ${medId}`)[0]!.overdue;
+const eventsOf = (medId: string) => sql<{ id: string; type: string; payload: any }[]>`select id, type, payload from events where med_id = ${medId} order by created_at, id`;
+
+describe('MED workflow (time-skipping)', () => {
+  it('alerts operators once when the default 7-day deadline passes, then still takes the decision', async () => {
+    const config = loadConfig({});
+    expect(config.medDecisionDeadlineSeconds).toBe(7 * 24 * 60 * 60);
+    const { accountId, transactionId } = await approvedCharge();
+    const run: Run = { config, transactionId, overdueCalls: [] };
+    await withMed(run, async (opened, handle, openedAtMs) => {
+      if (!opened.ok) throw new Error(opened.message);
+      const medId = opened.med.id;
+      expect(opened.med).toMatchObject({ status: 'open', amount: 100, retainedAmount: 98, overdue: false });
+      expect(await readBalance(sql, accountId)).toEqual({ availableCents: 0, reservedCents: 0, retainedCents: 9_800 });
+
+      await env.sleep(config.medDecisionDeadlineSeconds * 1000 - 60_000);
+      expect(await overdueFlag(medId)).toBe(false);
+      await env.sleep(120_000);
+      expect(await overdueFlag(medId)).toBe(true);
+      expect(run.overdueCalls).toHaveLength(1);
+      expect(run.overdueCalls[0]! - openedAtMs).toBeGreaterThanOrEqual(config.medDecisionDeadlineSeconds * 1000);
+      expect(run.overdueCalls[0]! - openedAtMs).toBeLessThan(config.medDecisionDeadlineSeconds * 1000 + 5_000);
+      expect(logLines.filter((l) => l.alert === 'med_decision_overdue' && l.medId === medId)).toEqual([
+        expect.objectContaining({ level: 'warn', transactionId, accountId }),
+      ]);
+      const events = await eventsOf(medId);
+      expect(events.map((e) => [e.id, e.type])).toEqual([
+        [`evt_${medId}_created`, 'med.created'],
+        [`evt_${medId}_overdue`, 'med.updated'],
+      ]);
+      expect(events[1]!.payload.data).toMatchObject({ id: medId, status: 'open', overdue: true });
+
+      const decided = await handle.decide('accepted');
+      expect(decided).toMatchObject({ ok: true, med: { status: 'accepted', returnedAmount: 98, overdue: true } });
+      expect(await handle.result()).toEqual(decided);
+      expect(run.overdueCalls).toHaveLength(1);
+    });
+    expect(await readBalance(sql, accountId)).toEqual({ availableCents: 0, reservedCents: 0, retainedCents: 0 });
+    await expectLedgerConsistent(databaseUrl);
+  });
+
+  it('a decision before a configured deadline ends the workflow without any alert', async () => {
+    const config = loadConfig({ MED_DECISION_DEADLINE_SECONDS: '3600' });
+    const { accountId, transactionId } = await approvedCharge();
+    const run: Run = { config, transactionId, overdueCalls: [] };
+    await withMed(run, async (opened, handle) => {
+      if (!opened.ok) throw new Error(opened.message);
+      expect(Date.parse(opened.med.deadlineAt) - Date.parse(opened.med.createdAt)).toBe(3_600_000);
+      await env.sleep(50 * 60_000);
+      expect(await handle.decide('rejected')).toMatchObject({ ok: true, med: { status: 'rejected', overdue: false } });
+      expect(await handle.result()).toMatchObject({ ok: true, med: { status: 'rejected' } });
+      await env.sleep(2 * 3_600_000);
+      expect(run.overdueCalls).toEqual([]);
+      expect((await eventsOf(opened.med.id)).map((e) => e.type)).toEqual(['med.created', 'med.updated']);
+    });
+    expect(await readBalance(sql, accountId)).toEqual({ availableCents: 9_800, reservedCents: 0, retainedCents: 0 });
+    await expectLedgerConsistent(databaseUrl);
+  });
+
+  it('ends at once when the MED is refused at opening', async () => {
+    const accountId = await insertAccountRow(sql);
+    const transactionId = await insertTransactionRow(sql, accountId, { status: 'pending' });
+    const run: Run = { config: loadConfig({}), transactionId, overdueCalls: [] };
+    await withMed(run, async (opened, handle) => {
+      expect(opened).toEqual({ ok: false, status: 422, code: 'operation_refused', message: expect.any(String) });
+      expect(await handle.result()).toEqual(opened);
+      expect(await handle.decide('accepted').catch((err: Error) => err)).toBeInstanceOf(Error);
+    });
+    expect((await sql`select count(*)::int as n from meds where transaction_id = ${transactionId}`)[0]!.n).toBe(0);
+  });
+});
