@@ -1,18 +1,22 @@
 // Webhooks end to end: real charges on a real stack, delivered to real local HTTP receivers, the
 // signatures checked by an independent implementation (the `stripe` package's verifier, whose
 // `t=…,v1=…` HMAC-SHA256 scheme is ours), with the anti-replay window integrators are told to use.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { eventually } from '../helpers/eventually.js';
 import { CPF, createMerchant } from '../helpers/fixtures.js';
-import { admin, startStack, type Stack } from '../helpers/stack.js';
+import { ADMIN_TOKEN, admin, startStack, type Stack } from '../helpers/stack.js';
 import { startReceiver, type Receiver, type ReceivedWebhook, type ReceiverReply } from '../helpers/webhook-receiver.js';
 
 /** The timestamp tolerance the README tells integrators to enforce. */
 const TOLERANCE_SECONDS = 300;
 const DELIVERY_ID = /^whd_[0-9a-f]{32}$/;
+const PIXCTL = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'pixctl.js');
 
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 
@@ -59,6 +63,13 @@ function harness(stackEnv: Record<string, string>) {
       const res = await admin(state.stack, 'GET', `/webhook-deliveries?${query}`);
       expect(res.status, res.text).toBe(200);
       return res.body.data;
+    },
+    /** Runs the real pixctl against the stack; resolves with its exit status and output. */
+    pixctl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+      const env = { PATH: process.env.PATH!, PIX_ADMIN_URL: state.stack.adminUrl, ADMIN_TOKEN };
+      return new Promise((resolve) => {
+        execFile(process.execPath, [PIXCTL, ...args], { env }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
+      });
     },
     /** Waits until the receiver holds `count` requests carrying `event`. */
     async received(receiver: Receiver, event: string, count = 1, timeoutMs = 20_000): Promise<ReceivedWebhook[]> {
@@ -322,6 +333,43 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     const retry = await admin(h.state.stack, 'POST', `/webhook-deliveries/${delivered!.headers['x-service-delivery']}/retry`);
     expect(retry.status).toBe(422);
     expect(retry.body.error.code).toBe('operation_refused');
+  });
+
+  it('pixctl registers endpoints, lists them without secrets, shows the delivery log and redelivers', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    const added = await h.pixctl(['webhooks', 'add', merchant.account.id, '--url', receiver.url]);
+    expect(added.code, added.stderr).toBe(0);
+    const secret = /^secret\s+(whsec_[0-9a-f]{64})$/m.exec(added.stdout)?.[1];
+    const endpointId = /^id\s+(whe_\S+)$/m.exec(added.stdout)?.[1];
+    expect(secret).toBeDefined();
+    expect(added.stdout).toMatch(/shown only this once/);
+    const listed = await h.pixctl(['webhooks', 'list', merchant.account.id]);
+    expect(listed.stdout).toContain(endpointId);
+    expect(listed.stdout).not.toContain(secret);
+
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+    const [delivery] = await h.received(receiver, 'transaction.approved');
+    verified(delivery!, secret!);
+    const deliveryId = delivery!.headers['x-service-delivery'] as string;
+    const log = await eventually(async () => {
+      const run = await h.pixctl(['deliveries', 'list', '--transaction', charge.id]);
+      return run.stdout.includes(' ok ') && run;
+    });
+    expect(log.stdout).toMatch(new RegExp(`^${deliveryId}\\s+transaction\\.approved\\s+\\S+\\s+succeeded\\s+1\\s+automatic\\s+ok\\s+200\\s`, 'm'));
+
+    const retried = await h.pixctl(['deliveries', 'retry', deliveryId]);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stdout).toMatch(/\s2\s+manual\s+ok\s+200\s/);
+    expect(receiver.received).toHaveLength(2);
+    const asJson = JSON.parse((await h.pixctl(['deliveries', 'show', deliveryId, '--json'])).stdout);
+    expect(asJson).toMatchObject({ id: deliveryId, attemptCount: 2 });
+
+    const noFilter = await h.pixctl(['deliveries', 'list']);
+    expect(noFilter.code).toBe(2);
+    const disabled = await h.pixctl(['webhooks', 'disable', endpointId!, '--json']);
+    expect(JSON.parse(disabled.stdout)).toMatchObject({ id: endpointId, disabledAt: expect.any(String) });
   });
 
   it('the delivery log needs a filter', async () => {

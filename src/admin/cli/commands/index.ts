@@ -2,3 +2,4 @@
 export { accounts } from './accounts.js';
 export { keys } from './keys.js';
 export { transfers } from './transfers.js';
+export { deliveries, webhooks } from './webhooks.js';
