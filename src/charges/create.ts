@@ -120,7 +120,7 @@ function answerOf(result: AcceptResult): CreationAnswer {
 }
 
 /** What a request that could not wait for the accept step answers: 202 with the transaction as known now. */
-async function stillAccepting(deps: Deps, accountId: string, key: string, fingerprint: string, fallback: () => Transaction): Promise<CreationAnswer> {
+export async function stillAccepting(deps: Deps, accountId: string, key: string, fingerprint: string, fallback: () => Transaction): Promise<CreationAnswer> {
   const row = await findTransaction(deps.sql, accountId, key);
   if (row && row.externalId === key && row.fingerprint !== fingerprint) throw idempotencyConflict();
   const known = row && row.externalId === key ? serializeTransaction(row) : fallback();

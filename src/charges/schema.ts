@@ -109,7 +109,7 @@ function schemaError(path: string, keyword: string): ApiError {
 }
 
 /** Where an error points; a `required` error points at the missing property itself. */
-function errorPath(error: { instancePath: string; keyword: string; params: object }): string {
+export function errorPath(error: { instancePath: string; keyword: string; params: object }): string {
   if (error.keyword === 'required') {
     const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0];
     if (missing) return `${error.instancePath}/${missing}`;

@@ -4,6 +4,7 @@
 // `invalid_request` with a Portuguese message that names the field.
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { errorPath } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
 import { invalidRequest } from '../http/errors.js';
@@ -71,15 +72,6 @@ const MESSAGES: Record<string, string> = {
   '/description': 'description deve ser um texto de até 140 caracteres',
   '/coverFee': 'coverFee deve ser true ou false',
 };
-
-/** Where an error points; a `required` error points at the missing property itself. */
-function errorPath(error: { instancePath: string; keyword: string; params: object }): string {
-  if (error.keyword === 'required') {
-    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0];
-    if (missing) return `${error.instancePath}/${missing}`;
-  }
-  return error.instancePath;
-}
 
 /**
  * Checks everything about a POST /transfers body that does not depend on the account and returns

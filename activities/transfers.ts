@@ -1,0 +1,48 @@
+// Transfer activities: thin wrappers over src/transfers/lifecycle.ts. A route's definitive refusal
+// becomes a non-retryable failure (type RouteRefused); everything else is retried by Temporal.
+import { ApplicationFailure } from '@temporalio/common';
+import type { Deps } from '../src/deps.js';
+import { notifyChargePaid } from '../src/charges/notify.js';
+import { transferRoute } from '../src/processors/transfer-routes.js';
+import { ROUTE_REFUSED, RouteRefused } from '../src/processors/types.js';
+import type { TransferDraft } from '../src/transfers/draft.js';
+import * as lifecycle from '../src/transfers/lifecycle.js';
+import type { webhookActivities } from './webhooks.js';
+
+async function refusalsFinal<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof RouteRefused) throw ApplicationFailure.nonRetryable(err.message, ROUTE_REFUSED);
+    throw err;
+  }
+}
+
+export function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
+  return {
+    sql: deps.sql,
+    transferRoute: (name) =>
+      transferRoute(
+        {
+          sql: deps.sql,
+          simulatorTransferDelayMs: deps.config.simulatorTransferDelayMs,
+          onChargePaid: (charge) => notifyChargePaid(deps, charge.transactionId),
+        },
+        name,
+      ),
+  };
+}
+
+export function transferActivities(deps: Deps) {
+  const lifecycleDeps = transferLifecycleDeps(deps);
+  return {
+    persistTransfer: (draft: TransferDraft) => lifecycle.persistTransfer(lifecycleDeps, draft),
+    sendTransferAtRoute: (draft: TransferDraft) => refusalsFinal(() => lifecycle.sendTransferAtRoute(lifecycleDeps, draft)),
+    transferStateAtRoute: (transactionId: string) => refusalsFinal(() => lifecycle.transferStateAtRoute(lifecycleDeps, transactionId)),
+    settleTransferApproved: (transactionId: string, settledAt: string) => lifecycle.settleTransferApproved(lifecycleDeps, transactionId, settledAt),
+    settleTransferFailed: (transactionId: string, reason: string) => lifecycle.settleTransferFailed(lifecycleDeps, transactionId, reason),
+  };
+}
+
+/** What the transfer workflow calls: these and the webhook machinery's `dispatchEvent`. */
+export type TransferActivities = ReturnType<typeof transferActivities> & Pick<ReturnType<typeof webhookActivities>, 'dispatchEvent'>;

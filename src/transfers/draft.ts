@@ -1,0 +1,47 @@
+// The data a transfer workflow carries. Pure types only: the workflow bundle imports this file.
+import type { RoutePayer, TransferRequest } from '../processors/types.js';
+import type { Transaction } from '../transactions/serialize.js';
+
+/** Everything needed to accept a transfer, computed and checked by the API before the workflow starts. */
+export interface TransferDraft {
+  transactionId: string;
+  accountId: string;
+  apiKeyId: string;
+  externalId: string;
+  /** Hex SHA-256 of the fields the idempotency rules compare. */
+  fingerprint: string;
+  route: string;
+  /** `internal` when the destination is a BR Code of a pending charge of this engine. */
+  method: 'pix' | 'internal';
+  amountCents: number;
+  feeCents: number;
+  debitedAmountCents: number;
+  recipientAmountCents: number;
+  netAmountCents: number;
+  description: string | null;
+  /** What the route is asked to pay. */
+  destination: TransferRequest['destination'];
+  /** The paying account as the network sees it. */
+  payer: RoutePayer;
+  /** The public `counterparty` of the transaction: the destination as resolved. */
+  counterparty: Record<string, unknown>;
+}
+
+export interface TransferWorkflowInput {
+  /** The request that started the workflow: only its accept update is answered 201. */
+  requestId: string;
+  draft: TransferDraft;
+}
+
+/** Why the acceptance refused a transfer; nothing was persisted. */
+export type TransferRefusal = 'WITHDRAWAL_IN_PROGRESS' | 'INSUFFICIENT_BALANCE' | 'WITHDRAWALS_BLOCKED' | 'ACCOUNT_UNAVAILABLE';
+
+export type PersistedTransfer =
+  | { outcome: 'persisted'; transaction: Transaction; fingerprint: string; created: boolean }
+  | { outcome: 'refused'; refusal: TransferRefusal };
+
+/** A route's answer about a transfer, in a form that travels through Temporal (dates as ISO strings). */
+export type RouteTransferState =
+  | { status: 'pending' }
+  | { status: 'approved'; settledAt: string }
+  | { status: 'failed'; reason: string };

@@ -1,0 +1,44 @@
+// Transfers for integration tests: bodies, funding an account through a paid charge, the simulated
+// network's answer, and reading the account's ledger rows.
+import { expect } from 'vitest';
+import type { Sql } from '../../src/db/database.js';
+import { createCharge, newKey, payCharge, waitForStatus } from './charges.js';
+import { admin, type HttpResult, type Stack } from './stack.js';
+
+type Client = { get: (path: string) => Promise<HttpResult>; post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<HttpResult> };
+
+export const cpfKeyBody = (overrides: Record<string, unknown> = {}) => ({ amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf', ...overrides });
+
+/** POST /transfers with a fresh Idempotency-Key unless one is given (null: no header). */
+export function postTransfer(client: Client, body: unknown, key: string | null = newKey('t')): Promise<HttpResult> {
+  return client.post('/transfers', body, key === null ? {} : { 'Idempotency-Key': key });
+}
+
+/** Credits the account's available balance with exactly `reais` (a paid charge without fee). */
+export async function fund(stack: Stack, client: Client, reais: number): Promise<void> {
+  const charge = await createCharge(client, { amount: reais });
+  expect(charge.fee).toBe(0);
+  const paid = await payCharge(stack, charge.id);
+  if (paid.status !== 200) throw new Error(`funding payment answered ${paid.status}: ${paid.text}`);
+  await waitForStatus(client, charge.id, 'approved');
+}
+
+export function completeTransfer(stack: Stack, id: string, outcome: 'approved' | 'failed'): Promise<HttpResult> {
+  return admin(stack, 'POST', `/simulator/transfers/${id}/complete`, { outcome });
+}
+
+export async function balanceOf(client: Client): Promise<{ available: number; reserved: number }> {
+  const res = await client.get('/balance');
+  expect(res.status).toBe(200);
+  return { available: res.body.data.available, reserved: res.body.data.reserved };
+}
+
+/** Every ledger entry of a transaction, as (posting key, ledger account kind, centavos). */
+export async function ledgerEntriesOf(sql: Sql, transactionId: string): Promise<Array<{ key: string; account: string; amount: number }>> {
+  const rows = await sql<{ key: string; account: string; amount: bigint }[]>`
+    select p.posting_key as key, regexp_replace(e.ledger_account_id, ':\\d{2}$', '') as account, e.amount
+    from ledger_postings p join ledger_entries e on e.posting_id = p.id
+    where p.transaction_id = ${transactionId}
+    order by p.id, e.id`;
+  return rows.map((r) => ({ key: r.key, account: r.account, amount: Number(r.amount) }));
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Sql } from '../../src/db/database.js';
+import { createCharge, newKey, waitForStatus } from '../helpers/charges.js';
+import { createMerchant } from '../helpers/fixtures.js';
+import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+import { balanceOf, completeTransfer, cpfKeyBody, fund, ledgerEntriesOf, postTransfer } from '../helpers/transfers.js';
+
+// Transfers settle only when the operator (the simulated network) says so.
+describe('transfers: approve, fail, internal payment', () => {
+  let stack: Stack;
+  let sql: Sql;
+  beforeAll(async () => {
+    stack = await startStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
+    sql = connect(stack.databaseUrl, { max: 2 });
+  });
+  afterAll(async () => {
+    await sql?.end({ timeout: 5 });
+    await stack?.stop();
+  });
+
+  const transferFees = { transfer: { fixed: 0.5, percent: 1.25 } };
+
+  it('approve: reserved while pending, then the reservation leaves with the fee posted once', async () => {
+    const merchant = await createMerchant(stack, { fees: transferFees });
+    await fund(stack, merchant.client, 200);
+
+    const res = await postTransfer(merchant.client, cpfKeyBody({ amount: 100, coverFee: true, description: 'aluguel' }));
+    expect(res.status).toBe(201);
+    const transfer = res.body.data;
+    // fee = 0.50 + 1.25 % of 100.00 = 1.75
+    expect(transfer).toMatchObject({
+      direction: 'out', type: 'withdrawal', method: 'pix', status: 'pending', processingState: 'monitoring',
+      amount: 100, fee: 1.75, debitedAmount: 101.75, recipientAmount: 100, netAmount: 100, description: 'aluguel',
+      counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' }, pix: null, approvedAt: null,
+    });
+    expect(transfer.id).toMatch(/^out_/);
+    expect(await balanceOf(merchant.client)).toEqual({ available: 98.25, reserved: 101.75 });
+
+    const done = await completeTransfer(stack, transfer.id, 'approved');
+    expect(done.status).toBe(200);
+    const approved = await waitForStatus(merchant.client, transfer.id, 'approved');
+    expect(approved.processingState).toBe('completed');
+    expect(Date.parse(approved.approvedAt)).toBeGreaterThanOrEqual(Date.parse(transfer.createdAt));
+    expect(await balanceOf(merchant.client)).toEqual({ available: 98.25, reserved: 0 });
+    expect(await ledgerEntriesOf(sql, transfer.id)).toEqual([
+      { key: `transfer:${transfer.id}:reserve`, account: `${merchant.account.id}:available`, amount: -10175 },
+      { key: `transfer:${transfer.id}:reserve`, account: `${merchant.account.id}:reserved`, amount: 10175 },
+      { key: `transfer:${transfer.id}:settle`, account: `${merchant.account.id}:reserved`, amount: -10175 },
+      { key: `transfer:${transfer.id}:settle`, account: 'platform:pix_clearing', amount: 10000 },
+      { key: `transfer:${transfer.id}:settle`, account: 'platform:fee_revenue', amount: 175 },
+    ]);
+    const [event] = await sql`select type from events where id = ${`evt_${transfer.id}_approved`}`;
+    expect(event).toEqual({ type: 'transaction.approved' });
+
+    const again = await completeTransfer(stack, transfer.id, 'failed');
+    expect(again.status).toBe(409);
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+
+  it('fail: the reservation goes back to available, no fee, and the key stays bound to the failed transfer', async () => {
+    const merchant = await createMerchant(stack, { fees: transferFees });
+    await fund(stack, merchant.client, 50);
+    const key = newKey('fail');
+    const body = cpfKeyBody({ amount: 20 });
+    const res = await postTransfer(merchant.client, body, key);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ amount: 20, fee: 0.75, debitedAmount: 20, recipientAmount: 19.25, netAmount: 19.25 });
+    expect(await balanceOf(merchant.client)).toEqual({ available: 30, reserved: 20 });
+
+    expect((await completeTransfer(stack, res.body.data.id, 'failed')).status).toBe(200);
+    const failed = await waitForStatus(merchant.client, res.body.data.id, 'failed');
+    expect(failed.approvedAt).toBeNull();
+    expect(await balanceOf(merchant.client)).toEqual({ available: 50, reserved: 0 });
+    const entries = await ledgerEntriesOf(sql, failed.id);
+    expect(entries.filter((e) => e.account.startsWith('platform:'))).toEqual([]);
+    expect(entries.filter((e) => e.key.endsWith(':release'))).toEqual([
+      { key: `transfer:${failed.id}:release`, account: `${merchant.account.id}:reserved`, amount: -2000 },
+      { key: `transfer:${failed.id}:release`, account: `${merchant.account.id}:available`, amount: 2000 },
+    ]);
+
+    const repeat = await postTransfer(merchant.client, body, key);
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toMatchObject({ idempotent: true, data: { id: failed.id, status: 'failed' } });
+    // A new key can transfer again: the failed transfer no longer blocks the account.
+    expect((await postTransfer(merchant.client, body)).status).toBe(201);
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+
+  it('internal: a BR Code of a pending charge of this engine pays that charge through its own workflow', async () => {
+    const seller = await createMerchant(stack, { fees: { charge: { fixed: 1, percent: 0 } } });
+    const buyer = await createMerchant(stack, { fees: transferFees });
+    await fund(stack, buyer.client, 100);
+    const charge = await createCharge(seller.client, { amount: 40 });
+
+    const res = await postTransfer(buyer.client, { destination: { type: 'pix_copy_paste', value: charge.pix.copyPaste }, coverFee: true });
+    expect(res.status).toBe(201);
+    const transfer = res.body.data;
+    expect(transfer).toMatchObject({
+      method: 'internal', type: 'withdrawal', amount: 40, fee: 1, debitedAmount: 41, recipientAmount: 40,
+      counterparty: { type: 'br_code', internal: true },
+    });
+    const paidCharge = await waitForStatus(seller.client, charge.id, 'approved');
+    expect(paidCharge).toMatchObject({ amount: 40, fee: 1, netAmount: 39, payer: { name: buyer.account.name } });
+    await waitForStatus(buyer.client, transfer.id, 'approved');
+    expect(await balanceOf(buyer.client)).toEqual({ available: 59, reserved: 0 });
+    expect(await balanceOf(seller.client)).toEqual({ available: 39, reserved: 0 });
+
+    // The same code cannot be paid twice.
+    const twice = await postTransfer(buyer.client, { destination: { type: 'qr_code', value: charge.pix.qrCodeBase64 }, coverFee: true });
+    expect(twice.status).toBe(422);
+    expect(twice.body.error.code).toBe('operation_refused');
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+});

@@ -1,0 +1,123 @@
+// One workflow per transfer, id `transfer:<accountId>:<idempotency key>`. It accepts the transfer
+// (the `out_` row and the reservation available → reserved in one PostgreSQL transaction, then the
+// hand-over to the account's route) while the API waits on the `accept` update, waits for the network's
+// answer (the `networkAnswered` signal, with polling as a fallback), and settles once: approved
+// settles the reservation, failed releases it.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { TransferActivities } from '../activities/transfers.js';
+import { ROUTE_REFUSED } from '../src/processors/types.js';
+import type { RouteTransferState, TransferRefusal, TransferWorkflowInput } from '../src/transfers/draft.js';
+import type { Transaction } from '../src/transactions/serialize.js';
+
+export interface TransferAcceptRequest {
+  requestId: string;
+  fingerprint: string;
+}
+
+export type TransferAcceptResult =
+  | { outcome: 'created' | 'repeated'; transaction: Transaction }
+  | { outcome: 'conflict' }
+  | { outcome: 'refused'; refusal: TransferRefusal };
+
+export const transferAcceptUpdate = defineUpdate<TransferAcceptResult, [TransferAcceptRequest]>('accept');
+/** The network told the engine it answered the transfer (the workflow confirms with the route). */
+export const networkAnsweredSignal = defineSignal<[]>('networkAnswered');
+
+/** Polling of the route while no signal comes: every second at first, then backing off to a minute. */
+export function pollDelayMs(poll: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, poll - 10), 60_000);
+}
+/** Polls per run before continuing as new, to keep a long wait's history small. */
+export const POLLS_PER_RUN = 200;
+
+const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
+const routeCalls = proxyActivities<TransferActivities>({ startToCloseTimeout: '15 seconds', retry });
+const ledgerCalls = proxyActivities<TransferActivities>({ startToCloseTimeout: '30 seconds', retry });
+
+function refusedByRoute(err: unknown): err is ActivityFailure {
+  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === ROUTE_REFUSED;
+}
+
+export async function transferWorkflow(input: TransferWorkflowInput): Promise<Transaction | null> {
+  const transactionId = input.draft.transactionId;
+  let answer: TransferAcceptResult | null = null;
+  let fingerprint: string | null = null;
+  let createdByThisRun = false;
+  let notified = false;
+
+  setHandler(transferAcceptUpdate, async (request): Promise<TransferAcceptResult> => {
+    await condition(() => answer !== null);
+    if (answer!.outcome !== 'created') return answer!;
+    if (request.fingerprint !== fingerprint) return { outcome: 'conflict' };
+    const created = createdByThisRun && request.requestId === input.requestId;
+    return { outcome: created ? 'created' : 'repeated', transaction: answer!.transaction };
+  });
+
+  setHandler(networkAnsweredSignal, () => {
+    notified = true;
+  });
+
+  const persisted = await ledgerCalls.persistTransfer(input.draft);
+  if (persisted.outcome === 'refused') {
+    answer = persisted;
+    await condition(allHandlersFinished);
+    return null;
+  }
+  fingerprint = persisted.fingerprint;
+  createdByThisRun = persisted.created;
+  let transaction = persisted.transaction;
+
+  // The key may name another operation (a charge, or a transfer this run did not create and that is final).
+  if (transaction.id === transactionId && transaction.status === 'pending') {
+    // Answered once the network holds the transfer, so that it can be settled from then on.
+    const sent = await send();
+    answer = { outcome: 'created', transaction };
+    const outcome = sent.status === 'pending' ? await awaitAnswer() : sent;
+    transaction = await settle(outcome);
+  } else {
+    answer = { outcome: 'created', transaction };
+  }
+  await condition(allHandlersFinished);
+  return transaction;
+
+  async function send(): Promise<RouteTransferState> {
+    try {
+      return await routeCalls.sendTransferAtRoute(input.draft);
+    } catch (err) {
+      if (!refusedByRoute(err)) throw err;
+      return { status: 'failed', reason: err.cause?.message ?? 'refused' };
+    }
+  }
+
+  async function awaitAnswer(): Promise<Exclude<RouteTransferState, { status: 'pending' }>> {
+    for (let poll = 0; ; poll++) {
+      if (poll >= POLLS_PER_RUN) {
+        await condition(allHandlersFinished);
+        await continueAsNew<typeof transferWorkflow>(input);
+      }
+      await condition(() => notified, pollDelayMs(poll));
+      notified = false;
+      const state = await routeCalls.transferStateAtRoute(transactionId);
+      if (state.status !== 'pending') return state;
+    }
+  }
+
+  async function settle(outcome: Exclude<RouteTransferState, { status: 'pending' }>): Promise<Transaction> {
+    const settled =
+      outcome.status === 'approved'
+        ? await ledgerCalls.settleTransferApproved(transactionId, outcome.settledAt)
+        : await ledgerCalls.settleTransferFailed(transactionId, outcome.reason);
+    for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
+    return settled.transaction;
+  }
+}
