@@ -8,6 +8,7 @@ import { createCharge, payCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { runPixctl } from '../helpers/pixctl-run.js';
 import { admin, startStack, type Stack } from '../helpers/stack.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -236,5 +237,25 @@ describe('GET /v1/meds', () => {
       expect(res.body.error.code).toBe('not_found');
     }
     expect((await stranger.client.get('/meds')).body.data).toEqual([]);
+  });
+});
+
+describe('pixctl meds', () => {
+  it('opens and decides a MED from the command line', async () => {
+    const charge = await approvedCharge(20, 'pedido-med-cli');
+    const opened = await runPixctl(stack, ['meds', 'open', charge.id, '--amount', '5.5', '--reason', 'operational_failure', '--json']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const med = JSON.parse(opened.stdout);
+    expect(med).toMatchObject({ id: expect.stringMatching(/^med_/), transactionId: charge.id, amount: 5.5, reason: 'operational_failure', status: 'open' });
+
+    const wrong = await runPixctl(stack, ['meds', 'decide', med.id, '--outcome', 'maybe']);
+    expect(wrong.code).toBe(2);
+    const decided = await runPixctl(stack, ['meds', 'decide', med.id, '--outcome', 'rejected']);
+    expect(decided.code, decided.stderr).toBe(0);
+    expect(decided.stdout).toMatch(/^status\s+rejected$/m);
+    const refused = await runPixctl(stack, ['meds', 'open', 'txn_unknown']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/not_found|não encontrada/);
+    await expectLedgerConsistent(stack.databaseUrl);
   });
 });

@@ -1,0 +1,35 @@
+// pixctl meds open | decide: play the payer's institution opening a MED, and decide one as the
+// receiving side's analyst.
+import { MED_OUTCOMES, type MedOutcome } from '../../../meds/row.js';
+import { compact, numberOption, UsageError, type CommandGroup } from '../command.js';
+
+export const meds: CommandGroup = {
+  name: 'meds',
+  summary: 'open MED disputes (simulated payer institution) and decide them',
+  commands: [
+    {
+      name: 'open',
+      summary: 'open a MED against an approved charge; the amount is retained from the account until a decision',
+      args: ['transactionId'],
+      options: {
+        amount: { type: 'string', description: 'disputed amount, reais (default: everything not yet returned)' },
+        reason: { type: 'string', description: 'reason reported by the payer institution, e.g. fraud or operational_failure (default fraud)' },
+      },
+      run: ({ args, options, admin }) =>
+        admin.request('POST', '/simulator/meds', compact({ transactionId: args.transactionId, amount: numberOption(options, 'amount'), reason: options.reason })),
+    },
+    {
+      name: 'decide',
+      summary: 'decide an open MED: accepted returns the retained amount to the payer, rejected releases it',
+      args: ['medId'],
+      options: {
+        outcome: { type: 'string', description: 'accepted or rejected', required: true },
+      },
+      run: ({ args, options, admin }) => {
+        const outcome = options.outcome;
+        if (!MED_OUTCOMES.includes(outcome as MedOutcome)) throw new UsageError(`--outcome must be ${MED_OUTCOMES.join(' or ')}`);
+        return admin.request('POST', `/meds/${encodeURIComponent(args.medId!)}/decision`, { outcome });
+      },
+    },
+  ],
+};
