@@ -100,7 +100,7 @@ function expectRejectedBy(delivery: ReceivedWebhook, wrongKey: string) {
 }
 
 describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', () => {
-  const h = harness({ WEBHOOK_RETRY_INITIAL_MS: '200', WEBHOOK_RETRY_MAX_MS: '1000', CHARGE_TTL_SECONDS: '2' });
+  const h = harness({ WEBHOOK_RETRY_INITIAL_MS: '200', WEBHOOK_RETRY_MAX_MS: '1000', CHARGE_TTL_SECONDS: '2', SIMULATOR_TRANSFER_DELAY_MS: '-1' });
 
   it('registers an endpoint: 201 with the secret shown once, listed without it; bad input refused', async () => {
     const merchant = await createMerchant(h.state.stack);
@@ -142,6 +142,26 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     const current = await merchant.client.get(`/transactions/${charge.id}`);
     expect(event).toEqual({ id: `evt_${charge.id}_approved`, event: 'transaction.approved', createdAt: expect.any(String), data: current.body.data });
     expect(event.data).toMatchObject({ id: charge.id, status: 'approved', type: 'payment', direction: 'in' });
+  });
+
+  it('delivers transaction.failed for a transfer the network refuses, with the transfer as GET returns it', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver();
+    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+    await h.received(receiver, 'transaction.approved');
+
+    const created = await merchant.client.post('/transfers', { amount: 5, pixKey: CPF.valid, pixKeyType: 'cpf' }, { 'Idempotency-Key': `wh-out-${charge.id}` });
+    expect(created.status, created.text).toBe(201);
+    const transferId = created.body.data.id as string;
+    await eventually(async () => (await admin(h.state.stack, 'POST', `/simulator/transfers/${transferId}/complete`, { outcome: 'failed' })).status === 200);
+
+    const [delivery] = await h.received(receiver, 'transaction.failed');
+    const event = verified(delivery!, endpoint.secret);
+    const current = await merchant.client.get(`/transactions/${transferId}`);
+    expect(event).toEqual({ id: `evt_${transferId}_failed`, event: 'transaction.failed', createdAt: expect.any(String), data: current.body.data });
+    expect(event.data).toMatchObject({ status: 'failed', type: 'withdrawal', direction: 'out' });
   });
 
   it('delivers transaction.cancelled for an expired charge (data.expired true) to the charge webhookUrl, signed with the endpoint secret', async () => {
