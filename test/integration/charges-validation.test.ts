@@ -1,0 +1,81 @@
+// Every refusal of POST /transactions over HTTP: status, code, a Portuguese message, and nothing created.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chargeBody, newKey, postCharge } from '../helpers/charges.js';
+import { CPF, createAccount, createMerchant, patchAccount } from '../helpers/fixtures.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+type Merchant = Awaited<ReturnType<typeof createMerchant>>;
+
+describe('POST /transactions refusals', () => {
+  let stack: Stack;
+  let merchant: Merchant;
+  let partner: any;
+  let blocked: any;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    merchant = await createMerchant(stack, { fees: { charge: { fixed: 2, percent: 1 } } });
+    partner = await createAccount(stack, { email: `parceiro.${Date.now()}@example.com` });
+    blocked = await createAccount(stack);
+    await patchAccount(stack, blocked.id, { status: 'blocked' });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const payer = { name: 'Maria da Silva', document: CPF.valid };
+  const rows: Array<[string, () => { body: unknown; key?: string | null; headers?: Record<string, string> }, number, string, RegExp]> = [
+    ['no Idempotency-Key and no externalId', () => ({ body: chargeBody(), key: null }), 400, 'idempotency_key_required', /Idempotency-Key/],
+    ['a key with a space', () => ({ body: chargeBody(), key: 'pedido 1' }), 400, 'invalid_idempotency_key', /100 caracteres/],
+    ['a key of 101 characters', () => ({ body: chargeBody(), key: 'k'.repeat(101) }), 400, 'invalid_idempotency_key', /100 caracteres/],
+    ['an externalId with a bad character', () => ({ body: chargeBody({ externalId: 'pedido#1' }), key: null }), 400, 'invalid_idempotency_key', /100 caracteres/],
+    ['header and externalId that differ', () => ({ body: chargeBody({ externalId: 'a-1' }), key: 'a-2' }), 409, 'idempotency_conflict', /externalId/],
+    ['payer name shorter than 3 characters', () => ({ body: chargeBody({ payer: { ...payer, name: 'Jo' } }) }), 400, 'invalid_request', /nome completo/],
+    ['an invalid CPF with punctuation', () => ({ body: chargeBody({ payer: { ...payer, document: CPF.invalid } }) }), 400, 'invalid_request', /CPF válido/],
+    ['an invalid CPF without punctuation', () => ({ body: chargeBody({ payer: { ...payer, document: CPF.invalid.replace(/\D/g, '') } }) }), 400, 'invalid_request', /CPF válido/],
+    ['amount below the minimum', () => ({ body: chargeBody({ amount: 0.99 }) }), 400, 'invalid_request', /fora dos limites/],
+    ['amount above the maximum', () => ({ body: chargeBody({ amount: 10000.01 }) }), 400, 'invalid_request', /fora dos limites/],
+    ['amount not greater than the fee', () => ({ body: chargeBody({ amount: 2.02 }) }), 400, 'invalid_request', /maior que a taxa/],
+    ['amount with more than two decimals', () => ({ body: chargeBody({ amount: 100.123 }) }), 400, 'invalid_request', /duas casas decimais/],
+    ['description over 140 characters', () => ({ body: chargeBody({ description: 'd'.repeat(141) }) }), 400, 'invalid_request', /140/],
+    ['externalId over 100 characters', () => ({ body: chargeBody({ externalId: 'e'.repeat(101) }), key: null }), 400, 'invalid_request', /100/],
+    ['webhookUrl that is not an http(s) URL', () => ({ body: chargeBody({ webhookUrl: 'ftp://example.com/x' }) }), 400, 'invalid_request', /webhookUrl/],
+    ['webhookUrl that is no URL at all', () => ({ body: chargeBody({ webhookUrl: 'hook' }) }), 400, 'invalid_request', /webhookUrl/],
+    ['split item without amount or percent', () => ({ body: chargeBody({ split: [{ recipient: partner.email }] }) }), 400, 'SPLIT_INVALID', /amount ou percent/],
+    ['split item with amount and percent', () => ({ body: chargeBody({ split: [{ recipient: partner.email, amount: 1, percent: 1 }] }) }), 400, 'SPLIT_INVALID', /amount ou percent/],
+    ['split recipient that identifies nothing', () => ({ body: chargeBody({ split: [{ recipient: 'parceiro', amount: 1 }] }) }), 400, 'SPLIT_RECIPIENT_INVALID', /recipient/],
+    ['11 split recipients', () => ({ body: chargeBody({ split: Array.from({ length: 11 }, (_, i) => ({ recipient: `p${i}@example.com`, amount: 1 })) }) }), 400, 'SPLIT_TOO_MANY_RECIPIENTS', /10/],
+    ['split recipient with no account', () => ({ body: chargeBody({ split: [{ recipient: 'ninguem@example.com', amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
+    ['split recipient whose account is blocked', () => ({ body: chargeBody({ split: [{ recipient: blocked.id, amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
+    ['split to the account itself', () => ({ body: chargeBody({ split: [{ recipient: merchant.account.id, amount: 1 }] }) }), 409, 'SPLIT_RECIPIENT_SELF', /própria conta/],
+    ['the same recipient twice (by e-mail and by id)', () => ({ body: chargeBody({ split: [{ recipient: partner.email, amount: 1 }, { recipient: partner.id, percent: 1 }] }) }), 409, 'SPLIT_RECIPIENT_DUPLICATED', /repetido/],
+    ['a split larger than the sale after the fee', () => ({ body: chargeBody({ amount: 100, split: [{ recipient: partner.id, percent: 99 }] }) }), 422, 'SPLIT_EXCEEDS_SALE', /não cabe/],
+  ];
+
+  it.each(rows)('refuses %s', async (_label, make, status, code, message) => {
+    const { body, key } = make();
+    const res = await postCharge(merchant.client, body, key === undefined ? newKey() : key);
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ success: false, error: { code, message: expect.stringMatching(message) }, requestId: expect.any(String) });
+  });
+
+  it('created nothing for any of them', async () => {
+    const list = await merchant.client.get('/transactions');
+    expect(list.status).toBe(200);
+    expect(list.body.pagination.total).toBe(0);
+  });
+
+  it('refuses with 422 operation_refused when Pix receiving is disabled, and honours per-account limits', async () => {
+    const other = await createMerchant(stack);
+    await patchAccount(stack, other.account.id, { pixReceivingEnabled: false });
+    const refused = await postCharge(other.client, chargeBody());
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toEqual({ code: 'operation_refused', message: expect.stringMatching(/recebimento via Pix está desativado/) });
+
+    await patchAccount(stack, other.account.id, { pixReceivingEnabled: true, limits: { chargeMin: 5, chargeMax: 20000 } });
+    expect((await postCharge(other.client, chargeBody({ amount: 4.99 }))).body.error.code).toBe('invalid_request');
+    const large = await postCharge(other.client, chargeBody({ amount: 15000 }));
+    expect(large.status).toBe(201);
+    expect(large.body.data.amount).toBe(15000);
+  });
+});
