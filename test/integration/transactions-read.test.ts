@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
 import { post } from '../../src/ledger/post.js';
+import { payCharge as payAtNetwork } from '../../src/processors/simulator.js';
+import { createCharge } from '../helpers/charges.js';
 import { createKey, createMerchant } from '../helpers/fixtures.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { insertTransactionRow } from '../helpers/transaction-rows.js';
@@ -137,6 +139,22 @@ describe('GET /v1/transactions/{id}', () => {
     const res = await merchant.client.get(`/transactions/${id}?refresh=yes`);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
+  });
+
+  it('with refresh=true asks the route, so a payment whose notification was lost is found', async () => {
+    const merchant = await createMerchant(stack);
+    const charge = await createCharge(merchant.client, { amount: 12.34 });
+    // The payer pays on the network, but the notification to the engine never arrives.
+    await payAtNetwork(sql, charge.id, { name: 'Maria da Silva', document: '52998224725', bankName: 'Banco Rede', state: 'MG' });
+    const stale = await merchant.client.get(`/transactions/${charge.id}`);
+    expect(stale.body.data).toMatchObject({ status: 'pending', processingState: 'monitoring' });
+    const refreshed = await merchant.client.get(`/transactions/${charge.id}?refresh=true`);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.data).toMatchObject({ id: charge.id, status: 'approved', processingState: 'completed', payer: { bankName: 'Banco Rede', state: 'MG' } });
+    expect(refreshed.body.data.approvedAt).not.toBeNull();
+    // A final transaction is answered as it is.
+    const again = await merchant.client.get(`/transactions/${charge.externalId}?refresh=true`);
+    expect(again.body.data).toEqual(refreshed.body.data);
   });
 
   it('requires transactions:read', async () => {

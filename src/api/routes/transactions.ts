@@ -2,6 +2,7 @@
 // PostgreSQL read model, never another account's.
 import Type from 'typebox';
 import type { Caller } from '../../accounts/account.js';
+import { refreshCharge } from '../../charges/refresh.js';
 import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { ok } from '../../http/edge.js';
 import { findTransaction, listTransactions } from '../../transactions/repository.js';
@@ -86,9 +87,9 @@ export const getTransactionRoute: RouteSpec = {
   ],
   async handler(ctx, deps) {
     const caller = ctx.state.caller as Caller;
-    parseRefresh(queryValue(ctx.query, 'refresh'));
+    const refresh = parseRefresh(queryValue(ctx.query, 'refresh'));
     const row = await findTransaction(deps.sql, caller.account.id, ctx.params.id!);
     if (!row) throw notFound('Transação não encontrada');
-    ok(ctx, serializeTransaction(row));
+    ok(ctx, serializeTransaction(refresh ? await refreshCharge(deps, row) : row));
   },
 };
