@@ -1,21 +1,23 @@
 // GET /v1/transactions, GET /v1/transactions/{id} and GET /v1/balance over HTTP against the real
-// stack. Read-model rows and ledger postings are written straight into the stack's database, so
-// these tests cover the read side alone (the charge flow has its own tests).
+// stack, over real charges and transfers. The balance test writes its ledger postings straight into
+// the stack's database, to show reserved and retained amounts together without a MED or transfer flow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
 import { post } from '../../src/ledger/post.js';
 import { payCharge as payAtNetwork } from '../../src/processors/simulator.js';
-import { createCharge } from '../helpers/charges.js';
+import { createCharge, payCharge } from '../helpers/charges.js';
+import { eventually } from '../helpers/eventually.js';
 import { createKey, createMerchant } from '../helpers/fixtures.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-import { insertTransactionRow } from '../helpers/transaction-rows.js';
+import { cpfKeyBody, postTransfer } from '../helpers/transfers.js';
 
 let stack: Stack;
 let sql: Sql;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // Transfers stay pending until the admin completes them, so the listing's states hold still.
+  stack = await startStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
   sql = connect(stack.databaseUrl, { max: 2 });
 });
 
@@ -30,20 +32,23 @@ describe('GET /v1/transactions', () => {
   let merchant: Awaited<ReturnType<typeof createMerchant>>;
   let newestFirst: string[];
 
+  /** A real charge paid at the simulator, once the engine has approved it. */
+  async function paidCharge(amount: number): Promise<string> {
+    const charge = await createCharge(merchant.client, { amount });
+    expect((await payCharge(stack, charge.id)).status).toBe(200);
+    await eventually(async () => (await sql`select status from transactions where id = ${charge.id}`)[0]?.status === 'approved', 20_000);
+    return charge.id;
+  }
+
   beforeAll(async () => {
-    merchant = await createMerchant(stack);
-    const base = Date.parse('2025-02-01T10:00:00.000Z');
-    const created: string[] = [];
-    for (let i = 0; i < 5; i += 1) {
-      created.push(
-        await insertTransactionRow(sql, merchant.account.id, {
-          createdAt: new Date(base + i * 60_000),
-          kind: i === 2 ? 'transfer' : 'charge',
-          status: i < 2 ? 'approved' : 'pending',
-        }),
-      );
-    }
-    newestFirst = created.reverse();
+    merchant = await createMerchant(stack, { fees: { charge: { fixed: 1.99, percent: 0 } } });
+    const first = await paidCharge(50);
+    const second = await paidCharge(30);
+    const transfer = await postTransfer(merchant.client, cpfKeyBody({ amount: 10 }));
+    expect(transfer.status, transfer.text).toBe(201);
+    const third = (await createCharge(merchant.client, { amount: 20 })).id;
+    const fourth = (await createCharge(merchant.client, { amount: 100 })).id;
+    newestFirst = [fourth, third, transfer.body.data.id, second, first];
   });
 
   it('lists newest first with pagination beside data', async () => {
@@ -117,7 +122,7 @@ describe('GET /v1/transactions/{id}', () => {
   it('fetches by id and by externalId, never another account’s', async () => {
     const merchant = await createMerchant(stack);
     const stranger = await createMerchant(stack);
-    const id = await insertTransactionRow(sql, merchant.account.id, { externalId: 'pedido:2025/001' });
+    const { id } = await createCharge(merchant.client, {}, 'pedido:2025/001');
 
     const byId = await merchant.client.get(`/transactions/${id}`);
     expect(byId.status).toBe(200);
@@ -135,7 +140,7 @@ describe('GET /v1/transactions/{id}', () => {
 
   it('refuses a refresh value other than true or false', async () => {
     const merchant = await createMerchant(stack);
-    const id = await insertTransactionRow(sql, merchant.account.id, { status: 'approved' });
+    const { id } = await createCharge(merchant.client);
     const res = await merchant.client.get(`/transactions/${id}?refresh=yes`);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
@@ -159,7 +164,7 @@ describe('GET /v1/transactions/{id}', () => {
 
   it('requires transactions:read', async () => {
     const merchant = await createMerchant(stack);
-    const id = await insertTransactionRow(sql, merchant.account.id);
+    const { id } = await createCharge(merchant.client);
     const balanceOnly = await createKey(stack, merchant.account.id, ['balance:read']);
     const res = await fetch(`${stack.baseUrl}/transactions/${id}`, { headers: { authorization: `Bearer ${balanceOnly.key}` } });
     expect(res.status).toBe(403);
