@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, http, startStack, type Stack } from '../helpers/stack.js';
+import { createCharge, payCharge, waitForStatus } from '../helpers/charges.js';
 import { createAccount, createKey, createMerchant } from '../helpers/fixtures.js';
 
 let stack: Stack;
@@ -47,7 +48,7 @@ describe('MCP server over Streamable HTTP', () => {
 
   it('lists the read-only tools with input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_balance', 'get_transaction', 'list_transactions']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_balance', 'get_med', 'get_transaction', 'list_meds', 'list_transactions']);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
       expect(tool.inputSchema.type).toBe('object');
@@ -75,12 +76,40 @@ describe('MCP server over Streamable HTTP', () => {
     expect(answer(missing)).toEqual({ success: false, error: { code: 'not_found', message: expect.any(String) } });
   });
 
+  it('reads a paid charge, its dispute and the balance they leave, as REST does', async () => {
+    const charge = await createCharge(merchant.client, { amount: 80 });
+    expect((await payCharge(stack, charge.id)).status).toBe(200);
+    await waitForStatus(merchant.client, charge.id, 'approved');
+    const med = await admin(stack, 'POST', '/simulator/meds', { transactionId: charge.id, amount: 30 });
+    expect(med.status).toBe(201);
+
+    const calls: Array<[string, Record<string, unknown>, string]> = [
+      ['get_transaction', { id: charge.id }, `/transactions/${charge.id}`],
+      ['list_transactions', { status: 'approved' }, '/transactions?status=approved'],
+      ['get_med', { id: med.body.data.id }, `/meds/${med.body.data.id}`],
+      ['get_med', { id: charge.id }, `/meds/${charge.id}`],
+      ['list_meds', { status: 'open', limit: 10 }, '/meds?status=open&limit=10'],
+      ['get_balance', {}, '/balance'],
+    ];
+    for (const [name, args, path] of calls) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBeFalsy();
+      expect(withoutRequestId(result.structuredContent), name).toEqual(withoutRequestId((await merchant.client.get(path)).body));
+    }
+    const balance = answer(await client.callTool({ name: 'get_balance', arguments: {} }));
+    expect(balance.data).toEqual({ currency: 'BRL', available: 50, reserved: 30 });
+    const meds = answer(await client.callTool({ name: 'list_meds', arguments: {} }));
+    expect(meds.data.map((m: { id: string }) => m.id)).toEqual([med.body.data.id]);
+  });
+
   it('refuses bad arguments with the REST error codes', async () => {
     const badStatus = await client.callTool({ name: 'list_transactions', arguments: { status: 'paid' } });
     expect(badStatus.isError).toBe(true);
     expect(answer(badStatus).error.code).toBe('invalid_status');
     const badLimit = await client.callTool({ name: 'list_transactions', arguments: { limit: 1000 } });
     expect(answer(badLimit).error.code).toBe('invalid_request');
+    const badMedStatus = await client.callTool({ name: 'list_meds', arguments: { status: 'closed' } });
+    expect(answer(badMedStatus).error.code).toBe('invalid_med_status');
     const noId = await client.callTool({ name: 'get_transaction', arguments: {} });
     expect(answer(noId).error.code).toBe('invalid_request');
     await expect(client.callTool({ name: 'create_charge', arguments: {} })).rejects.toThrow(/desconhecida/);
