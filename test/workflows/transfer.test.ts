@@ -1,0 +1,293 @@
+// The transfer workflow on the time-skipping test server. The activities are replaced by an
+// in-memory Pix route and read model (this is the workflow layer: the network's answer by signal or
+// by polling, retries, refusals), and the server's clock says when each step ran.
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TransferActivities } from '../../activities/transfers.js';
+import { ROUTE_REFUSED } from '../../src/processors/types.js';
+import type { Transaction } from '../../src/transactions/serialize.js';
+import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../src/transfers/draft.js';
+import { temporalTestServer } from '../../src/temporal/executables.js';
+import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate, type TransferAcceptResult } from '../../workflows/transfer.js';
+
+const WORKFLOW_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'transfer.ts');
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+
+beforeAll(async () => {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  [env, bundle] = await Promise.all([
+    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOW_FILE, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
+  ]);
+});
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+type Call = { name: string; atMs: number };
+
+/** An in-memory route and read model behind the transfer activities, recording every call with the server's time. */
+class FakeNetwork {
+  transaction: Transaction | null = null;
+  calls: Call[] = [];
+  dispatched: string[] = [];
+  refusal: PersistedTransfer | null = null;
+  /** What the route answers at send, then at each status call (the last answer repeats). */
+  answers: RouteTransferState[] = [{ status: 'pending' }];
+  sendOutage = 0;
+  sendRefuses = false;
+
+  private async record(name: string) {
+    this.calls.push({ name, atMs: await env.currentTimeMs() });
+  }
+
+  called(name: string): Call[] {
+    return this.calls.filter((call) => call.name === name);
+  }
+
+  private next(): RouteTransferState {
+    return this.answers.length > 1 ? this.answers.shift()! : this.answers[0]!;
+  }
+
+  private settle(change: Partial<Transaction>) {
+    this.transaction = { ...this.transaction!, ...change, processingState: 'completed' };
+    return { transaction: this.transaction, eventIds: [`evt_${this.transaction.id}_${this.transaction.status}`] };
+  }
+
+  activities(): TransferActivities {
+    return {
+      persistTransfer: async (draft) => {
+        await this.record('persistTransfer');
+        if (this.refusal) return this.refusal;
+        const created = this.transaction === null;
+        this.transaction ??= transactionOf(draft);
+        return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created };
+      },
+      sendTransferAtRoute: async () => {
+        await this.record('sendTransferAtRoute');
+        if (this.sendRefuses) throw ApplicationFailure.nonRetryable('invalid_pix_key', ROUTE_REFUSED);
+        if (this.sendOutage > 0) {
+          this.sendOutage -= 1;
+          throw new Error('processor unavailable');
+        }
+        return this.next();
+      },
+      transferStateAtRoute: async () => {
+        await this.record('transferStateAtRoute');
+        return this.next();
+      },
+      settleTransferApproved: async (_id, settledAt) => {
+        await this.record('settleTransferApproved');
+        return this.settle({ status: 'approved', approvedAt: settledAt });
+      },
+      settleTransferFailed: async () => {
+        await this.record('settleTransferFailed');
+        return this.settle({ status: 'failed' });
+      },
+      dispatchEvent: async (eventId) => {
+        this.dispatched.push(eventId);
+      },
+    };
+  }
+}
+
+function transactionOf(draft: TransferDraft): Transaction {
+  const now = new Date().toISOString();
+  return {
+    id: draft.transactionId,
+    externalId: draft.externalId,
+    acquirer: draft.route,
+    direction: 'out',
+    type: 'withdrawal',
+    method: draft.method,
+    status: 'pending',
+    expired: false,
+    processingState: 'monitoring',
+    amount: draft.amountCents / 100,
+    fee: draft.feeCents / 100,
+    netAmount: draft.netAmountCents / 100,
+    debitedAmount: draft.debitedAmountCents / 100,
+    recipientAmount: draft.recipientAmountCents / 100,
+    description: draft.description,
+    splitAmount: 0,
+    split: [],
+    refundedAmount: 0,
+    payer: null,
+    counterparty: draft.counterparty,
+    pix: null,
+    expiresAt: null,
+    approvedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+function draft(): TransferDraft {
+  const id = randomBytes(6).toString('hex');
+  return {
+    transactionId: `out_${id}`,
+    accountId: 'acc_test',
+    apiKeyId: 'key_test',
+    externalId: `payout-${id}`,
+    fingerprint: 'f'.repeat(64),
+    route: 'simulator',
+    method: 'pix',
+    amountCents: 10_000,
+    feeCents: 100,
+    debitedAmountCents: 10_100,
+    recipientAmountCents: 10_000,
+    netAmountCents: 10_000,
+    description: null,
+    destination: { type: 'pix_key', value: '52998224725', keyType: 'cpf' },
+    payer: { name: 'Loja', document: '11222333000181' },
+    counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' },
+  };
+}
+
+const APPROVED: RouteTransferState = { status: 'approved', settledAt: '2026-01-01T00:00:00.000Z' };
+
+/** Starts a transfer workflow the way the API does (update-with-start of `accept`) and runs `scenario` while a worker serves it. */
+async function withTransfer<T>(
+  network: FakeNetwork,
+  scenario: (run: { accepted: TransferAcceptResult; workflowId: string; startedAtMs: number; result: () => Promise<Transaction | null> }) => Promise<T>,
+): Promise<T> {
+  const taskQueue = `transfers-${randomBytes(4).toString('hex')}`;
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: network.activities() });
+  const input = { requestId: 'req_1', draft: draft() };
+  const workflowId = `transfer:${input.draft.accountId}:${input.draft.externalId}`;
+  return worker.runUntil(async () => {
+    const startedAtMs = await env.currentTimeMs();
+    const handle = await env.client.workflow.start('transferWorkflow', { taskQueue, workflowId, args: [input] });
+    const accepted = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }] });
+    return scenario({ accepted, workflowId, startedAtMs, result: () => handle.result() });
+  });
+}
+
+describe('transfer workflow (time-skipping)', () => {
+  it('answers the accept once the route holds the transfer; the network signal settles it approved without waiting for a poll', async () => {
+    const network = new FakeNetwork();
+    network.answers = [{ status: 'pending' }, APPROVED];
+    await withTransfer(network, async ({ accepted, workflowId, result }) => {
+      expect(accepted).toMatchObject({ outcome: 'created', transaction: { status: 'pending' } });
+      expect(network.called('sendTransferAtRoute')).toHaveLength(1);
+      const signalledAtMs = await env.currentTimeMs();
+      await env.client.workflow.getHandle(workflowId).signal(networkAnsweredSignal);
+      expect(await result()).toMatchObject({ status: 'approved', approvedAt: APPROVED.settledAt, processingState: 'completed' });
+      const [confirm] = network.called('transferStateAtRoute');
+      expect(confirm!.atMs - signalledAtMs).toBeLessThan(pollDelayMs(0));
+    });
+    expect(network.called('transferStateAtRoute')).toHaveLength(1);
+    expect(network.called('settleTransferFailed')).toHaveLength(0);
+    expect(network.dispatched).toEqual([`evt_${network.transaction!.id}_approved`]);
+  });
+
+  it('without any signal, polls the route every second and then backs off, until the network answers', async () => {
+    const network = new FakeNetwork();
+    const polls = 14;
+    network.answers = [...Array.from({ length: polls }, (): RouteTransferState => ({ status: 'pending' })), APPROVED];
+    await withTransfer(network, async ({ result }) => {
+      expect((await result())!.status).toBe('approved');
+    });
+    const times = network.called('transferStateAtRoute').map((call) => call.atMs);
+    expect(times).toHaveLength(polls);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    gaps.forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual(pollDelayMs(i + 1));
+      expect(gap).toBeLessThan(pollDelayMs(i + 1) + 1000);
+    });
+    expect(pollDelayMs(0)).toBe(1000);
+    expect(pollDelayMs(12)).toBe(4000);
+    expect(pollDelayMs(100)).toBe(60_000);
+  });
+
+  it('a failed answer releases: settleTransferFailed once and the failed event', async () => {
+    const network = new FakeNetwork();
+    network.answers = [{ status: 'pending' }, { status: 'failed', reason: 'failed_by_operator' }];
+    await withTransfer(network, async ({ result }) => {
+      expect((await result())!.status).toBe('failed');
+    });
+    expect(network.called('settleTransferFailed')).toHaveLength(1);
+    expect(network.called('settleTransferApproved')).toHaveLength(0);
+    expect(network.dispatched).toEqual([`evt_${network.transaction!.id}_failed`]);
+  });
+
+  it('a route that settles at once (an internal payment) needs no wait at all', async () => {
+    const network = new FakeNetwork();
+    network.answers = [APPROVED];
+    await withTransfer(network, async ({ result }) => {
+      expect((await result())!.status).toBe('approved');
+    });
+    expect(network.called('transferStateAtRoute')).toHaveLength(0);
+  });
+
+  it('a route that refuses the destination for good fails the transfer without polling', async () => {
+    const network = new FakeNetwork();
+    network.sendRefuses = true;
+    await withTransfer(network, async ({ accepted, result }) => {
+      expect(accepted.outcome).toBe('created');
+      expect((await result())!.status).toBe('failed');
+    });
+    expect(network.called('sendTransferAtRoute')).toHaveLength(1);
+    expect(network.called('transferStateAtRoute')).toHaveLength(0);
+    expect(network.called('settleTransferFailed')).toHaveLength(1);
+  });
+
+  it('survives a processor outage at send: retried until the processor takes it', async () => {
+    const network = new FakeNetwork();
+    network.sendOutage = 3;
+    network.answers = [APPROVED];
+    await withTransfer(network, async ({ accepted, result }) => {
+      expect(accepted.outcome).toBe('created');
+      expect((await result())!.status).toBe('approved');
+    });
+    expect(network.called('sendTransferAtRoute')).toHaveLength(4);
+  });
+
+  it('a refused acceptance answers the refusal and ends without sending anything', async () => {
+    const network = new FakeNetwork();
+    network.refusal = { outcome: 'refused', refusal: 'WITHDRAWAL_IN_PROGRESS' };
+    await withTransfer(network, async ({ accepted, result }) => {
+      expect(accepted).toEqual({ outcome: 'refused', refusal: 'WITHDRAWAL_IN_PROGRESS' });
+      expect(await result()).toBeNull();
+    });
+    expect(network.called('sendTransferAtRoute')).toHaveLength(0);
+  });
+
+  it('answers a second accept with the same fingerprint as a repeat and a different one as a conflict', async () => {
+    const network = new FakeNetwork();
+    await withTransfer(network, async ({ accepted, workflowId }) => {
+      const handle = env.client.workflow.getHandle(workflowId);
+      const repeat = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_2', fingerprint: 'f'.repeat(64) }] });
+      const conflict = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_3', fingerprint: 'e'.repeat(64) }] });
+      expect(repeat).toEqual({ outcome: 'repeated', transaction: (accepted as { transaction: Transaction }).transaction });
+      expect(conflict).toEqual({ outcome: 'conflict' });
+      await handle.terminate('test done');
+    });
+    expect(network.called('persistTransfer')).toHaveLength(1);
+  });
+
+  it(`continues as new after ${POLLS_PER_RUN} polls of a long wait and still settles once`, async () => {
+    const network = new FakeNetwork();
+    network.answers = [...Array.from({ length: POLLS_PER_RUN + 5 }, (): RouteTransferState => ({ status: 'pending' })), APPROVED];
+    await withTransfer(network, async ({ workflowId, result }) => {
+      expect((await result())!.status).toBe('approved');
+      const { executions } = await env.client.workflowService.listClosedWorkflowExecutions({
+        namespace: env.namespace ?? 'default',
+        maximumPageSize: 10,
+        executionFilter: { workflowId },
+      });
+      expect(executions.length).toBeGreaterThanOrEqual(2);
+    });
+    expect(network.called('persistTransfer')).toHaveLength(2);
+    expect(network.called('settleTransferApproved')).toHaveLength(1);
+    expect(network.dispatched).toHaveLength(1);
+  });
+});
