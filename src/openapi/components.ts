@@ -21,35 +21,37 @@ export class SchemaComponents {
 
   /** Gives `schema` a name: it and every later appearance of an equal schema become a `$ref`. */
   name(name: string, schema: TSchema): Json {
-    const body = this.copy(schema);
-    if (isReference(body)) return body;
-    return this.store(name, body as { [key: string]: Json });
+    return this.store(name, this.body(schema));
   }
 
   private copy(node: unknown): Json {
     if (Array.isArray(node)) return node.map((item) => this.copy(item));
     if (node === null || typeof node !== 'object') return node as Json;
-    const record = node as Record<string, unknown>;
-    const body: { [key: string]: Json } = {};
-    for (const [key, value] of Object.entries(record)) {
-      if (value === undefined || key === '$id') continue;
-      body[key] = DATA_KEYWORDS.has(key) ? (JSON.parse(JSON.stringify(value)) as Json) : this.copy(value);
-    }
-    const name = typeof record.$id === 'string' ? record.$id : this.names.get(JSON.stringify(body));
+    const body = this.body(node);
+    const $id = (node as { $id?: unknown }).$id;
+    const name = typeof $id === 'string' ? $id : this.names.get(JSON.stringify(body));
     return name === undefined ? body : this.store(name, body);
   }
 
+  /** The object's keywords, copied, without `$id`. */
+  private body(node: object): { [key: string]: Json } {
+    const body: { [key: string]: Json } = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (value === undefined || key === '$id') continue;
+      body[key] = DATA_KEYWORDS.has(key) ? (JSON.parse(JSON.stringify(value)) as Json) : this.copy(value);
+    }
+    return body;
+  }
+
   private store(name: string, body: { [key: string]: Json }): Json {
+    const text = JSON.stringify(body);
     const known = this.schemas[name];
-    if (known !== undefined && JSON.stringify(known) !== JSON.stringify(body)) throw new Error(`two different schemas are both named ${name}`);
+    if (known !== undefined && JSON.stringify(known) !== text) throw new Error(`two different schemas are both named ${name}`);
     this.schemas[name] = body;
-    this.names.set(JSON.stringify(body), name);
+    // Equal content found later is referenced by the first name given to it.
+    if (!this.names.has(text)) this.names.set(text, name);
     return { $ref: `#/components/schemas/${encodeURIComponent(name)}` };
   }
-}
-
-function isReference(node: Json): boolean {
-  return node !== null && typeof node === 'object' && !Array.isArray(node) && typeof node.$ref === 'string';
 }
 
 export type { Json };

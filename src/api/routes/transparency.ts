@@ -73,7 +73,7 @@ export const transparencyRoutes: RouteSpec[] = [
     path: '/transparency',
     permission: null,
     financial: false,
-    summary: 'Public indicators',
+    summary: 'Indicadores públicos da plataforma (sem autenticação)',
     operationId: 'getTransparency',
     response: PublicIndicatorsSchema,
     successStatuses: [200],
