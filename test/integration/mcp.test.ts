@@ -102,6 +102,19 @@ describe('MCP server over Streamable HTTP', () => {
     expect(meds.data.map((m: { id: string }) => m.id)).toEqual([med.body.data.id]);
   });
 
+  it('answers plain JSON-RPC over HTTP with the service headers', async () => {
+    const res = await http('POST', `${stack.rootUrl}/mcp`, {
+      token: merchant.key,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-service-version')).toBe('1.1.0');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { tools: expect.any(Array) } });
+  });
+
   it('refuses bad arguments with the REST error codes', async () => {
     const badStatus = await client.callTool({ name: 'list_transactions', arguments: { status: 'paid' } });
     expect(badStatus.isError).toBe(true);
