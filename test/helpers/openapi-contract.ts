@@ -67,7 +67,7 @@ export async function loadContract(stack: Stack): Promise<Contract> {
       const parsed = schema?.type === 'integer' ? Number(value) : value;
       if (schema && !ajv.validate(schema, parsed)) found.push(`header ${name}=${value}: ${ajv.errorsText()}`);
     }
-    const [mediaType, content] = Object.entries(response.content ?? {})[0] ?? [];
+    const mediaType = Object.keys(response.content ?? {})[0];
     if (!mediaType) return found;
     const contentType = res.headers.get('content-type') ?? '';
     if (!contentType.startsWith(mediaType)) found.push(`content-type ${contentType}, documented ${mediaType}`);
