@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
+import { buildBrCode } from '../../src/domain/brcode.js';
 import { createCharge, newKey, waitForStatus } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
@@ -110,6 +111,23 @@ describe('transfers: approve, fail, internal payment', () => {
     const twice = await postTransfer(buyer.client, { destination: { type: 'qr_code', value: charge.pix.qrCodeBase64 }, coverFee: true });
     expect(twice.status).toBe(422);
     expect(twice.body.error.code).toBe('operation_refused');
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+
+  it('the network refuses a one-time (dynamic) BR Code already taken by another transfer: failed, funds released', async () => {
+    const code = buildBrCode({ url: `pix.example.com/qr/v2/${newKey('loc')}`, txid: 'unused', merchantName: 'Loja Dinamica', merchantCity: 'Recife' });
+    const [first, second] = [await createMerchant(stack), await createMerchant(stack)];
+    await fund(stack, first.client, 10);
+    await fund(stack, second.client, 10);
+    const body = { amount: 10, destination: { type: 'qr_code', value: code } };
+    const taken = await postTransfer(first.client, body);
+    expect(taken.status).toBe(201);
+    const refused = await postTransfer(second.client, body);
+    expect(refused.status).toBe(201);
+    const failed = await waitForStatus(second.client, refused.body.data.id, 'failed');
+    expect(failed.counterparty).toMatchObject({ type: 'br_code', url: expect.stringContaining('pix.example.com'), failureReason: 'already_paid' });
+    expect(await balanceOf(second.client)).toEqual({ available: 10, reserved: 0 });
+    expect(await balanceOf(first.client)).toEqual({ available: 0, reserved: 10 });
     await expectLedgerConsistent(stack.databaseUrl);
   });
 });
