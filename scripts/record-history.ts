@@ -53,6 +53,19 @@ async function createCharge(ctx: ScenarioContext): Promise<{ id: string; workflo
   return { id: created.body.data.id, workflowId: `charge:${ctx.merchant.accountId}:${key}` };
 }
 
+/** Funds the merchant with a paid charge, then requests a transfer and lets the operator settle it. */
+async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'failed'): Promise<string> {
+  const charge = await createCharge(ctx);
+  await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`);
+  await ctx.waitForStatus(charge.id, 'approved');
+  const key = `replay-${randomBytes(6).toString('hex')}`;
+  const created = await ctx.api('POST', '/transfers', { amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf' }, { 'Idempotency-Key': key });
+  if (created.status !== 201) throw new Error(`transfer creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+  await ctx.admin('POST', `/simulator/transfers/${created.body.data.id}/complete`, { outcome });
+  await ctx.waitForStatus(created.body.data.id, outcome);
+  return `transfer:${ctx.merchant.accountId}:${key}`;
+}
+
 const SCENARIOS: Record<string, Scenario> = {
   'charge-paid': async (ctx) => {
     const charge = await createCharge(ctx);
@@ -74,6 +87,8 @@ const SCENARIOS: Record<string, Scenario> = {
     await ctx.waitForStatus(charge.id, 'approved');
     return charge.workflowId;
   },
+  'transfer-approved': (ctx) => settledTransfer(ctx, 'approved'),
+  'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
 };
 
 async function call(url: string, method: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -128,6 +143,8 @@ async function main() {
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporalServer.address,
     CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
+    // Transfers wait for the operator's answer, so each scenario decides its outcome.
+    SIMULATOR_TRANSFER_DELAY_MS: '-1',
     WEBHOOK_ALLOW_INSECURE: 'true',
     LOG_LEVEL: 'warn',
   });
