@@ -10,6 +10,7 @@ import {
   defineSignal,
   defineUpdate,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
 } from '@temporalio/workflow';
 import type { ChargeActivities } from '../activities/charges.js';
@@ -36,9 +37,15 @@ export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');
 const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
 const routeCalls = proxyActivities<ChargeActivities>({ startToCloseTimeout: '15 seconds', retry });
 const ledgerCalls = proxyActivities<ChargeActivities>({ startToCloseTimeout: '30 seconds', retry });
+// The accept step runs while the API waits: local activities run in the worker within the workflow
+// task, saving a server round trip per step. Past the local retry threshold a retry becomes a
+// durable timer, so a long outage still waits without holding the task.
+const acceptCalls = proxyLocalActivities<ChargeActivities>({ startToCloseTimeout: '15 seconds', retry, localRetryThreshold: '10 seconds' });
 
+/** A refusal from the route: wrapped in an ActivityFailure by a regular activity, bare from a local one. */
 function refusedByRoute(err: unknown): boolean {
-  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === ROUTE_REFUSED;
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  return failure instanceof ApplicationFailure && failure.type === ROUTE_REFUSED;
 }
 
 export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transaction> {
@@ -73,7 +80,7 @@ export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transa
     return transaction!;
   });
 
-  const persisted = await ledgerCalls.persistCharge({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds });
+  const persisted = await acceptCalls.persistCharge({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds });
   transaction = persisted.transaction;
   fingerprint = persisted.fingerprint;
   createdByThisRun = persisted.created;
@@ -87,7 +94,7 @@ export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transa
 
   if (transaction.status === 'pending' && transaction.pix === null) {
     try {
-      transaction = await routeCalls.openChargeAtRoute(transactionId);
+      transaction = await acceptCalls.openChargeAtRoute(transactionId);
     } catch (err) {
       if (!refusedByRoute(err)) throw err;
       transaction = await settle({ status: 'failed' });

@@ -1,0 +1,231 @@
+// Sustained charge creation against a running engine, next to a bare Temporal baseline on the same
+// machine in the same run.
+//
+//   npm run bench                                  (DURATION=20 s, CONCURRENCY=16)
+//   node --import tsx bench/charges.ts [DURATION_S] [CONCURRENCY]
+//
+// 1. Baseline: a worker process (bench/baseline/worker.ts, its own task queue) and, from this
+//    process, CONCURRENCY loops of update-with-start of a tiny workflow whose update runs one no-op
+//    activity: the least any "start a workflow and wait for its first step" API can cost here.
+// 2. Charges: the engine as its own process (`src/main.ts all`: API, admin API and worker) on a fresh
+//    PostgreSQL database, and autocannon at CONCURRENCY connections posting charges with unique
+//    idempotency keys, spread over enough API keys to stay under the 100-per-minute quota.
+// Both runs get WARMUP_S of unmeasured load first. Reported: requests/s, p50, p99, errors, and the
+// charges/baseline ratio. The Temporal dev server (in memory) is shared by both runs.
+//
+// BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import autocannon from 'autocannon';
+import { connect, ensureDatabase } from '../src/db/database.js';
+import { startDevServer } from '../src/temporal/dev-server.js';
+import { freePort } from '../test/helpers/ports.js';
+import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
+
+const DURATION_S = Number(process.argv[2] ?? 20);
+const CONCURRENCY = Number(process.argv[3] ?? 16);
+const WARMUP_S = 3;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const ADMIN_TOKEN = `bench-${randomBytes(8).toString('hex')}`;
+/** Requests per API key, under the 100-per-minute quota; keys for up to this many requests per second. */
+const REQUESTS_PER_KEY = 90;
+const MAX_RATE_PER_S = 500;
+
+interface Figures {
+  label: string;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+/** Spawns `node --import tsx <args>` and resolves once `ready()` says so (it fails if the process exits first). */
+async function spawnProcess(args: string[], env: Record<string, string>, ready: (output: () => string) => Promise<boolean>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out = (out + chunk.toString()).slice(-10_000);
+  });
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    if (await ready(() => out).catch(() => false)) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${args.join(' ')} not ready within 90 s`);
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** CONCURRENCY loops of update-with-start against the baseline worker for `seconds`. */
+async function baselineLoad(client: Client, taskQueue: string, seconds: number, label: string): Promise<Figures> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const loop = async () => {
+    while (Date.now() < deadline) {
+      const started = performance.now();
+      try {
+        await client.workflow.executeUpdateWithStart(acceptBaselineUpdate, {
+          startWorkflowOperation: new WithStartWorkflowOperation(baselineWorkflow, {
+            workflowId: `baseline-${randomBytes(8).toString('hex')}`,
+            taskQueue,
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+        });
+        latencies.push(performance.now() - started);
+      } catch {
+        errors += 1;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, loop));
+  const elapsedS = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { label, requests: latencies.length, perSecond: latencies.length / elapsedS, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+}
+
+/** Merchants and enough API keys that no key passes its quota during the run. */
+async function bearerTokens(adminUrl: string, count: number): Promise<string[]> {
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${adminUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (res.status !== 201) throw new Error(`admin ${path} answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { data: any }).data;
+  };
+  const tokens: string[] = [];
+  for (let i = 0; tokens.length < count; i++) {
+    const account = await call('/accounts', {
+      name: `Loja Bench ${i}`,
+      document: '11222333000181',
+      email: `bench${i}.${Date.now()}@example.com`,
+      kycStatus: 'approved',
+      fees: { charge: { fixed: 0.5, percent: 1.99 } },
+    });
+    for (let k = 0; k < 10 && tokens.length < count; k++) tokens.push((await call(`/accounts/${account.id}/api-keys`, { permissions: ['payments:write'] })).key);
+  }
+  return tokens;
+}
+
+/** autocannon posting charges: a unique idempotency key per request, API keys in rotation. */
+async function chargeLoad(apiUrl: string, tokens: string[], seconds: number, label: string): Promise<Figures> {
+  let sequence = 0;
+  const run = label.replace(/\W/g, '');
+  const body = JSON.stringify({ amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' });
+  const result = await autocannon({
+    url: `${apiUrl}/transactions`,
+    connections: CONCURRENCY,
+    duration: seconds,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        body,
+        setupRequest: (request) => {
+          sequence += 1;
+          request.headers = {
+            ...request.headers,
+            'content-type': 'application/json',
+            authorization: `Bearer ${tokens[sequence % tokens.length]}`,
+            'idempotency-key': `bench-${run}-${sequence}`,
+          };
+          return request;
+        },
+      },
+    ],
+  });
+  const ok = (result.statusCodeStats['201']?.count ?? 0) as number;
+  return {
+    label,
+    requests: ok,
+    perSecond: ok / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + ((result.statusCodeStats['202']?.count ?? 0) as number),
+  };
+}
+
+function report(rows: Figures[]): void {
+  const cells = rows.map((r) => [r.label, String(r.requests), r.perSecond.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors)]);
+  const header = ['run', 'ok', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+  process.stdout.write(`\n${line(header)}\n${cells.map(line).join('\n')}\n`);
+}
+
+async function main() {
+  process.stdout.write(`charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up)\n`);
+  const temporalServer = await startDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespace: 'default' });
+  const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
+  const databaseUrl = `${PG}/pix_bench_${randomBytes(4).toString('hex')}`;
+  const processes: ChildProcess[] = [];
+  try {
+    const taskQueue = `baseline-${randomBytes(4).toString('hex')}`;
+    const baselineWorker = await spawnProcess(['bench/baseline/worker.ts'], { TEMPORAL_ADDRESS: temporalServer.address, BASELINE_TASK_QUEUE: taskQueue }, async (output) =>
+      output().includes('baseline worker running'),
+    );
+    processes.push(baselineWorker);
+    await baselineLoad(client, taskQueue, WARMUP_S, 'warm-up');
+    const baseline = await baselineLoad(client, taskQueue, DURATION_S, 'bare Temporal (update-with-start + 1 no-op activity)');
+    await stopProcess(baselineWorker);
+
+    await ensureDatabase(databaseUrl);
+    const [port, adminPort] = [await freePort(), await freePort()];
+    const engine = await spawnProcess(
+      ['src/main.ts', 'all'],
+      {
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        ADMIN_HOST: '127.0.0.1',
+        ADMIN_PORT: String(adminPort),
+        ADMIN_TOKEN,
+        DATABASE_URL: databaseUrl,
+        TEMPORAL_ADDRESS: temporalServer.address,
+        LOG_LEVEL: 'warn',
+      },
+      async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200,
+    );
+    processes.push(engine);
+    const tokens = await bearerTokens(`http://127.0.0.1:${adminPort}/admin`, Math.ceil((MAX_RATE_PER_S * (DURATION_S + WARMUP_S)) / REQUESTS_PER_KEY));
+    const apiUrl = `http://127.0.0.1:${port}/v1`;
+    await chargeLoad(apiUrl, tokens, WARMUP_S, 'warm-up');
+    const charges = await chargeLoad(apiUrl, tokens, DURATION_S, 'charges (POST /v1/transactions, 201)');
+
+    const sql = connect(databaseUrl, { max: 1 });
+    const [count] = await sql<{ n: number }[]>`select count(*)::int as n from transactions`;
+    await sql.end();
+    report([baseline, charges]);
+    const ratio = charges.perSecond / baseline.perSecond;
+    process.stdout.write(
+      `\ncharges/baseline throughput: ${(ratio * 100).toFixed(0)} %   (targets: ≥ 100 charges/s, p99 ≤ 300 ms, ≥ 60 % of baseline)\n` +
+        `transactions in the database: ${count!.n} (warm-up included)\n`,
+    );
+  } finally {
+    for (const child of processes.reverse()) await stopProcess(child);
+    await client.connection.close();
+    await temporalServer.stop();
+    const maintenance = connect(`${PG}/postgres`, { max: 1 });
+    await maintenance.unsafe(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
+    await maintenance.end();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
