@@ -8,6 +8,7 @@ import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
 import { createCharge, newKey, payCharge, postCharge, chargeBody, waitForStatus } from '../helpers/charges.js';
 import { CPF, createAccount, createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { runPixctl } from '../helpers/pixctl-run.js';
 import { admin, startStack, type Stack } from '../helpers/stack.js';
 
 const FEES = { charge: { fixed: 0.5, percent: 1.99 } };
@@ -88,6 +89,19 @@ describe('charges: create, pay, approve', () => {
     expect(badPayer.status).toBe(400);
     await waitForStatus(client, created.id, 'approved');
     expect((await client.get('/balance')).body.data.available).toBe(100);
+  });
+
+  it('pays a charge from the command line (pixctl charges pay) and refuses to pay it again', async () => {
+    const { client } = await createMerchant(stack);
+    const created = await createCharge(client, { amount: 12.34 });
+    const run = await runPixctl(stack, ['charges', 'pay', created.id, '--bank', 'Banco CLI', '--state', 'BA', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ transactionId: created.id, amount: 12.34, status: 'paid', payer: { bankName: 'Banco CLI', state: 'BA' } });
+    const approved = await waitForStatus(client, created.id, 'approved');
+    expect(approved.payer).toMatchObject({ bankName: 'Banco CLI', state: 'BA' });
+    const again = await runPixctl(stack, ['charges', 'pay', created.id]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/já foi paga|charge_already_paid/);
   });
 
   it.each([

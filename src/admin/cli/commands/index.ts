@@ -1,5 +1,6 @@
 // Every pixctl command group: one line each.
 export { accounts } from './accounts.js';
+export { charges } from './charges.js';
 export { keys } from './keys.js';
 export { meds } from './meds.js';
 export { transfers } from './transfers.js';
