@@ -5,9 +5,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { WebhookDeliveryInput, WebhookDeliveryResult, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.js';
+import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../charges/create.js';
 import type { Sql } from '../db/database.js';
 import type { Deps } from '../deps.js';
-import { MAX_AUTOMATIC_ATTEMPTS } from './schedule.js';
+import type { DeliveryView } from './deliveries.js';
+import { MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from './schedule.js';
+
+/** How long an operator's redelivery request waits for its attempt (8 s at most, plus scheduling). */
+const REDELIVERY_WAIT_MS = 20_000;
 
 interface Target {
   target: 'endpoint' | 'charge';
@@ -49,14 +54,26 @@ async function resolveTargets(sql: Sql, event: EventRow): Promise<Target[]> {
   return [...targets, { target: 'charge', targetKey: 'charge', url: charge.webhookUrl, ...signer }];
 }
 
-function startDelivery(deps: Deps, workflowId: string, input: WebhookDeliveryInput) {
+interface Owner {
+  accountId: string;
+  transactionId: string | null;
+}
+
+/** Delivery workflows carry the account and transaction search attributes, so operators find them in the Web UI. */
+function startDelivery(deps: Deps, workflowId: string, input: WebhookDeliveryInput, owner: Owner) {
   return deps.temporal.workflow.start<typeof webhookDeliveryWorkflow>('webhookDeliveryWorkflow', {
     taskQueue: deps.config.temporalTaskQueue,
     workflowId,
     args: [input],
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    typedSearchAttributes: [
+      { key: ACCOUNT_ID_ATTRIBUTE, value: owner.accountId },
+      ...(owner.transactionId === null ? [] : [{ key: TRANSACTION_ID_ATTRIBUTE, value: owner.transactionId }]),
+    ],
   });
 }
+
+const scheduleOf = (deps: Deps): RetrySchedule => ({ initialMs: deps.config.webhookRetryInitialMs, maxMs: deps.config.webhookRetryMaxMs });
 
 /** Creates the deliveries of an event and starts those still pending; idempotent. Returns the delivery ids. */
 export async function dispatchEvent(deps: Deps, eventId: string): Promise<string[]> {
@@ -82,11 +99,11 @@ export async function dispatchEvent(deps: Deps, eventId: string): Promise<string
   await deps.sql`insert into webhook_deliveries ${deps.sql(rows)} on conflict (event_id, target_key) do nothing`;
   const pending = await deps.sql<{ id: string }[]>`
     select id from webhook_deliveries where id in ${deps.sql(rows.map((r) => r.id))} and status = 'pending'`;
-  const schedule = { initialMs: deps.config.webhookRetryInitialMs, maxMs: deps.config.webhookRetryMaxMs };
   await Promise.all(
     pending.map(async ({ id }) => {
       try {
-        await startDelivery(deps, `webhook-delivery:${id}`, { deliveryId: id, trigger: 'automatic', attempts: MAX_AUTOMATIC_ATTEMPTS, schedule });
+        const input = { deliveryId: id, trigger: 'automatic', attempts: MAX_AUTOMATIC_ATTEMPTS, schedule: scheduleOf(deps) } as const;
+        await startDelivery(deps, `webhook-delivery:${id}`, input, event);
       } catch (err) {
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       }
@@ -95,13 +112,20 @@ export async function dispatchEvent(deps: Deps, eventId: string): Promise<string
   return rows.map((r) => r.id);
 }
 
-/** An operator's redelivery: one immediate attempt, whatever the delivery's status; waits for its outcome. */
-export async function redeliver(deps: Deps, deliveryId: string): Promise<WebhookDeliveryResult> {
-  const handle = await startDelivery(deps, `webhook-delivery:${deliveryId}:manual:${randomBytes(6).toString('hex')}`, {
-    deliveryId,
-    trigger: 'manual',
-    attempts: 1,
-    schedule: { initialMs: deps.config.webhookRetryInitialMs, maxMs: deps.config.webhookRetryMaxMs },
+/**
+ * An operator's redelivery: one immediate attempt, whatever the delivery's status. Waits for its
+ * outcome; null when it has not finished within REDELIVERY_WAIT_MS (it still runs).
+ */
+export async function redeliver(deps: Deps, delivery: DeliveryView): Promise<WebhookDeliveryResult | null> {
+  const workflowId = `webhook-delivery:${delivery.id}:manual:${randomBytes(6).toString('hex')}`;
+  const handle = await startDelivery(deps, workflowId, { deliveryId: delivery.id, trigger: 'manual', attempts: 1, schedule: scheduleOf(deps) }, delivery);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), REDELIVERY_WAIT_MS);
   });
-  return handle.result();
+  try {
+    return await Promise.race([handle.result(), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

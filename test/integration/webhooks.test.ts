@@ -6,8 +6,12 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { connect, type Sql } from '../../src/db/database.js';
+import { createLogger } from '../../src/log.js';
+import { connectClient } from '../../src/temporal/connection.js';
+import { dispatchEvent } from '../../src/webhooks/dispatch.js';
 import { eventually } from '../helpers/eventually.js';
 import { CPF, createMerchant } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN, admin, startStack, type Stack } from '../helpers/stack.js';
@@ -330,6 +334,32 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
+  });
+
+  it('dispatching an event again, as a retried activity would, delivers nothing twice (running or finished)', async () => {
+    const merchant = await createMerchant(h.state.stack);
+    const receiver = await h.receiver((n) => ({ status: n === 1 ? 500 : 200 }));
+    await h.registerEndpoint(merchant.account.id, receiver.url);
+    const charge = await h.charge(merchant);
+    await h.pay(charge.id);
+    const eventId = `evt_${charge.id}_approved`;
+    const temporal = await connectClient(inject('temporalAddress'), 'default');
+    try {
+      const deps = { config: loadConfig(h.state.stack.env), log: createLogger('silent'), sql: h.state.sql, temporal };
+      // While its workflow waits to retry after the first failure, then once it has succeeded.
+      const [pending] = await eventually(async () => {
+        const found = await h.deliveries(`eventId=${eventId}`);
+        return found[0]?.attemptCount === 1 && found[0].status === 'pending' && found;
+      });
+      expect(await dispatchEvent(deps, eventId)).toEqual([pending.id]);
+      await eventually(async () => (await h.deliveries(`eventId=${eventId}`))[0]?.status === 'succeeded');
+      expect(await dispatchEvent(deps, eventId)).toEqual([pending.id]);
+    } finally {
+      await temporal.connection.close();
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.received).toHaveLength(2);
+    expect((await h.deliveries(`eventId=${eventId}`)).map((d) => d.attemptCount)).toEqual([2]);
   });
 
   it('a disabled endpoint gets no new events and cannot be redelivered to', async () => {

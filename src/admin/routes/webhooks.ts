@@ -87,12 +87,14 @@ async function delivery(ctx: Koa.Context, deps: Deps) {
   ok(ctx, found);
 }
 
+/** 200 with the delivery and its new attempt; 202 when the attempt is still running after the wait. */
 async function retry(ctx: Koa.Context, deps: Deps) {
-  if (!(await findDelivery(deps.sql, ctx.params.id!))) throw deliveryNotFound();
-  const result = await redeliver(deps, ctx.params.id!);
-  if (result.outcome === 'abandoned') throw operationRefused('O endpoint desta entrega foi desativado');
-  deps.log.info({ deliveryId: ctx.params.id, outcome: result.outcome }, 'webhook redelivered by an operator');
-  ok(ctx, await findDelivery(deps.sql, ctx.params.id!));
+  const found = await findDelivery(deps.sql, ctx.params.id!);
+  if (!found) throw deliveryNotFound();
+  const result = await redeliver(deps, found);
+  if (result?.outcome === 'abandoned') throw operationRefused('O endpoint desta entrega foi desativado');
+  deps.log.info({ deliveryId: found.id, outcome: result?.outcome ?? 'running' }, 'webhook redelivered by an operator');
+  ok(ctx, await findDelivery(deps.sql, found.id), result === null ? 202 : 200);
 }
 
 export const WEBHOOK_ROUTES: AdminRoute[] = [

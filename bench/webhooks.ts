@@ -1,0 +1,158 @@
+// Time from approval to delivered webhook. Creates N charges on a real engine (its own process,
+// embedded Temporal dev server, fresh PostgreSQL database), pays them through the simulator with
+// CONCURRENCY payments in flight, and measures for each the time from the charge's approval
+// (`data.approvedAt` in the delivered body: the instant the network took the payment) to the moment
+// a local receiver (node:http on 127.0.0.1) has the whole signed request. Also reported: from the
+// moment the operator's pay call was sent. The engine runs with WEBHOOK_ALLOW_INSECURE=true.
+//
+//   node --import tsx bench/webhooks.ts [N=500] [CONCURRENCY=1]
+//
+// BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect } from '../src/db/database.js';
+import { freePort } from '../test/helpers/ports.js';
+
+const N = Number(process.argv[2] ?? 500);
+const CONCURRENCY = Number(process.argv[3] ?? 1);
+const WARMUP = 20;
+/** Charges per API key, below the 100-per-minute quota. */
+const CHARGES_PER_KEY = 90;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+function call(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+/** The receiver: resolves the waiter of each transaction when its approved event has fully arrived. */
+async function startReceiver() {
+  const waiters = new Map<string, (receivedAtMs: number, approvedAtMs: number) => void>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const receivedAtMs = Date.now();
+      res.writeHead(204).end();
+      const event = JSON.parse(Buffer.concat(chunks).toString());
+      if (event.event === 'transaction.approved') waiters.get(event.data.id)?.(receivedAtMs, Date.parse(event.data.approvedAt));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    delivered: (transactionId: string) => new Promise<{ receivedAtMs: number; approvedAtMs: number }>((resolve) => waiters.set(transactionId, (receivedAtMs, approvedAtMs) => resolve({ receivedAtMs, approvedAtMs }))),
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+async function main() {
+  const [port, adminPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const database = `pix_bench_${randomBytes(4).toString('hex')}`;
+  const token = randomBytes(16).toString('hex');
+  const receiver = await startReceiver();
+  const engine = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ADMIN_PORT: String(adminPort),
+      ADMIN_TOKEN: token,
+      DATABASE_URL: `${PG}/${database}`,
+      TEMPORAL_ADDRESS: '',
+      TEMPORAL_DEV_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pix-bench-')),
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  try {
+    const deadline = Date.now() + 90_000;
+    while ((await call(port, 'GET', '/readyz').catch(() => ({ status: 0 }))).status !== 200) {
+      if (Date.now() > deadline || engine.exitCode !== null) throw new Error('engine did not become ready');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const adminHeaders = { authorization: `Bearer ${token}` };
+    const account = (await call(adminPort, 'POST', '/admin/accounts', adminHeaders, { name: 'Bench Webhooks', document: '11222333000181', email: 'bench@example.com', kycStatus: 'approved' })).body.data;
+    const endpoint = await call(adminPort, 'POST', `/admin/accounts/${account.id}/webhook-endpoints`, adminHeaders, { url: receiver.url });
+    if (endpoint.status !== 201) throw new Error(`endpoint registration answered ${endpoint.status}`);
+
+    const total = N + WARMUP;
+    const chargeIds: string[] = [];
+    let key = '';
+    for (let i = 0; i < total; i += 1) {
+      if (i % CHARGES_PER_KEY === 0) key = (await call(adminPort, 'POST', `/admin/accounts/${account.id}/api-keys`, adminHeaders, { permissions: ['payments:write'] })).body.data.key;
+      const charge = await call(port, 'POST', '/v1/transactions', { authorization: `Bearer ${key}`, 'idempotency-key': `bench-${i}` }, {
+        amount: 10 + (i % 50),
+        payer: { name: 'Maria da Silva', document: '52998224725' },
+      });
+      if (charge.status !== 201) throw new Error(`charge ${i} answered ${charge.status}: ${JSON.stringify(charge.body)}`);
+      chargeIds.push(charge.body.data.id);
+    }
+
+    const fromApproval: number[] = [];
+    const fromPayCall: number[] = [];
+    let next = 0;
+    const started = Date.now();
+    async function payer() {
+      for (let i = next++; i < total; i = next++) {
+        const id = chargeIds[i]!;
+        const delivered = receiver.delivered(id);
+        const sentAtMs = Date.now();
+        const paid = await call(adminPort, 'POST', `/admin/simulator/charges/${id}/pay`, adminHeaders);
+        if (paid.status !== 200) throw new Error(`pay ${id} answered ${paid.status}`);
+        const { receivedAtMs, approvedAtMs } = await delivered;
+        if (i >= WARMUP) {
+          fromApproval.push(receivedAtMs - approvedAtMs);
+          fromPayCall.push(receivedAtMs - sentAtMs);
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: CONCURRENCY }, payer));
+    const seconds = (Date.now() - started) / 1000;
+    fromApproval.sort((a, b) => a - b);
+    fromPayCall.sort((a, b) => a - b);
+    const row = (name: string, s: number[]) => `${name.padEnd(36)} p50 ${quantile(s, 0.5)} ms   p99 ${quantile(s, 0.99)} ms   max ${s.at(-1)} ms`;
+    console.log(`${N} charges paid (after ${WARMUP} warm-up), ${CONCURRENCY} payment(s) in flight, ${(total / seconds).toFixed(1)} deliveries/s`);
+    console.log(row('approval -> webhook received', fromApproval));
+    console.log(row('pay call sent -> webhook received', fromPayCall));
+  } finally {
+    engine.kill('SIGTERM');
+    await new Promise((r) => engine.once('exit', r));
+    agent.destroy();
+    receiver.close();
+    const admin = connect(`${PG}/postgres`, { max: 1 });
+    await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  }
+}
+
+await main();
