@@ -14,7 +14,7 @@ export function adminAuth(token: string | null): Koa.Middleware {
   const expected = token === null ? null : digest(token);
   return async (ctx, next) => {
     const header = ctx.get('authorization');
-    const match = /^Bearer (.+)$/.exec(header);
+    const match = /^Bearer (.+)$/i.exec(header);
     if (expected === null || !match || !timingSafeEqual(digest(match[1]!), expected)) {
       throw new ApiError(401, 'unauthorized', 'Token de administração ausente ou inválido');
     }

@@ -11,6 +11,7 @@ import { mcpRouter } from '../mcp/http.js';
 export function createApiApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
   const v1 = new Router({ prefix: '/v1' });
+  const body = jsonBody(deps.config.bodyLimitBytes);
   for (const route of ROUTES) {
     const name = `${route.method} /v1${route.path === '/' ? '' : route.path}`;
     // '/' under the prefix answers both /v1 and /v1/ (an empty path breaks @koa/router 15's matching).
@@ -20,15 +21,16 @@ export function createApiApp(deps: Deps): Koa {
         return next();
       },
       guard(route, deps),
+      // After the guard: a request without a valid key is a 401 whatever its body.
+      body,
       (ctx) => route.handler(ctx, deps),
     ]);
   }
   const health = healthRouter(deps);
   app.use(edge(deps.log));
-  app.use(jsonBody(deps.config.bodyLimitBytes));
   app.use(health.routes());
   // The read-only MCP server (Streamable HTTP) at /mcp, outside /v1; same keys, permissions and quota.
-  app.use(mcpRouter(deps, ROUTES).routes());
+  app.use(mcpRouter(deps, ROUTES, body).routes());
   app.use(v1.routes());
   return app;
 }

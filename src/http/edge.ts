@@ -42,6 +42,7 @@ export function edge(log: Logger): Koa.Middleware {
     ctx.set('X-Request-Id', ctx.state.requestId);
     ctx.set('X-Service-Version', SERVICE_VERSION);
     try {
+      refuseNulBytes(ctx);
       await next();
       if (ctx.body === undefined && ctx.status === 404) throw notFound('Rota não encontrada');
     } catch (caught) {
@@ -62,6 +63,20 @@ export function edge(log: Logger): Koa.Middleware {
       );
     }
   };
+}
+
+// PostgreSQL text cannot hold U+0000, and no identifier or text of this service contains it: refuse it at
+// the door rather than let it reach a query (or, worse, an activity that would retry forever).
+function refuseNulBytes(ctx: Koa.Context): void {
+  if (/%00/i.test(ctx.path)) throw notFound('Recurso não encontrado');
+  if (/%00/i.test(ctx.querystring)) throw invalidRequest('Parâmetro com caractere nulo');
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v));
+  return false;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -85,6 +100,7 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     } catch {
       throw invalidRequest('JSON malformado no corpo da requisição');
     }
+    if (containsNul(ctx.request.body)) throw invalidRequest('Texto com caractere nulo (U+0000) no corpo da requisição');
     return next();
   };
 }

@@ -73,10 +73,10 @@ async function serve(ctx: Koa.Context, deps: Deps, tools: Map<string, ToolSpec>,
   await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
 }
 
-export function mcpRouter(deps: Deps, routes: RouteSpec[]): Router {
+export function mcpRouter(deps: Deps, routes: RouteSpec[], jsonBody: Koa.Middleware): Router {
   const tools = new Map(toolsFor(routes).map((tool) => [tool.name, tool]));
   const router = new Router();
-  router.post(MCP_PATH, async (ctx) => {
+  router.post(MCP_PATH, jsonBody, async (ctx) => {
     ctx.state.route = `POST ${MCP_PATH}`;
     let caller: Caller;
     try {

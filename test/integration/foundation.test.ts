@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
-import { http, startStack, type Stack } from '../helpers/stack.js';
+import { CPF, createMerchant } from '../helpers/fixtures.js';
+import { admin, http, startStack, type Stack } from '../helpers/stack.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 
@@ -40,27 +41,55 @@ describe('foundation: the stack over HTTP', () => {
     }
   });
 
-  it('refuses malformed JSON, a wrong content type and an oversized body with 400 invalid_request', async () => {
-    const malformed = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: '{"amount": 10,', headers: { 'content-type': 'application/json' } });
+  it('refuses malformed JSON, a wrong content type, an oversized body and NUL characters with 400 invalid_request', async () => {
+    const { key } = await createMerchant(stack);
+    const post = (rawBody: string, contentType = 'application/json') =>
+      http('POST', `${stack.baseUrl}/transactions`, { rawBody, token: key, headers: { 'content-type': contentType, 'idempotency-key': 'edge-1' } });
+
+    const malformed = await post('{"amount": 10,');
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe('invalid_request');
     expect(malformed.body.error.message).toMatch(/JSON/);
+    expect(malformed.headers.get('ratelimit-limit')).toBe('100');
     expectEdgeHeaders(malformed);
+    expect(malformed.text).not.toMatch(/at .*\.ts:\d+|SyntaxError|node_modules/);
 
-    const wrongType = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: 'amount=10', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await post('amount=10', 'application/x-www-form-urlencoded');
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.code).toBe('invalid_request');
     expect(wrongType.body.error.message).toMatch(/Content-Type/);
 
-    const huge = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const huge = await post(JSON.stringify({ pad: 'x'.repeat(2 * 1024 * 1024) }));
     expect(huge.status).toBe(400);
     expect(huge.body.error.code).toBe('invalid_request');
     expect(huge.body.error.message).toMatch(/limite/);
+
+    const nul = await post(JSON.stringify({ amount: 10, payer: { name: 'Fulano de Tal', document: CPF.valid }, description: 'a\u0000b' }));
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.code).toBe('invalid_request');
+    const after = await http('GET', `${stack.baseUrl}/transactions/edge-1`, { token: key });
+    expect(after.status).toBe(404);
   });
 
-  it('never leaks a stack trace', async () => {
+  it('authenticates before it reads the body: no key and a malformed body is 401', async () => {
     const res = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
-    expect(res.text).not.toMatch(/at .*\.ts:\d+|SyntaxError|node_modules/);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('invalid_api_key');
+    const unknownRoute = await http('POST', `${stack.baseUrl}/nope`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    expect(unknownRoute.status).toBe(404);
+  });
+
+  it('answers a NUL byte in a path with 404 and in a query with 400, never 500', async () => {
+    const { key } = await createMerchant(stack);
+    for (const path of ['/transactions/%00', '/transactions/a%00b', '/meds/%00']) {
+      const res = await http('GET', `${stack.baseUrl}${path}`, { token: key });
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+    const query = await http('GET', `${stack.baseUrl}/transactions?status=%00`, { token: key });
+    expect(query.status).toBe(400);
+    const adminRes = await admin(stack, 'GET', '/accounts/%00');
+    expect(adminRes.status).toBe(404);
   });
 
   it('logs one structured JSON line per request', async () => {
