@@ -19,7 +19,7 @@ export interface AttemptInput {
   lastAttempt: boolean;
 }
 
-export const USER_AGENT = `PixEngine-Webhooks/${SERVICE_VERSION}`;
+const USER_AGENT = `PixEngine-Webhooks/${SERVICE_VERSION}`;
 
 interface EventPayload {
   id: string;
@@ -52,7 +52,7 @@ async function loadDelivery(deps: Deps, deliveryId: string): Promise<DeliveryToS
 }
 
 /** The raw body: the stored envelope, its fields in the documented order. */
-export function deliveryBody(payload: EventPayload): string {
+function deliveryBody(payload: EventPayload): string {
   return JSON.stringify({ id: payload.id, event: payload.event, createdAt: payload.createdAt, data: payload.data });
 }
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isRefusedAddressError, parseReceiverUrl, receiverAgent } from './ssrf.js';
 
-export const ATTEMPT_TIMEOUT_MS = 8000;
+const ATTEMPT_TIMEOUT_MS = 8000;
 
 export type AttemptErrorCode = 'invalid_url' | 'address_refused' | 'timeout' | 'connection_failed' | 'redirect' | 'http_status';
 
@@ -52,13 +52,8 @@ export function postWebhook(request: PostRequest): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
 
+  // Only the first resolve counts: an error after the status (the timer freeing the socket) changes nothing.
   return new Promise((resolve) => {
-    let settled = false;
-    const settle = (result: AttemptResult) => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
     const send = url.protocol === 'https:' ? https.request : http.request;
     const req = send(url, {
       method: 'POST',
@@ -68,14 +63,14 @@ export function postWebhook(request: PostRequest): Promise<AttemptResult> {
     // The timer covers the whole exchange; once the status is known it only frees the socket.
     const timer = setTimeout(() => req.destroy(new AttemptTimeout()), ATTEMPT_TIMEOUT_MS);
     req.on('response', (res) => {
-      settle(outcome(res.statusCode ?? 0, elapsed()));
+      resolve(outcome(res.statusCode ?? 0, elapsed()));
       res.on('error', () => {});
       res.on('close', () => clearTimeout(timer));
       res.resume();
     });
     req.on('error', (err) => {
       clearTimeout(timer);
-      settle(failure(err, elapsed()));
+      resolve(failure(err, elapsed()));
     });
     req.end(request.body);
   });

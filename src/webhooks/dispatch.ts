@@ -29,7 +29,7 @@ interface EventRow {
 }
 
 /** Stable for an event and target: the X-Service-Delivery header of every attempt, and the workflow id. */
-export function deliveryIdFor(eventId: string, targetKey: string): string {
+function deliveryIdFor(eventId: string, targetKey: string): string {
   return `whd_${createHash('sha256').update(`${eventId}\n${targetKey}`).digest('hex').slice(0, 32)}`;
 }
 
