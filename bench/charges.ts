@@ -10,8 +10,10 @@
 // 2. Charges: the engine as its own process (`src/main.ts all`: API, admin API and worker) on a fresh
 //    PostgreSQL database, and autocannon at CONCURRENCY connections posting charges with unique
 //    idempotency keys, spread over enough API keys to stay under the 100-per-minute quota.
-// Both runs get WARMUP_S of unmeasured load first. Reported: requests/s, p50, p99, errors, and the
-// charges/baseline ratio. The Temporal dev server (in memory) is shared by both runs.
+// 3. Transfers, on the same engine: autocannon posting transfers from funded accounts in rotation
+//    (bench/transfers.ts).
+// Every run gets WARMUP_S of unmeasured load first. Reported: requests/s, p50, p99, errors, and the
+// charges/baseline ratio. The Temporal dev server (in memory) is shared by all runs.
 //
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -24,6 +26,7 @@ import { connect, ensureDatabase } from '../src/db/database.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
 import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
+import { transferAccounts, transferLoad } from './transfers.js';
 
 const DURATION_S = Number(process.argv[2] ?? 20);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -197,6 +200,8 @@ async function main() {
         DATABASE_URL: databaseUrl,
         TEMPORAL_ADDRESS: temporalServer.address,
         LOG_LEVEL: 'warn',
+        // Transfers settle at the first poll, so that accounts are free again soon (bench/transfers.ts).
+        SIMULATOR_TRANSFER_DELAY_MS: '0',
       },
       async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200,
     );
@@ -209,11 +214,15 @@ async function main() {
     const sql = connect(databaseUrl, { max: 1 });
     const [count] = await sql<{ n: number }[]>`select count(*)::int as n from transactions`;
     await sql.end();
-    report([baseline, charges]);
+    const payers = await transferAccounts(databaseUrl, MAX_RATE_PER_S);
+    await transferLoad(apiUrl, payers, WARMUP_S, CONCURRENCY, 'warm-up');
+    const transfers = await transferLoad(apiUrl, payers, DURATION_S, CONCURRENCY, 'transfers (POST /v1/transfers, 201)');
+    report([baseline, charges, transfers]);
     const ratio = charges.perSecond / baseline.perSecond;
     process.stdout.write(
       `\ncharges/baseline throughput: ${(ratio * 100).toFixed(0)} %   (targets: ≥ 100 charges/s, p99 ≤ 300 ms, ≥ 60 % of baseline)\n` +
-        `transactions in the database: ${count!.n} (warm-up included)\n`,
+        `transactions in the database: ${count!.n} (warm-up included)\n` +
+        `transfers refused as WITHDRAWAL_IN_PROGRESS (an account came round before its transfer settled): ${transfers.inProgress}\n`,
     );
   } finally {
     for (const child of processes.reverse()) await stopProcess(child);
