@@ -1,6 +1,6 @@
 // POST /transactions behind the route: validate, bind the idempotency key, then start (or join) the
 // charge's workflow with update-with-start and wait a bounded time for its accept step.
-import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Caller } from '../accounts/account.js';
 import type { Deps } from '../deps.js';
@@ -127,6 +127,28 @@ export async function stillAccepting(deps: Deps, accountId: string, key: string,
   return { status: 202, idempotent: false, transaction: known };
 }
 
+/** How long the reachability check after a timed-out wait may take (Temporal's client retries a lost connection for longer). */
+const REACHABILITY_WAIT_MS = 2000;
+
+/**
+ * After a bounded wait ran out: a 202 promises that the operation is under way, so it is given only
+ * when Temporal answers about the workflow (it exists, or its start is still in flight). When
+ * Temporal does not answer at all, the start did not get through: 503, and the client repeats with
+ * the same key (spec idempotency rule 8).
+ */
+export async function ensureStarted(deps: Deps, workflowId: string): Promise<void> {
+  const reachable = await within(
+    deps.temporal.workflow.getHandle(workflowId).describe().then(
+      () => true,
+      (err) => err instanceof WorkflowNotFoundError,
+    ),
+    REACHABILITY_WAIT_MS,
+  );
+  if (reachable !== true) {
+    throw new ApiError(503, 'internal_error', 'Processamento temporariamente indisponível; repita a requisição com a mesma chave de idempotência');
+  }
+}
+
 export async function createCharge(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer> {
   const request = parseChargeBody(body, { webhookAllowInsecure: deps.config.webhookAllowInsecure });
   const key = resolveIdempotencyKey(headerKey, request.externalId);
@@ -161,6 +183,9 @@ export async function createCharge(deps: Deps, caller: Caller, body: unknown, he
     }),
   });
   const result = await within(accepted, wait);
-  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, ttlSeconds));
+  if (result === TIMED_OUT) {
+    await ensureStarted(deps, workflowId);
+    return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, ttlSeconds));
+  }
   return answerOf(result);
 }

@@ -79,13 +79,15 @@ function routeOf(deps: LifecycleDeps, row: TransactionRow): ChargeRoute {
 
 /** Creates the charge at the account's route and stores its BR Code and QR code. */
 export async function openChargeAtRoute(deps: LifecycleDeps, transactionId: string): Promise<Transaction> {
-  const row = await loadRow(deps.sql, transactionId);
+  const [raw] = await deps.sql<(RawTransactionRow & { merchant_name: string })[]>`
+    select t.*, a.name as merchant_name from transactions t join accounts a on a.id = t.account_id where t.id = ${transactionId}`;
+  if (!raw) throw new Error(`charge ${transactionId} not found`);
+  const row = toTransactionRow(raw);
   if (row.pixCopyPaste !== null || row.status !== 'pending') return serializeTransaction(row);
-  const [account] = await deps.sql<{ name: string }[]>`select name from accounts where id = ${row.accountId}`;
   const created = await routeOf(deps, row).createCharge({
     transactionId,
     amountCents: row.amountCents,
-    merchantName: account!.name,
+    merchantName: raw.merchant_name,
     description: row.description,
     expiresAt: row.expiresAt!,
   });

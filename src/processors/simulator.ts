@@ -80,35 +80,29 @@ export class SimulatorChargeRoute implements ChargeRoute {
 
   constructor(private readonly sql: Sql) {}
 
-  private async byTransaction(transactionId: string): Promise<SimulatorChargeRow | null> {
-    const [row] = await this.sql<SimulatorChargeRow[]>`select * from simulator_charges where transaction_id = ${transactionId}`;
-    return row ?? null;
-  }
-
   private async existing(transactionId: string): Promise<SimulatorChargeRow> {
-    const row = await this.byTransaction(transactionId);
+    const [row] = await this.sql<SimulatorChargeRow[]>`select * from simulator_charges where transaction_id = ${transactionId}`;
     if (!row) throw new Error(`simulator: no charge for ${transactionId}`);
     return row;
   }
 
+  /** Issues the charge once: a repeated request (same transaction) gets the code issued first. */
   async createCharge(request: ChargeRequest): Promise<CreatedCharge> {
-    let row = await this.byTransaction(request.transactionId);
-    if (!row) {
-      const txid = newTxid();
-      const brCode = buildBrCode({
-        pixKey: SIMULATOR_PIX_KEY,
-        amountCents: request.amountCents,
-        txid,
-        merchantName: request.merchantName,
-        merchantCity: MERCHANT_CITY,
-      });
-      const qrCodeBase64 = await qrPngBase64(brCode);
-      await this.sql`
-        insert into simulator_charges (txid, transaction_id, amount, br_code, qr_code_base64, expires_at)
-        values (${txid}, ${request.transactionId}, ${request.amountCents}, ${brCode}, ${qrCodeBase64}, ${request.expiresAt})
-        on conflict (transaction_id) do nothing`;
-      row = await this.existing(request.transactionId);
-    }
+    const txid = newTxid();
+    const brCode = buildBrCode({
+      pixKey: SIMULATOR_PIX_KEY,
+      amountCents: request.amountCents,
+      txid,
+      merchantName: request.merchantName,
+      merchantCity: MERCHANT_CITY,
+    });
+    const qrCodeBase64 = await qrPngBase64(brCode);
+    const [inserted] = await this.sql<SimulatorChargeRow[]>`
+      insert into simulator_charges (txid, transaction_id, amount, br_code, qr_code_base64, expires_at)
+      values (${txid}, ${request.transactionId}, ${request.amountCents}, ${brCode}, ${qrCodeBase64}, ${request.expiresAt})
+      on conflict (transaction_id) do nothing
+      returning *`;
+    const row = inserted ?? (await this.existing(request.transactionId));
     return { processorRef: row.txid, copyPaste: row.br_code, qrCodeBase64: row.qr_code_base64 };
   }
 
