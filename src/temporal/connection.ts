@@ -26,6 +26,9 @@ function installRuntime(logger: Logger) {
       error: (message, meta) => log.error({ meta }, message),
     },
     telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+    // Our own shutdown stops the HTTP servers (finishing in-flight requests) before the worker; the SDK's
+    // default handlers would stop the worker at the first signal, under requests still waiting on it.
+    shutdownSignals: [],
   });
 }
 

@@ -1,6 +1,7 @@
 // The process lifecycle an operator sees: `npm start` with its embedded Temporal dev server and Web UI,
 // readiness that reflects PostgreSQL, and a clean stop on a signal.
 import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
 import { ADMIN_DATABASE_URL, freshDatabaseUrl } from '../helpers/database.js';
+import { CPF, createMerchant } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import { http, spawnEngine, startStack, waitReady } from '../helpers/stack.js';
 
@@ -88,13 +90,33 @@ describe('process lifecycle', () => {
     }
   });
 
-  it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
+  it('finishes an in-flight request on SIGTERM (a charge whose body is still arriving), then exits 0', async () => {
     const stack = await startStack();
     const engine = stack.processes[0]!;
-    const inFlight = http('GET', `${stack.rootUrl}/readyz`);
-    engine.child.kill('SIGTERM');
-    const [res, code] = await Promise.all([inFlight, engine.stop()]);
-    expect(res.status).toBe(200);
+    const { key } = await createMerchant(stack);
+    const body = Buffer.from(JSON.stringify({ amount: 10, payer: { name: 'Fulano de Tal', document: CPF.valid } }));
+    const url = new URL(`${stack.baseUrl}/transactions`);
+    const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length, 'idempotency-key': 'in-flight-1' } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.subarray(0, 10));
+      // The server has the request; the signal arrives while its body is still coming.
+      setTimeout(() => {
+        engine.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.subarray(10)), 300);
+      }, 300);
+    });
+    const exited = new Promise<number | null>((resolve) => engine.child.once('exit', (code) => resolve(code)));
+    const [res, code] = await Promise.all([answer, exited]);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ externalId: 'in-flight-1', status: 'pending' });
     expect(code).toBe(0);
   });
 });
