@@ -1,7 +1,7 @@
 // Sustained charge creation against a running engine, next to a bare Temporal baseline on the same
 // machine in the same run.
 //
-//   npm run bench                                  (DURATION=20 s, CONCURRENCY=16)
+//   npm run bench                                  (DURATION=20 s, CONCURRENCY=8)
 //   node --import tsx bench/charges.ts [DURATION_S] [CONCURRENCY]
 //
 // 1. Baseline: a worker process (bench/baseline/worker.ts, its own task queue) and, from this
@@ -29,7 +29,7 @@ import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
 import { transferAccounts, transferLoad } from './transfers.js';
 
 const DURATION_S = Number(process.argv[2] ?? 20);
-const CONCURRENCY = Number(process.argv[3] ?? 16);
+const CONCURRENCY = Number(process.argv[3] ?? 8);
 const WARMUP_S = 3;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -153,6 +153,10 @@ async function chargeLoad(apiUrl: string, tokens: string[], seconds: number, lab
     ],
   });
   const ok = (result.statusCodeStats['201']?.count ?? 0) as number;
+  const unexpected = Object.entries(result.statusCodeStats).filter(([status]) => status !== '201');
+  if (unexpected.length || result.errors) {
+    process.stderr.write(`${label}: ${unexpected.map(([status, { count }]) => `${count} × ${status}`).join(', ')}; ${result.errors} connection errors (${result.timeouts} timeouts)\n`);
+  }
   return {
     label,
     requests: ok,
