@@ -21,6 +21,7 @@ async function refusalsFinal<T>(call: () => Promise<T>): Promise<T> {
 export function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
   return {
     sql: deps.sql,
+    expirySeconds: deps.config.chargeTtlSeconds,
     transferRoute: (name) =>
       transferRoute(
         {

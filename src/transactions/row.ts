@@ -44,7 +44,7 @@ export interface TransactionRow {
   splitAmountCents: number;
   split: StoredSplitShare[];
   description: string | null;
-  payer: StoredPayer | null;
+  payer: StoredPayer;
   counterparty: Record<string, unknown> | null;
   pixCopyPaste: string | null;
   pixQrCodeBase64: string | null;
@@ -53,7 +53,7 @@ export interface TransactionRow {
   apiKeyId: string | null;
   processorRef: string | null;
   refundedAmountCents: number;
-  expiresAt: Date | null;
+  expiresAt: Date;
   approvedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -88,7 +88,7 @@ export interface RawTransactionRow {
   api_key_id: string | null;
   processor_ref: string | null;
   refunded_amount: bigint;
-  expires_at: Date | null;
+  expires_at: Date;
   approved_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -116,7 +116,7 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     splitAmountCents: Number(raw.split_amount),
     split: (raw.split ?? []) as StoredSplitShare[],
     description: raw.description,
-    payer: (raw.payer ?? null) as StoredPayer | null,
+    payer: raw.payer as StoredPayer,
     counterparty: (raw.counterparty ?? null) as Record<string, unknown> | null,
     pixCopyPaste: raw.pix_copy_paste,
     pixQrCodeBase64: raw.pix_qr_code_base64,

@@ -15,13 +15,16 @@ export const SplitShareSchema = Type.Object({
   description: nullable(Type.String()),
 });
 
-export const PayerSchema = Type.Object({
-  name: Type.String(),
-  document: Type.String({ description: 'CPF ou CNPJ, apenas dígitos' }),
-  email: nullable(Type.String()),
-  bankName: Type.Optional(Type.String({ description: 'Instituição do pagador, quando a rede informa' })),
-  state: Type.Optional(Type.String({ description: 'UF do pagador, quando a rede informa' })),
-});
+export const PayerSchema = Type.Object(
+  {
+    name: Type.String(),
+    document: Type.String({ description: 'CPF ou CNPJ, apenas dígitos' }),
+    email: nullable(Type.String()),
+    bankName: Type.Optional(Type.String({ description: 'Instituição do pagador, quando a rede informa' })),
+    state: Type.Optional(Type.String({ description: 'UF do pagador, quando a rede informa' })),
+  },
+  { description: 'Cobrança: quem paga; transferência: a conta que paga' },
+);
 
 export const PixSchema = Type.Object({
   copyPaste: Type.String({ description: 'Código Pix copia e cola (BR Code); use exatamente como recebido' }),
@@ -48,10 +51,10 @@ export const TransactionSchema = Type.Object(
     splitAmount: reais('Total de comissões do split; 0 sem split'),
     split: Type.Array(SplitShareSchema),
     refundedAmount: reais('Total devolvido ao pagador (MED aceita); 0 quando nada foi devolvido'),
-    payer: nullable(PayerSchema),
+    payer: PayerSchema,
     counterparty: nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Destino de uma transferência' })),
     pix: nullable(PixSchema),
-    expiresAt: nullable(dateTime('Criação mais a validade da cobrança')),
+    expiresAt: dateTime('Criação mais a validade (CHARGE_TTL_SECONDS, 15 minutos por padrão); só a cobrança expira, na transferência é informativo'),
     approvedAt: nullable(dateTime('Quando foi aprovada')),
     createdAt: dateTime('Criação'),
     updatedAt: dateTime('Última alteração'),

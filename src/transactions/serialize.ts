@@ -8,8 +8,7 @@ export type { Transaction };
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-function serializePayer(payer: StoredPayer | null): Transaction['payer'] {
-  if (payer === null) return null;
+function serializePayer(payer: StoredPayer): Transaction['payer'] {
   return {
     name: payer.name,
     document: payer.document,
@@ -50,7 +49,7 @@ export function serializeTransaction(row: TransactionRow): Transaction {
     payer: serializePayer(row.payer),
     counterparty: row.counterparty,
     pix: row.pixCopyPaste !== null && row.pixQrCodeBase64 !== null ? { copyPaste: row.pixCopyPaste, qrCodeBase64: row.pixQrCodeBase64 } : null,
-    expiresAt: iso(row.expiresAt),
+    expiresAt: row.expiresAt.toISOString(),
     approvedAt: iso(row.approvedAt),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

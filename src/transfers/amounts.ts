@@ -25,9 +25,10 @@ export function transferComparedFields(request: TransferRequest): Record<string,
 const reais = (cents: number) => `R$ ${centsToReais(cents).toFixed(2).replace('.', ',')}`;
 
 /**
- * Prices the transfer for the account, or throws the 400 that says why it cannot be made:
- * missing amount, below the account's minimum, not above the fee, or a BR Code with its own amount
- * that the recipient would not receive in full (coverFee false with a fee).
+ * Prices the transfer for the account, or throws the 400 that says why it cannot be made: missing
+ * amount, below the account's minimum, or not above the fee. A BR Code that defines its value is
+ * paid in full (the code value prevails), so its fee is debited on top whatever `coverFee` says;
+ * `coverFee` is still compared, as sent, by the idempotency rules.
  */
 export function priceTransfer(request: TransferRequest, account: Account): TransferAmounts & { amountCents: number } {
   const amountCents = requestedAmountCents(request);
@@ -35,11 +36,8 @@ export function priceTransfer(request: TransferRequest, account: Account): Trans
   if (amountCents < account.limits.transferMinCents) {
     throw invalidRequest(`Valor mínimo para transferência: ${reais(account.limits.transferMinCents)}`);
   }
-  const amounts = transferAmounts({ amountCents, coverFee: request.coverFee, rule: account.fees.transfer });
+  const codeDefinesValue = request.destination.type === 'br_code' && request.destination.amountCents !== null;
+  const amounts = transferAmounts({ amountCents, coverFee: codeDefinesValue || request.coverFee, rule: account.fees.transfer });
   if (!amounts.ok) throw invalidRequest('Valor deve ser maior que a tarifa');
-  const codeAmount = request.destination.type === 'br_code' ? request.destination.amountCents : null;
-  if (codeAmount !== null && amounts.recipientAmountCents !== codeAmount) {
-    throw invalidRequest('O BR Code define o valor a receber: envie coverFee true para pagar a tarifa além do valor do código');
-  }
   return { ...amounts, amountCents };
 }

@@ -1,10 +1,11 @@
 // POST /transfers behind the route: validate, bind the idempotency key, price the transfer for the
 // account, then start (or join) the transfer's workflow with update-with-start and wait a bounded
-// time for its accept step (the row and the reservation in one PostgreSQL transaction).
+// time for its accept step (the row and the reservation in one PostgreSQL transaction). A wait that
+// runs out answers 202 only when Temporal knows of the workflow, 503 when it does not answer.
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Account, Caller } from '../accounts/account.js';
 import { TIMED_OUT, within } from '../charges/bounded-wait.js';
-import { ACCOUNT_ID_ATTRIBUTE, stillAccepting, TRANSACTION_ID_ATTRIBUTE, type CreationAnswer } from '../charges/create.js';
+import { ACCOUNT_ID_ATTRIBUTE, ensureStarted, stillAccepting, TRANSACTION_ID_ATTRIBUTE, type CreationAnswer } from '../charges/create.js';
 import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempotencyKey } from '../charges/idempotency.js';
 import type { Sql } from '../db/database.js';
 import type { Deps } from '../deps.js';
@@ -83,13 +84,13 @@ async function draftTransfer(deps: Deps, caller: Caller, request: TransferReques
     netAmountCents: amounts.netAmountCents,
     description: request.description,
     destination: routeDestination(request.destination),
-    payer: { name: account.name, document: account.document },
+    payer: { name: account.name, document: account.document, email: account.email },
     counterparty: counterpartyOf(request.destination, internal),
   };
 }
 
 /** The transfer as known before the workflow persisted it: what a 202 shows. */
-function draftTransaction(draft: TransferDraft): Transaction {
+function draftTransaction(draft: TransferDraft, expirySeconds: number): Transaction {
   const now = new Date();
   return serializeTransaction({
     id: draft.transactionId,
@@ -110,7 +111,7 @@ function draftTransaction(draft: TransferDraft): Transaction {
     splitAmountCents: 0,
     split: [],
     description: draft.description,
-    payer: null,
+    payer: draft.payer,
     counterparty: draft.counterparty,
     pixCopyPaste: null,
     pixQrCodeBase64: null,
@@ -119,7 +120,7 @@ function draftTransaction(draft: TransferDraft): Transaction {
     apiKeyId: draft.apiKeyId,
     processorRef: null,
     refundedAmountCents: 0,
-    expiresAt: null,
+    expiresAt: new Date(now.getTime() + expirySeconds * 1000),
     approvedAt: null,
     createdAt: now,
     updatedAt: now,
@@ -139,6 +140,7 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
   const key = resolveIdempotencyKey(headerKey, request.externalId);
   const fingerprint = fingerprintOf('transfer', transferComparedFields(request));
   const accountId = caller.account.id;
+  const workflowId = transferWorkflowId(accountId, key);
 
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
@@ -150,7 +152,7 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
     args: [{ requestId, fingerprint }],
     updateId: requestId,
     startWorkflowOperation: new WithStartWorkflowOperation(transferWorkflow, {
-      workflowId: transferWorkflowId(accountId, key),
+      workflowId,
       taskQueue: deps.config.temporalTaskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
       args: [{ requestId, draft }],
@@ -161,6 +163,9 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
     }),
   });
   const result = await within(accepted, deps.config.acceptWaitMs);
-  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft));
+  if (result === TIMED_OUT) {
+    await ensureStarted(deps, workflowId);
+    return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, deps.config.chargeTtlSeconds));
+  }
   return answerOf(result);
 }

@@ -1,5 +1,5 @@
 // The data a transfer workflow carries. Pure types only: the workflow bundle imports this file.
-import type { RoutePayer, TransferRequest } from '../processors/types.js';
+import type { TransferRequest } from '../processors/types.js';
 import type { Transaction } from '../transactions/serialize.js';
 
 /** Everything needed to accept a transfer, computed and checked by the API before the workflow starts. */
@@ -21,8 +21,8 @@ export interface TransferDraft {
   description: string | null;
   /** What the route is asked to pay. */
   destination: TransferRequest['destination'];
-  /** The paying account as the network sees it. */
-  payer: RoutePayer;
+  /** The paying account: the transaction's `payer` (the network is told its name and document). */
+  payer: { name: string; document: string; email: string };
   /** The public `counterparty` of the transaction: the destination as resolved. */
   counterparty: Record<string, unknown>;
 }

@@ -13,6 +13,8 @@ import type { PersistedTransfer, RouteTransferState, TransferDraft, TransferRefu
 
 export interface TransferLifecycleDeps {
   sql: Sql;
+  /** A transfer's `expiresAt` is its creation plus this (the charge TTL, the spec's "creation time plus 15 minutes"). */
+  expirySeconds: number;
   transferRoute(name: string): TransferRoute;
 }
 
@@ -63,11 +65,12 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
       const [inserted] = await tx<RawTransactionRow[]>`
         insert into transactions (
           id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
-          amount, fee, net_amount, debited_amount, recipient_amount, description, counterparty, fingerprint, api_key_id)
+          amount, fee, net_amount, debited_amount, recipient_amount, description, payer, counterparty, fingerprint, api_key_id, expires_at)
         values (
           ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'out', 'withdrawal', ${draft.method}, 'pending', 'monitoring', ${draft.route},
           ${draft.amountCents}, ${draft.feeCents}, ${draft.netAmountCents}, ${draft.debitedAmountCents}, ${draft.recipientAmountCents},
-          ${draft.description}, ${tx.json(draft.counterparty as never)}, ${draft.fingerprint}, ${draft.apiKeyId})
+          ${draft.description}, ${tx.json(draft.payer)}, ${tx.json(draft.counterparty as never)}, ${draft.fingerprint}, ${draft.apiKeyId},
+          now() + make_interval(secs => ${deps.expirySeconds}))
         on conflict do nothing
         returning *`;
       if (!inserted) {
@@ -121,7 +124,7 @@ export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: Tr
     amountCents: draft.recipientAmountCents,
     destination: draft.destination,
     description: draft.description,
-    payer: draft.payer,
+    payer: { name: draft.payer.name, document: draft.payer.document },
   });
   await rememberProcessorRef(deps.sql, draft.transactionId, state);
   return travelling(state);

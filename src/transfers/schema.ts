@@ -1,9 +1,11 @@
 // POST /transfers: the body's typebox schema (validation and the OpenAPI document come from it) for
 // both shapes, the modern `destination {type, value}` and the legacy `pixKey` + `pixKeyType`, and the
 // checks a schema cannot express (two decimals, DICT key formats, BR Code CRC), each refusal a 400
-// `invalid_request` with a Portuguese message that names the field.
+// `invalid_request` with a Portuguese message that names the field. A text `externalId` is an
+// idempotency key, so the idempotency rules judge it (400 `invalid_idempotency_key`), not the schema.
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { IDEMPOTENCY_KEY_PATTERN, resolveIdempotencyKey } from '../charges/idempotency.js';
 import { errorPath } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
@@ -41,9 +43,21 @@ export const TransferBodySchema = Type.Object({
   pixKeyType: Type.Optional(
     Type.Union(PIX_KEY_TYPES.map((t) => Type.Literal(t)), { description: 'Tipo da chave: cpf, cnpj, email, phone (+55…) ou random' }),
   ),
-  externalId: Type.Optional(Type.String({ maxLength: 100, description: 'Chave de idempotência; alternativa ao cabeçalho Idempotency-Key' })),
-  description: Type.Optional(Type.String({ maxLength: 140 })),
-  coverFee: Type.Optional(Type.Boolean({ default: false, description: 'true: a conta paga a taxa além do valor; false: o recebedor recebe o valor menos a taxa' })),
+  externalId: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      pattern: IDEMPOTENCY_KEY_PATTERN.source,
+      description: 'Chave de idempotência; alternativa ao cabeçalho Idempotency-Key',
+    }),
+  ),
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()], { description: 'Até 140 caracteres; null equivale a não enviar' })),
+  coverFee: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'true: a conta paga a taxa além do valor; false: o recebedor recebe o valor menos a taxa. Um BR Code que define o valor recebe sempre esse valor inteiro: a taxa é debitada além dele, qualquer que seja coverFee',
+    }),
+  ),
 });
 
 export type TransferBody = Static<typeof TransferBodySchema>;
@@ -75,10 +89,12 @@ const MESSAGES: Record<string, string> = {
 
 /**
  * Checks everything about a POST /transfers body that does not depend on the account and returns
- * it resolved: amount in centavos, destination validated and normalised. Throws a 400 on the first
- * problem.
+ * it resolved: amount in centavos, destination validated and normalised, a null description as
+ * none. Throws a 400 on the first problem.
  */
 export function parseTransferBody(body: unknown): TransferRequest {
+  const externalId = typeof body === 'object' && body !== null ? (body as { externalId?: unknown }).externalId : undefined;
+  if (typeof externalId === 'string') resolveIdempotencyKey(undefined, externalId);
   if (!validator.Check(body)) {
     const first = validator.Errors(body).map(errorPath)[0] ?? '';
     throw invalidRequest(MESSAGES[first] ?? MESSAGES['']!);

@@ -44,7 +44,7 @@ export async function insertTransactionRow(sql: Sql, accountId: string, input: T
       ${JSON.stringify(input.split ?? [])}::text::jsonb, 'Pedido de teste',
       ${JSON.stringify(input.payer ?? { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' })}::text::jsonb,
       ${charge ? '00020101021226...6304ABCD' : null}, ${charge ? 'iVBORw0KGgo=' : null}, ${hex()},
-      ${charge ? new Date(createdAt.getTime() + 15 * 60_000) : null}, ${status === 'approved' ? createdAt : null}, ${createdAt}, ${createdAt}
+      ${new Date(createdAt.getTime() + 15 * 60_000)}, ${status === 'approved' ? createdAt : null}, ${createdAt}, ${createdAt}
     )`;
   return id;
 }

@@ -116,12 +116,14 @@ describe('serializeTransaction', () => {
     expect(transaction.updatedAt).toMatch(ISO_MS);
   });
 
-  it('shows a transfer without pix nor expiry', async () => {
+  it('shows a transfer without pix, with its payer and expiry', async () => {
     const acc = await insertAccountRow(sql);
-    const id = await insertTransactionRow(sql, acc, { kind: 'transfer', amountCents: 500, feeCents: 50 });
+    const createdAt = new Date('2025-03-04T05:06:07.089Z');
+    const payer = { name: 'Loja Leitura', document: '11222333000181', email: 'loja@example.com' };
+    const id = await insertTransactionRow(sql, acc, { kind: 'transfer', amountCents: 500, feeCents: 50, payer, createdAt });
     const transaction = serializeTransaction((await findTransaction(sql, acc, id))!);
     expect(validTransaction.Check(transaction)).toBe(true);
-    expect(transaction).toMatchObject({ direction: 'out', type: 'withdrawal', pix: null, expiresAt: null, debitedAmount: 5.5, recipientAmount: 5 });
+    expect(transaction).toMatchObject({ direction: 'out', type: 'withdrawal', pix: null, payer, expiresAt: '2025-03-04T05:21:07.089Z', debitedAmount: 5.5, recipientAmount: 5 });
   });
 });
 

@@ -36,12 +36,16 @@ describe('transfers: approve, fail, internal payment', () => {
       counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' }, pix: null, approvedAt: null,
     });
     expect(transfer.id).toMatch(/^out_/);
+    // The paying account is the payer; the expiry is creation plus the charge TTL (900 s by default).
+    const { name, document, email } = merchant.account;
+    expect(transfer.payer).toEqual({ name, document, email });
+    expect(Date.parse(transfer.expiresAt) - Date.parse(transfer.createdAt)).toBe(900_000);
     expect(await balanceOf(merchant.client)).toEqual({ available: 98.25, reserved: 101.75 });
 
     const done = await completeTransfer(stack, transfer.id, 'approved');
     expect(done.status).toBe(200);
     const approved = await waitForStatus(merchant.client, transfer.id, 'approved');
-    expect(approved.processingState).toBe('completed');
+    expect(approved).toMatchObject({ processingState: 'completed', payer: transfer.payer, expiresAt: transfer.expiresAt });
     expect(Date.parse(approved.approvedAt)).toBeGreaterThanOrEqual(Date.parse(transfer.createdAt));
     expect(await balanceOf(merchant.client)).toEqual({ available: 98.25, reserved: 0 });
     expect(await ledgerEntriesOf(sql, transfer.id)).toEqual([
@@ -111,6 +115,36 @@ describe('transfers: approve, fail, internal payment', () => {
     const twice = await postTransfer(buyer.client, { destination: { type: 'qr_code', value: charge.pix.qrCodeBase64 }, coverFee: true });
     expect(twice.status).toBe(422);
     expect(twice.body.error.code).toBe('operation_refused');
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+
+  it('a BR Code that defines its value, amount and coverFee omitted: the recipient gets the code value, the fee is debited on top', async () => {
+    const seller = await createMerchant(stack);
+    const buyer = await createMerchant(stack, { fees: transferFees });
+    await fund(stack, buyer.client, 20);
+    const charge = await createCharge(seller.client, { amount: 12.34 });
+
+    const res = await postTransfer(buyer.client, { destination: { type: 'pix_copy_paste', value: charge.pix.copyPaste } });
+    expect(res.status).toBe(201);
+    const transfer = res.body.data;
+    // fee = 0.50 + 1.25 % of 12.34 (0.15425, rounded to 0.15) = 0.65
+    expect(transfer).toMatchObject({ amount: 12.34, fee: 0.65, debitedAmount: 12.99, recipientAmount: 12.34, netAmount: 12.34 });
+    expect(await balanceOf(buyer.client)).toEqual({ available: 7.01, reserved: 12.99 });
+
+    await waitForStatus(buyer.client, transfer.id, 'approved');
+    expect(await waitForStatus(seller.client, charge.id, 'approved')).toMatchObject({ amount: 12.34, netAmount: 12.34 });
+    expect(await balanceOf(buyer.client)).toEqual({ available: 7.01, reserved: 0 });
+    expect(await balanceOf(seller.client)).toEqual({ available: 12.34, reserved: 0 });
+    expect(await ledgerEntriesOf(sql, transfer.id)).toEqual([
+      { key: `transfer:${transfer.id}:reserve`, account: `${buyer.account.id}:available`, amount: -1299 },
+      { key: `transfer:${transfer.id}:reserve`, account: `${buyer.account.id}:reserved`, amount: 1299 },
+      { key: `transfer:${transfer.id}:settle`, account: `${buyer.account.id}:reserved`, amount: -1299 },
+      { key: `transfer:${transfer.id}:settle`, account: 'platform:pix_clearing', amount: 1234 },
+      { key: `transfer:${transfer.id}:settle`, account: 'platform:fee_revenue', amount: 65 },
+    ]);
+    // coverFee stays a compared field as sent: the same key with coverFee true is another request.
+    const changed = await postTransfer(buyer.client, { destination: { type: 'pix_copy_paste', value: charge.pix.copyPaste }, coverFee: true }, transfer.externalId);
+    expect([changed.status, changed.body.error?.code]).toEqual([409, 'idempotency_conflict']);
     await expectLedgerConsistent(stack.databaseUrl);
   });
 

@@ -60,7 +60,6 @@ describe('POST /v1/transfers', () => {
       ['pix_copy_paste: not a BR Code', { destination: { type: 'pix_copy_paste', value: 'pague-me' } }],
       ['pix_copy_paste: static code without value and no amount', { destination: { type: 'pix_copy_paste', value: CODE_OPEN } }],
       ['qr_code: neither a code nor a QR image', { destination: { type: 'qr_code', value: 'aGVsbG8=' } }],
-      ['code amount the recipient would not receive in full (fee, coverFee false)', { destination: { type: 'pix_copy_paste', value: CODE_10 } }],
       ['description over 140', cpfKeyBody({ description: 'x'.repeat(141) })],
       ['coverFee not a boolean', cpfKeyBody({ coverFee: 'true' })],
     ])('%s', async (_name, body) => {
@@ -74,7 +73,9 @@ describe('POST /v1/transfers', () => {
       ['no key at all', cpfKeyBody(), null, 400, 'idempotency_key_required'],
       ['a key with a space', cpfKeyBody(), 'chave com espaço', 400, 'invalid_idempotency_key'],
       ['a key over 100 characters', cpfKeyBody(), 'k'.repeat(101), 400, 'invalid_idempotency_key'],
-      ['externalId over 100 characters', cpfKeyBody({ externalId: 'k'.repeat(101) }), null, 400, 'invalid_request'],
+      ['externalId over 100 characters', cpfKeyBody({ externalId: 'k'.repeat(101) }), null, 400, 'invalid_idempotency_key'],
+      ['externalId over 100 characters, with the header', cpfKeyBody({ externalId: 'k'.repeat(101) }), 'k'.repeat(100), 400, 'invalid_idempotency_key'],
+      ['externalId with a space', cpfKeyBody({ externalId: 'pedido 1' }), null, 400, 'invalid_idempotency_key'],
       ['header different from externalId', cpfKeyBody({ externalId: 'abc' }), 'xyz', 409, 'idempotency_conflict'],
     ])('idempotency key: %s', async (_name, body, key, status, code) => {
       const res = await postTransfer(merchant.client, body, key);
@@ -141,6 +142,20 @@ describe('POST /v1/transfers', () => {
       expect(await balanceOf(merchant.client)).toEqual({ available: 37.5, reserved: 12.5 });
     });
 
+    it('description null is no description: 201, and the same body without description repeats it', async () => {
+      const merchant = await createMerchant(stack);
+      await fund(stack, merchant.client, 10);
+      const key = newKey('nodesc');
+      const created = await postTransfer(merchant.client, cpfKeyBody({ description: null }), key);
+      expect(created.status).toBe(201);
+      expect(created.body.data.description).toBeNull();
+      const repeat = await postTransfer(merchant.client, cpfKeyBody(), key);
+      expect(repeat.status).toBe(200);
+      expect(repeat.body.data.id).toBe(created.body.data.id);
+      const described = await postTransfer(merchant.client, cpfKeyBody({ description: 'aluguel' }), key);
+      expect([described.status, described.body.error?.code]).toEqual([409, 'idempotency_conflict']);
+    });
+
     it('a key already used by a charge is a conflict', async () => {
       const merchant = await createMerchant(stack);
       await fund(stack, merchant.client, 50);
@@ -177,7 +192,12 @@ describe('POST /v1/transfers', () => {
         const key = newKey('slow');
         const first = await postTransfer(merchant.client, cpfKeyBody(), key);
         expect(first.status).toBe(202);
-        expect(first.body).toMatchObject({ success: true, idempotent: false, data: { status: 'pending', amount: 10, id: expect.stringMatching(/^out_/) } });
+        const { name, document, email } = merchant.account;
+        expect(first.body).toMatchObject({
+          success: true,
+          idempotent: false,
+          data: { status: 'pending', amount: 10, id: expect.stringMatching(/^out_/), payer: { name, document, email }, expiresAt: expect.any(String) },
+        });
         const later = await eventually(async () => {
           const res = await postTransfer(merchant.client, cpfKeyBody(), key);
           return res.status === 200 ? res : undefined;

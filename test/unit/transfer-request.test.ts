@@ -70,13 +70,40 @@ describe('parseTransferBody: refusals', () => {
     ['qr_code that is neither code nor image', { destination: { type: 'qr_code', value: 'aGVsbG8=' } }, /QR code/],
     ['pixKeyType with a code destination', { pixKeyType: 'cpf', destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT } }, /pixKeyType/],
     ['description over 140', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', description: 'x'.repeat(141) }, /description/],
-    ['externalId over 100', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', externalId: 'x'.repeat(101) }, /externalId/],
+    ['externalId not a text', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', externalId: 12 }, /externalId/],
     ['coverFee as text', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', coverFee: 'yes' }, /coverFee/],
   ])('%s → 400 invalid_request', (_name, body, message) => {
     const err = refusal(() => parseTransferBody(body));
     expect(err.status).toBe(400);
     expect(err.code).toBe('invalid_request');
     expect(err.message).toMatch(message);
+  });
+});
+
+describe('parseTransferBody: externalId is judged as an idempotency key', () => {
+  it.each<[string, string, Record<string, unknown>?]>([
+    ['over 100 characters', 'x'.repeat(101)],
+    ['over 100 characters with an invalid body', 'x'.repeat(101), { amount: 'dez' }],
+    ['a space', 'pedido 1'],
+    ['an accent', 'pedido-ç'],
+    ['empty', ''],
+  ])('%s → 400 invalid_idempotency_key', (_name, externalId, extra = {}) => {
+    const err = refusal(() => parseTransferBody({ amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', externalId, ...extra }));
+    expect([err.status, err.code]).toEqual([400, 'invalid_idempotency_key']);
+  });
+
+  it('accepts 100 characters of letters, digits and . _ : / -', () => {
+    const externalId = `aZ09._:/-${'k'.repeat(91)}`;
+    expect(parseTransferBody({ amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', externalId }).externalId).toBe(externalId);
+  });
+});
+
+describe('parseTransferBody: description', () => {
+  it('null is no description, compared like an absent one', () => {
+    const base = { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf' };
+    const withNull = parseTransferBody({ ...base, description: null });
+    expect(withNull.description).toBeNull();
+    expect(transferComparedFields(withNull)).toEqual(transferComparedFields(parseTransferBody(base)));
   });
 });
 
@@ -155,19 +182,39 @@ describe('priceTransfer', () => {
     ['below the minimum of 3 reais', { amount: 2.99, pixKey: '52998224725', pixKeyType: 'cpf' }, account(), /mínimo.*3,00/],
     ['below a per-account minimum', { amount: 9.99, pixKey: '52998224725', pixKeyType: 'cpf' }, account({ limits: { chargeMinCents: 100, chargeMaxCents: 100, transferMinCents: 1000 } }), /10,00/],
     ['not above the fee', { amount: 3, pixKey: '52998224725', pixKeyType: 'cpf' }, account({ fees: { charge: { fixedCents: 0, percent: 0 }, transfer: { fixedCents: 300, percent: 0 } } }), /tarifa/],
-    ['a code amount the recipient would not receive in full', { destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT } }, withFee, /coverFee/],
   ])('refuses %s', (_name, body, acc, message) => {
     const err = refusal(() => priceTransfer(parseTransferBody(body), acc));
     expect([err.status, err.code]).toEqual([400, 'invalid_request']);
     expect(err.message).toMatch(message);
   });
 
-  it('takes the amount of a code without value from the body, and a code with value pays it exactly', () => {
-    expect(priceTransfer(parseTransferBody({ amount: 5, destination: { type: 'pix_copy_paste', value: CODE_WITHOUT_AMOUNT } }), account())).toMatchObject({ amountCents: 500 });
-    expect(priceTransfer(parseTransferBody({ coverFee: true, destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT } }), withFee)).toMatchObject({
+  it('takes the amount of a code without value from the body, coverFee applying as sent', () => {
+    const open = { amount: 50, destination: { type: 'pix_copy_paste', value: CODE_WITHOUT_AMOUNT } };
+    expect(priceTransfer(parseTransferBody(open), withFee)).toMatchObject({ amountCents: 5000, feeCents: 150, debitedAmountCents: 5000, recipientAmountCents: 4850 });
+    expect(priceTransfer(parseTransferBody({ ...open, coverFee: true }), withFee)).toMatchObject({ debitedAmountCents: 5150, recipientAmountCents: 5000 });
+  });
+
+  // fee = 1.00 + 1 % of 25.50 (0.255, rounded to 0.26) = 1.26
+  it.each([
+    ['coverFee absent', {}],
+    ['coverFee false', { coverFee: false }],
+    ['coverFee true', { coverFee: true }],
+    ['another amount in the body', { amount: 99 }],
+  ])('a code with value pays it exactly, the fee on top (%s)', (_name, extra) => {
+    const request = parseTransferBody({ destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT }, ...extra });
+    expect(priceTransfer(request, withFee)).toEqual({
+      ok: true,
       amountCents: 2550,
+      feeCents: 126,
+      debitedAmountCents: 2550 + 126,
       recipientAmountCents: 2550,
-      debitedAmountCents: 2550 + 100 + 26,
+      netAmountCents: 2550,
     });
+  });
+
+  it('a code with value keeps coverFee as sent among the compared fields', () => {
+    const fields = (extra: object) => transferComparedFields(parseTransferBody({ destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT }, ...extra }));
+    expect(fields({ coverFee: false })).toEqual(fields({}));
+    expect(fields({ coverFee: true })).not.toEqual(fields({}));
   });
 });

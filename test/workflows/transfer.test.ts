@@ -100,7 +100,7 @@ class FakeNetwork {
 }
 
 function transactionOf(draft: TransferDraft): Transaction {
-  const now = new Date().toISOString();
+  const now = new Date();
   return {
     id: draft.transactionId,
     externalId: draft.externalId,
@@ -120,13 +120,13 @@ function transactionOf(draft: TransferDraft): Transaction {
     splitAmount: 0,
     split: [],
     refundedAmount: 0,
-    payer: null,
+    payer: draft.payer,
     counterparty: draft.counterparty,
     pix: null,
-    expiresAt: null,
+    expiresAt: new Date(now.getTime() + 900_000).toISOString(),
     approvedAt: null,
-    createdAt: now,
-    updatedAt: now,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
   };
 }
 
@@ -147,7 +147,7 @@ function draft(): TransferDraft {
     netAmountCents: 10_000,
     description: null,
     destination: { type: 'pix_key', value: '52998224725', keyType: 'cpf' },
-    payer: { name: 'Loja', document: '11222333000181' },
+    payer: { name: 'Loja', document: '11222333000181', email: 'loja@example.com' },
     counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' },
   };
 }

@@ -1,0 +1,51 @@
+// Temporal unreachable while a transfer is requested: no 202 (nothing would be under way) but a 503
+// that reserves nothing; once Temporal is back, the same key creates the transfer. The engine reaches
+// Temporal through a local TCP relay that the test cuts and restores.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connect, type Sql } from '../../src/db/database.js';
+import { newKey } from '../helpers/charges.js';
+import { eventually } from '../helpers/eventually.js';
+import { createMerchant } from '../helpers/fixtures.js';
+import { freePort } from '../helpers/ports.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
+import { balanceOf, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
+
+describe('transfers while Temporal is unreachable', () => {
+  let stack: Stack;
+  let sql: Sql;
+  let temporal: TcpRelay;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    temporal = tcpRelay(port, inject('temporalAddress'));
+    await temporal.open();
+    stack = await startStack({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ACCEPT_WAIT_MS: '1000', SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
+    sql = connect(stack.databaseUrl, { max: 1 });
+  });
+  afterAll(async () => {
+    await sql?.end({ timeout: 5 });
+    await stack?.stop();
+    await temporal?.cut();
+  });
+
+  it('answers 503 internal_error with nothing reserved, then creates the transfer with the same key once Temporal is back', async () => {
+    const { client, account } = await createMerchant(stack);
+    await fund(stack, client, 20);
+    await temporal.cut();
+    const key = newKey('outage');
+    const refused = await postTransfer(client, cpfKeyBody(), key);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toEqual({ code: 'internal_error', message: expect.stringMatching(/mesma chave/) });
+    expect((await sql`select count(*)::int as n from transactions where account_id = ${account.id} and direction = 'out'`)[0]!.n).toBe(0);
+    expect(await balanceOf(client)).toEqual({ available: 20, reserved: 0 });
+
+    await temporal.open();
+    const created = await eventually(async () => {
+      const res = await postTransfer(client, cpfKeyBody(), key);
+      return [200, 201].includes(res.status) ? res : undefined;
+    }, 60_000, 500);
+    expect(created.body.data).toMatchObject({ externalId: key, status: 'pending', amount: 10 });
+    expect(await balanceOf(client)).toEqual({ available: 10, reserved: 10 });
+  });
+});
