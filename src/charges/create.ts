@@ -1,7 +1,6 @@
 // POST /transactions behind the route: validate, bind the idempotency key, then start (or join) the
 // charge's workflow with update-with-start and wait a bounded time for its accept step.
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Caller } from '../accounts/account.js';
 import type { Deps } from '../deps.js';
 import { chargeAmounts } from '../domain/fees.js';
@@ -16,9 +15,9 @@ import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempot
 import { chargeTransactionId, chargeWorkflowId } from './ids.js';
 import { resolveSplitRecipients } from './recipients.js';
 import { chargeComparedFields, parseChargeBody, type ChargeRequest } from './schema.js';
+import { checkReceiverUrl } from '../webhooks/ssrf.js';
+import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 
-export const ACCOUNT_ID_ATTRIBUTE = defineSearchAttributeKey('AccountId', SearchAttributeType.KEYWORD);
-export const TRANSACTION_ID_ATTRIBUTE = defineSearchAttributeKey('TransactionId', SearchAttributeType.KEYWORD);
 
 export interface CreationAnswer {
   status: 200 | 201 | 202;
@@ -151,6 +150,11 @@ export async function ensureStarted(deps: Deps, workflowId: string): Promise<voi
 
 export async function createCharge(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer> {
   const request = parseChargeBody(body, { webhookAllowInsecure: deps.config.webhookAllowInsecure });
+  if (request.webhookUrl !== null) {
+    // Resolved now too, so a receiver on a private address is refused here rather than failing 8 deliveries.
+    const receiver = await checkReceiverUrl(request.webhookUrl, deps.config.webhookAllowInsecure);
+    if (!receiver.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${receiver.reason}`);
+  }
   const key = resolveIdempotencyKey(headerKey, request.externalId);
   const fingerprint = fingerprintOf('charge', chargeComparedFields(request));
   const accountId = caller.account.id;

@@ -50,6 +50,15 @@ function canonicalJson(value: unknown): string {
 }
 
 /** Hex SHA-256 of the compared fields of an operation (`kind` keeps a charge and a transfer apart). */
+/**
+ * A text `externalId` in a body is checked by the key's own rules before the body's schema, so a bad key
+ * answers `invalid_idempotency_key` whatever else is wrong with the body.
+ */
+export function checkBodyExternalId(body: unknown): void {
+  const externalId = typeof body === 'object' && body !== null ? (body as { externalId?: unknown }).externalId : undefined;
+  if (typeof externalId === 'string') resolveIdempotencyKey(undefined, externalId);
+}
+
 export function fingerprintOf(kind: string, comparedFields: Record<string, unknown>): string {
   return createHash('sha256').update(`${kind}\n${canonicalJson(comparedFields)}`).digest('hex');
 }

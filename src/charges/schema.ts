@@ -6,6 +6,8 @@ import { Compile } from 'typebox/compile';
 import { isValidCpf, normalizeDocument, documentKind } from '../domain/documents.js';
 import { reaisToCents } from '../domain/money.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
+import { parseReceiverUrl } from '../webhooks/ssrf.js';
+import { checkBodyExternalId } from './idempotency.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
 
@@ -27,13 +29,13 @@ export const ChargeBodySchema = Type.Object({
   payer: Type.Object({
     name: Type.String({ minLength: 3, maxLength: 200, description: 'Nome completo (mínimo 3 caracteres)' }),
     document: Type.String({ minLength: 1, maxLength: 20, description: 'CPF válido, com ou sem pontuação' }),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Null()])),
   }),
   externalId: Type.Optional(Type.String({ maxLength: 100, description: 'Chave de idempotência; alternativa ao cabeçalho Idempotency-Key' })),
-  description: Type.Optional(Type.String({ maxLength: 140 })),
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()])),
   coverFee: Type.Optional(Type.Boolean({ default: false, description: 'true: o pagador paga também a taxa' })),
   split: Type.Optional(Type.Array(SplitItemSchema, { maxItems: SPLIT_MAX_RECIPIENTS })),
-  webhookUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'URL HTTPS que recebe os eventos desta cobrança' })),
+  webhookUrl: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048, description: 'URL HTTPS que recebe os eventos desta cobrança' }), Type.Null()])),
 });
 
 export type ChargeBody = Static<typeof ChargeBodySchema>;
@@ -134,16 +136,6 @@ export function recipientIdentifier(recipient: string): RecipientIdentifier | nu
   return null;
 }
 
-function isAcceptedWebhookUrl(value: string, allowInsecure: boolean): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  return url.protocol === 'https:' || (allowInsecure && url.protocol === 'http:');
-}
-
 function centsOrRefuse(value: number, message: string): number {
   const cents = reaisToCents(value);
   if (cents === null) throw invalidRequest(message);
@@ -169,6 +161,7 @@ function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): Sp
  * order of the body table, and returns it in centavos. Throws the spec's 400 on the first problem.
  */
 export function parseChargeBody(body: unknown, options: { webhookAllowInsecure: boolean }): ChargeRequest {
+  checkBodyExternalId(body);
   if (!validator.Check(body)) {
     const errors = validator
       .Errors(body)
@@ -181,11 +174,12 @@ export function parseChargeBody(body: unknown, options: { webhookAllowInsecure: 
   const name = body.payer.name.trim();
   if (name.length < 3) throw invalidRequest(MESSAGES.name);
   if (!isValidCpf(body.payer.document)) throw invalidRequest(MESSAGES.cpf);
-  if (body.webhookUrl !== undefined && !isAcceptedWebhookUrl(body.webhookUrl, options.webhookAllowInsecure)) {
-    throw invalidRequest(MESSAGES.webhookUrl);
+  if (typeof body.webhookUrl === 'string') {
+    const check = parseReceiverUrl(body.webhookUrl, options.webhookAllowInsecure);
+    if (!check.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${check.reason}`);
   }
   const payer: ChargeRequest['payer'] = { name, document: normalizeDocument(body.payer.document) };
-  if (body.payer.email !== undefined) payer.email = body.payer.email.trim();
+  if (typeof body.payer.email === 'string') payer.email = body.payer.email.trim();
   return {
     amountCents,
     payer,

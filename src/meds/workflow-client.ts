@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { decideUpdate, medWorkflow, openedUpdate } from '../../workflows/med.js';
-import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../charges/create.js';
+import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import type { Deps } from '../deps.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused, type MedChangeResult } from './results.js';

@@ -7,8 +7,8 @@ import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Logger } from '../log.js';
 import { temporalCli } from './executables.js';
+import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
 
-export const SEARCH_ATTRIBUTES = { AccountId: 'Keyword', TransactionId: 'Keyword' } as const;
 
 export interface DevServerOptions {
   port: number;
@@ -37,7 +37,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     mkdirSync(dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const key of [ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE]) args.push('--search-attribute', `${key.name}=Keyword`);
   for (const flag of [
     'frontend.enableUpdateWorkflowExecution=true',
     'frontend.enableExecuteMultiOperation=true',

@@ -5,7 +5,8 @@
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Account, Caller } from '../accounts/account.js';
 import { TIMED_OUT, within } from '../charges/bounded-wait.js';
-import { ACCOUNT_ID_ATTRIBUTE, ensureStarted, stillAccepting, TRANSACTION_ID_ATTRIBUTE, type CreationAnswer } from '../charges/create.js';
+import { ensureStarted, stillAccepting, type CreationAnswer } from '../charges/create.js';
+import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempotencyKey } from '../charges/idempotency.js';
 import type { Sql } from '../db/database.js';
 import type { Deps } from '../deps.js';

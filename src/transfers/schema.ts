@@ -5,7 +5,7 @@
 // idempotency key, so the idempotency rules judge it (400 `invalid_idempotency_key`), not the schema.
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { IDEMPOTENCY_KEY_PATTERN, resolveIdempotencyKey } from '../charges/idempotency.js';
+import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../charges/idempotency.js';
 import { errorPath } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
@@ -93,8 +93,7 @@ const MESSAGES: Record<string, string> = {
  * none. Throws a 400 on the first problem.
  */
 export function parseTransferBody(body: unknown): TransferRequest {
-  const externalId = typeof body === 'object' && body !== null ? (body as { externalId?: unknown }).externalId : undefined;
-  if (typeof externalId === 'string') resolveIdempotencyKey(undefined, externalId);
+  checkBodyExternalId(body);
   if (!validator.Check(body)) {
     const first = validator.Errors(body).map(errorPath)[0] ?? '';
     throw invalidRequest(MESSAGES[first] ?? MESSAGES['']!);

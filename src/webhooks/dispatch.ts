@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { WebhookDeliveryInput, WebhookDeliveryResult, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.js';
-import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../charges/create.js';
+import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import type { Sql } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import type { DeliveryView } from './deliveries.js';

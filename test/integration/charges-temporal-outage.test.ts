@@ -1,7 +1,6 @@
 // Temporal unreachable while a charge is requested: no 202 (nothing would be under way), but a 503 that
 // changes nothing; once Temporal is back, the same key creates the charge. The engine reaches Temporal
 // through a local TCP relay that the test cuts and restores.
-import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { chargeBody, newKey, postCharge } from '../helpers/charges.js';
@@ -9,42 +8,16 @@ import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 import { startStack, type Stack } from '../helpers/stack.js';
-
-/** A TCP relay to `target` on `port` that can be cut (listener closed, connections destroyed) and restored. */
-function relay(port: number, target: string) {
-  const [host, targetPort] = target.split(':') as [string, string];
-  const sockets = new Set<Socket>();
-  let server: Server | null = null;
-  return {
-    open: () =>
-      new Promise<void>((resolve) => {
-        server = createServer((inbound) => {
-          const outbound = tcpConnect(Number(targetPort), host);
-          for (const socket of [inbound, outbound]) {
-            sockets.add(socket);
-            socket.on('close', () => sockets.delete(socket));
-            socket.on('error', () => socket.destroy());
-          }
-          inbound.pipe(outbound).pipe(inbound);
-        });
-        server.listen(port, '127.0.0.1', () => resolve());
-      }),
-    cut: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server!.close(() => resolve());
-      }),
-  };
-}
+import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
 
 describe('charges while Temporal is unreachable', () => {
   let stack: Stack;
   let sql: Sql;
-  let temporal: ReturnType<typeof relay>;
+  let temporal: TcpRelay;
 
   beforeAll(async () => {
     const port = await freePort();
-    temporal = relay(port, inject('temporalAddress'));
+    temporal = tcpRelay(port, inject('temporalAddress'));
     await temporal.open();
     stack = await startStack({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ACCEPT_WAIT_MS: '1000' } });
     sql = connect(stack.databaseUrl, { max: 1 });

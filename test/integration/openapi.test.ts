@@ -3,13 +3,15 @@
 // code — are validated against its response schemas with ajv (draft 2020-12). The contract test walks
 // the operations of the served document, so a new route without probes fails here.
 import { validate } from '@readme/openapi-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PERMISSIONS } from '../../src/api/routes.js';
 import { chargeBody, createCharge, newKey, payCharge, postCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createAccount, createKey, createMerchant, patchAccount } from '../helpers/fixtures.js';
 import { loadContract, type Contract, type Operation } from '../helpers/openapi-contract.js';
+import { freePort } from '../helpers/ports.js';
 import { admin, http, startStack, type HttpResult, type Stack } from '../helpers/stack.js';
+import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 let stack: Stack;
@@ -333,6 +335,24 @@ async function slowAcceptProbes(): Promise<{ stack: Stack; probes: Map<string, P
   };
 }
 
+/** 503 of the creations: Temporal unreachable (cut behind a relay) after the stack started. */
+async function outageProbes(): Promise<{ stack: Stack; relay: TcpRelay; probes: Map<string, Probe[]> }> {
+  const port = await freePort();
+  const relay = tcpRelay(port, inject('temporalAddress'));
+  await relay.open();
+  const cut = await startStack({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ACCEPT_WAIT_MS: '300', SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
+  const merchant = await createMerchant(cut);
+  await relay.cut();
+  return {
+    stack: cut,
+    relay,
+    probes: new Map([
+      ['createCharge', [{ name: 'Temporal unreachable', expect: [503, 'internal_error'], send: () => postCharge(merchant.client, chargeBody()) }]],
+      ['createTransfer', [{ name: 'Temporal unreachable', expect: [503, 'internal_error'], send: () => merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }) }]],
+    ]),
+  };
+}
+
 const codeOf = (res: HttpResult): string | null => (res.status >= 400 ? (res.body?.error?.code ?? 'no-code') : null);
 
 describe('contract: real answers of every operation against the served document', () => {
@@ -340,6 +360,7 @@ describe('contract: real answers of every operation against the served document'
     const world = await buildWorld();
     const guard = await guardProbes(contract.operations);
     const slow = await slowAcceptProbes();
+    const outage = await outageProbes();
     const problems: string[] = [];
     const seen = new Set<string>();
     try {
@@ -349,7 +370,7 @@ describe('contract: real answers of every operation against the served document'
           problems.push(`${op.operationId}: no probes for this operation`);
           continue;
         }
-        const probes = [...own(world), ...(guard.get(op.operationId) ?? []), ...(slow.probes.get(op.operationId) ?? [])];
+        const probes = [...own(world), ...(guard.get(op.operationId) ?? []), ...(slow.probes.get(op.operationId) ?? []), ...(outage.probes.get(op.operationId) ?? [])];
         for (const probe of probes) {
           const res = await probe.send();
           const answered: [number, string | null] = [res.status, codeOf(res)];
@@ -362,7 +383,7 @@ describe('contract: real answers of every operation against the served document'
         }
       }
     } finally {
-      await slow.stack.stop();
+      await Promise.all([slow.stack.stop(), outage.stack.stop().then(() => outage.relay.cut())]);
     }
     expect(problems).toEqual([]);
 

@@ -42,7 +42,7 @@ describe('POST /transactions body', () => {
     ['a CNPJ as payer document', body({ payer: { name: 'Maria', document: CNPJ.valid } }), 'invalid_request', /CPF válido/],
     ['invalid payer e-mail', body({ payer: { name: 'Maria', document: CPF.valid, email: 'nope' } }), 'invalid_request', /e-mail/],
     ['description of 141 characters', body({ description: 'x'.repeat(141) }), 'invalid_request', /140/],
-    ['externalId of 101 characters', body({ externalId: 'x'.repeat(101) }), 'invalid_request', /100/],
+    ['externalId of 101 characters', body({ externalId: 'x'.repeat(101) }), 'invalid_idempotency_key', /100/],
     ['coverFee as text', body({ coverFee: 'yes' }), 'invalid_request', /coverFee/],
     ['webhookUrl over http', body({ webhookUrl: 'http://example.com/hook' }), 'invalid_request', /HTTPS/],
     ['webhookUrl not a URL', body({ webhookUrl: 'not a url' }), 'invalid_request', /HTTPS/],
@@ -75,6 +75,18 @@ describe('POST /transactions body', () => {
     expect(parsed.externalId).toHaveLength(100);
     expect(parsed.description).toHaveLength(140);
     expect(parsed.split).toEqual([{ recipient: 'a@b.co', percent: 100 }]);
+  });
+
+  it('reads null optional fields as absent (description, payer.email, webhookUrl), with the same compared fields', () => {
+    const withNulls = parseChargeBody(body({ description: null, webhookUrl: null, payer: { name: 'Maria da Silva', document: CPF.valid, email: null } }), strict);
+    const without = parseChargeBody(body(), strict);
+    expect(withNulls).toEqual(without);
+    expect(chargeComparedFields(withNulls)).toEqual(chargeComparedFields(without));
+  });
+
+  it('refuses a webhookUrl on a literal private address or with credentials, in secure mode', () => {
+    expect(refusal(body({ webhookUrl: 'http://example.com/hook' }))).toMatchObject({ code: 'invalid_request', message: /webhookUrl/ });
+    expect(refusal(body({ webhookUrl: 'https://user:pw@example.com/hook' }))).toMatchObject({ code: 'invalid_request', message: /webhookUrl/ });
   });
 
   it('allows an http webhookUrl only in insecure mode', () => {

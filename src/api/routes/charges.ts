@@ -34,6 +34,7 @@ export const createChargeRoute: RouteSpec = {
     { status: 409, code: 'SPLIT_RECIPIENT_DUPLICATED' },
     { status: 422, code: 'operation_refused' },
     { status: 422, code: 'SPLIT_EXCEEDS_SALE' },
+    { status: 503, code: 'internal_error' },
   ],
   async handler(ctx, deps) {
     const caller = ctx.state.caller as Caller;

@@ -29,6 +29,7 @@ export const createTransferRoute: RouteSpec = {
     { status: 409, code: 'WITHDRAWAL_IN_PROGRESS' },
     { status: 422, code: 'operation_refused' },
     { status: 423, code: 'invalid_request' },
+    { status: 503, code: 'internal_error' },
   ],
   async handler(ctx, deps) {
     const caller = ctx.state.caller as Caller;
