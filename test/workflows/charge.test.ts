@@ -2,36 +2,19 @@
 // Pix route and read model (this is the workflow layer: durable waits, races, retries), and the
 // server's clock says when each step ran.
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charges/draft.js';
 import { ROUTE_REFUSED } from '../../src/processors/types.js';
-import { temporalTestServer } from '../../src/temporal/executables.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.js';
+import { timeSkippingServer } from '../helpers/time-skipping.js';
 
-const WORKFLOW_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'charge.ts');
+const server = timeSkippingServer('charge.ts');
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
 
-beforeAll(async () => {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  [env, bundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOW_FILE, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
-  ]);
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
 
 type Call = { name: string; atMs: number };
 
@@ -46,7 +29,7 @@ class FakeEngine {
   routeRefuses = false;
 
   private async record(name: string) {
-    this.calls.push({ name, atMs: await env.currentTimeMs() });
+    this.calls.push({ name, atMs: await server.env.currentTimeMs() });
   }
 
   called(name: string): Call[] {
@@ -163,12 +146,11 @@ function draft(): ChargeDraft {
 
 /** Starts a charge workflow the way the API does (update-with-start of `accept`) and runs `scenario` while a worker serves it. */
 async function withCharge<T>(engine: FakeEngine, scenario: (run: { accepted: AcceptResult; workflowId: string; result: () => Promise<Transaction> }) => Promise<T>): Promise<T> {
-  const taskQueue = `charges-${randomBytes(4).toString('hex')}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: engine.activities() });
+  const { worker, taskQueue } = await server.worker('charges', engine.activities());
   const input = { requestId: 'req_1', ttlSeconds: 900, draft: draft() };
   const workflowId = `charge:${input.draft.accountId}:${input.draft.externalId}`;
   return worker.runUntil(async () => {
-    const handle = await env.client.workflow.start('chargeWorkflow', { taskQueue, workflowId, args: [input] });
+    const handle = await server.env.client.workflow.start('chargeWorkflow', { taskQueue, workflowId, args: [input] });
     const accepted = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }] });
     return scenario({ accepted, workflowId, result: () => handle.result() });
   });
@@ -181,7 +163,7 @@ describe('charge workflow (time-skipping)', () => {
       expect(accepted.outcome).toBe('created');
       expect(accepted.transaction!.pix).not.toBeNull();
       engine.pay();
-      await env.client.workflow.getHandle(workflowId).signal(paymentNotifiedSignal);
+      await server.env.client.workflow.getHandle(workflowId).signal(paymentNotifiedSignal);
       const final = await result();
       expect(final).toMatchObject({ status: 'approved', processingState: 'completed' });
       expect(final.payer).toMatchObject({ bankName: 'Banco Teste', state: 'RJ' });
@@ -225,7 +207,7 @@ describe('charge workflow (time-skipping)', () => {
   it('ignores a payment notification the route does not confirm, and still expires', async () => {
     const engine = new FakeEngine();
     await withCharge(engine, async ({ workflowId, result }) => {
-      await env.client.workflow.getHandle(workflowId).signal(paymentNotifiedSignal);
+      await server.env.client.workflow.getHandle(workflowId).signal(paymentNotifiedSignal);
       const final = await result();
       expect(final).toMatchObject({ status: 'cancelled', expired: true });
     });
@@ -236,7 +218,7 @@ describe('charge workflow (time-skipping)', () => {
   it('refresh asks the route: pending stays pending, paid settles and answers approved', async () => {
     const engine = new FakeEngine();
     await withCharge(engine, async ({ workflowId, result }) => {
-      const handle = env.client.workflow.getHandle(workflowId);
+      const handle = server.env.client.workflow.getHandle(workflowId);
       expect((await handle.executeUpdate(refreshUpdate)).status).toBe('pending');
       engine.pay();
       const refreshed = await handle.executeUpdate(refreshUpdate);
@@ -254,7 +236,7 @@ describe('charge workflow (time-skipping)', () => {
     await withCharge(engine, async ({ accepted, workflowId }) => {
       expect(accepted.outcome).toBe('created');
       expect(accepted.transaction!.pix).toEqual({ copyPaste: '000201fake', qrCodeBase64: 'iVBOR' });
-      await env.client.workflow.getHandle(workflowId).terminate('test done');
+      await server.env.client.workflow.getHandle(workflowId).terminate('test done');
     });
     expect(engine.called('openChargeAtRoute')).toHaveLength(5);
   });
@@ -273,7 +255,7 @@ describe('charge workflow (time-skipping)', () => {
   it('answers a second accept with the same fingerprint as a repeat and a different one as a conflict', async () => {
     const engine = new FakeEngine();
     await withCharge(engine, async ({ accepted, workflowId }) => {
-      const handle = env.client.workflow.getHandle(workflowId);
+      const handle = server.env.client.workflow.getHandle(workflowId);
       const repeat = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_2', fingerprint: 'f'.repeat(64) }] });
       const conflict = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_3', fingerprint: 'e'.repeat(64) }] });
       expect(repeat).toEqual({ outcome: 'repeated', transaction: accepted.transaction });

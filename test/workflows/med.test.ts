@@ -3,11 +3,7 @@
 // time (7 days by default), alerts operators once (a warn log line and med.updated) and leaves the
 // MED waiting for its decision; a decision in time cancels the alert.
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { medActivities } from '../../activities/meds.js';
 import { webhookActivities } from '../../activities/webhooks.js';
@@ -19,38 +15,30 @@ import { readBalance } from '../../src/ledger/balance.js';
 import { post } from '../../src/ledger/post.js';
 import { createLogger } from '../../src/log.js';
 import type { MedChangeResult } from '../../src/meds/results.js';
-import { temporalTestServer } from '../../src/temporal/executables.js';
 import { decideUpdate, openedUpdate, type MedWorkflowInput } from '../../workflows/med.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 import { insertAccountRow, insertTransactionRow } from '../helpers/transaction-rows.js';
+import { timeSkippingServer } from '../helpers/time-skipping.js';
 
-const WORKFLOW_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'med.ts');
+const server = timeSkippingServer('med.ts');
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
 let sql: Sql;
 let databaseUrl: string;
 const logLines: any[] = [];
 
 beforeAll(async () => {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  [env, bundle, { sql, url: databaseUrl }] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOW_FILE, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
-    migratedDatabase({ max: 4 }),
-  ]);
+  ({ sql, url: databaseUrl } = await migratedDatabase({ max: 4 }));
 });
 
 afterAll(async () => {
-  await env?.teardown();
   await sql?.end({ timeout: 5 });
 });
 
 function deps(config: Config): Deps {
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().trim().split('\n').map((line) => JSON.parse(line))));
-  return { config, log: createLogger('info', stream), sql, temporal: env.client };
+  return { config, log: createLogger('info', stream), sql, temporal: server.env.client };
 }
 
 /** An approved 100.00 charge whose account holds 98.00 available. */
@@ -81,24 +69,23 @@ interface Run {
 
 /** Opens a MED through its workflow (as the admin API does) and runs `scenario` while a worker serves it. */
 async function withMed<T>(run: Run, scenario: (opened: MedChangeResult, handle: { decide: (o: 'accepted' | 'rejected') => Promise<MedChangeResult>; result: () => Promise<MedChangeResult> }, openedAtMs: number) => Promise<T>): Promise<T> {
-  const taskQueue = `med-${randomBytes(4).toString('hex')}`;
   const real = { ...medActivities(deps(run.config)), ...webhookActivities(deps(run.config)) };
   const activities = {
     ...real,
     markMedOverdue: async (medId: string) => {
-      run.overdueCalls.push(await env.currentTimeMs());
+      run.overdueCalls.push(await server.env.currentTimeMs());
       return real.markMedOverdue(medId);
     },
   };
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  const { worker, taskQueue } = await server.worker('med', activities);
   const medId = `med_${randomBytes(12).toString('hex')}`;
   const input: MedWorkflowInput = {
     open: { medId, transactionId: run.transactionId, amountCents: null, reason: 'fraud', deadlineSeconds: run.config.medDecisionDeadlineSeconds },
   };
   return worker.runUntil(async () => {
-    const handle = await env.client.workflow.start('medWorkflow', { taskQueue, workflowId: `med:${medId}`, args: [input] });
+    const handle = await server.env.client.workflow.start('medWorkflow', { taskQueue, workflowId: `med:${medId}`, args: [input] });
     const opened = await handle.executeUpdate(openedUpdate);
-    const openedAtMs = await env.currentTimeMs();
+    const openedAtMs = await server.env.currentTimeMs();
     return scenario(
       opened,
       { decide: (outcome) => handle.executeUpdate(decideUpdate, { args: [outcome] }), result: () => handle.result() as Promise<MedChangeResult> },
@@ -122,9 +109,9 @@ describe('MED workflow (time-skipping)', () => {
       expect(opened.med).toMatchObject({ status: 'open', amount: 100, retainedAmount: 98, overdue: false });
       expect(await readBalance(sql, accountId)).toEqual({ availableCents: 0, reservedCents: 0, retainedCents: 9_800 });
 
-      await env.sleep(config.medDecisionDeadlineSeconds * 1000 - 60_000);
+      await server.env.sleep(config.medDecisionDeadlineSeconds * 1000 - 60_000);
       expect(await overdueFlag(medId)).toBe(false);
-      await env.sleep(120_000);
+      await server.env.sleep(120_000);
       expect(await overdueFlag(medId)).toBe(true);
       expect(run.overdueCalls).toHaveLength(1);
       expect(run.overdueCalls[0]! - openedAtMs).toBeGreaterThanOrEqual(config.medDecisionDeadlineSeconds * 1000);
@@ -155,10 +142,10 @@ describe('MED workflow (time-skipping)', () => {
     await withMed(run, async (opened, handle) => {
       if (!opened.ok) throw new Error(opened.message);
       expect(Date.parse(opened.med.deadlineAt) - Date.parse(opened.med.createdAt)).toBe(3_600_000);
-      await env.sleep(50 * 60_000);
+      await server.env.sleep(50 * 60_000);
       expect(await handle.decide('rejected')).toMatchObject({ ok: true, med: { status: 'rejected', overdue: false } });
       expect(await handle.result()).toMatchObject({ ok: true, med: { status: 'rejected' } });
-      await env.sleep(2 * 3_600_000);
+      await server.env.sleep(2 * 3_600_000);
       expect(run.overdueCalls).toEqual([]);
       expect((await eventsOf(opened.med.id)).map((e) => e.type)).toEqual(['med.created', 'med.updated']);
     });

@@ -2,35 +2,18 @@
 // in-memory Pix route and read model (this is the workflow layer: the network's answer by signal or
 // by polling, retries, refusals), and the server's clock says when each step ran.
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TransferActivities } from '../../activities/transfers.js';
 import { ROUTE_REFUSED } from '../../src/processors/types.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../src/transfers/draft.js';
-import { temporalTestServer } from '../../src/temporal/executables.js';
 import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate, type TransferAcceptResult } from '../../workflows/transfer.js';
+import { timeSkippingServer } from '../helpers/time-skipping.js';
 
-const WORKFLOW_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'transfer.ts');
+const server = timeSkippingServer('transfer.ts');
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
 
-beforeAll(async () => {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  [env, bundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOW_FILE, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
-  ]);
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
 
 type Call = { name: string; atMs: number };
 
@@ -46,7 +29,7 @@ class FakeNetwork {
   sendRefuses = false;
 
   private async record(name: string) {
-    this.calls.push({ name, atMs: await env.currentTimeMs() });
+    this.calls.push({ name, atMs: await server.env.currentTimeMs() });
   }
 
   called(name: string): Call[] {
@@ -159,13 +142,12 @@ async function withTransfer<T>(
   network: FakeNetwork,
   scenario: (run: { accepted: TransferAcceptResult; workflowId: string; startedAtMs: number; result: () => Promise<Transaction | null> }) => Promise<T>,
 ): Promise<T> {
-  const taskQueue = `transfers-${randomBytes(4).toString('hex')}`;
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: network.activities() });
+  const { worker, taskQueue } = await server.worker('transfers', network.activities());
   const input = { requestId: 'req_1', draft: draft() };
   const workflowId = `transfer:${input.draft.accountId}:${input.draft.externalId}`;
   return worker.runUntil(async () => {
-    const startedAtMs = await env.currentTimeMs();
-    const handle = await env.client.workflow.start('transferWorkflow', { taskQueue, workflowId, args: [input] });
+    const startedAtMs = await server.env.currentTimeMs();
+    const handle = await server.env.client.workflow.start('transferWorkflow', { taskQueue, workflowId, args: [input] });
     const accepted = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }] });
     return scenario({ accepted, workflowId, startedAtMs, result: () => handle.result() });
   });
@@ -178,8 +160,8 @@ describe('transfer workflow (time-skipping)', () => {
     await withTransfer(network, async ({ accepted, workflowId, result }) => {
       expect(accepted).toMatchObject({ outcome: 'created', transaction: { status: 'pending' } });
       expect(network.called('sendTransferAtRoute')).toHaveLength(1);
-      const signalledAtMs = await env.currentTimeMs();
-      await env.client.workflow.getHandle(workflowId).signal(networkAnsweredSignal);
+      const signalledAtMs = await server.env.currentTimeMs();
+      await server.env.client.workflow.getHandle(workflowId).signal(networkAnsweredSignal);
       expect(await result()).toMatchObject({ status: 'approved', approvedAt: APPROVED.settledAt, processingState: 'completed' });
       const [confirm] = network.called('transferStateAtRoute');
       expect(confirm!.atMs - signalledAtMs).toBeLessThan(pollDelayMs(0));
@@ -264,7 +246,7 @@ describe('transfer workflow (time-skipping)', () => {
   it('answers a second accept with the same fingerprint as a repeat and a different one as a conflict', async () => {
     const network = new FakeNetwork();
     await withTransfer(network, async ({ accepted, workflowId }) => {
-      const handle = env.client.workflow.getHandle(workflowId);
+      const handle = server.env.client.workflow.getHandle(workflowId);
       const repeat = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_2', fingerprint: 'f'.repeat(64) }] });
       const conflict = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_3', fingerprint: 'e'.repeat(64) }] });
       expect(repeat).toEqual({ outcome: 'repeated', transaction: (accepted as { transaction: Transaction }).transaction });
@@ -279,8 +261,8 @@ describe('transfer workflow (time-skipping)', () => {
     network.answers = [...Array.from({ length: POLLS_PER_RUN + 5 }, (): RouteTransferState => ({ status: 'pending' })), APPROVED];
     await withTransfer(network, async ({ workflowId, result }) => {
       expect((await result())!.status).toBe('approved');
-      const { executions } = await env.client.workflowService.listClosedWorkflowExecutions({
-        namespace: env.namespace ?? 'default',
+      const { executions } = await server.env.client.workflowService.listClosedWorkflowExecutions({
+        namespace: server.env.namespace ?? 'default',
         maximumPageSize: 10,
         executionFilter: { workflowId },
       });

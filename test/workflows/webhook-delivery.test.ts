@@ -1,35 +1,18 @@
 // The delivery workflow's retry schedule on the time-skipping test server: the activity is replaced by
 // a receiver that fails a given number of times, and the attempts are timed on the server's clock.
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { temporalTestServer } from '../../src/temporal/executables.js';
 import type { AttemptInput, AttemptOutcome } from '../../src/webhooks/attempt.js';
 import { MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../src/webhooks/schedule.js';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.js';
+import { timeSkippingServer } from '../helpers/time-skipping.js';
 
-const WORKFLOW_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'webhook-delivery.ts');
+const server = timeSkippingServer('webhook-delivery.ts');
 const DEFAULTS = loadConfig({});
 const DEFAULT_SCHEDULE: RetrySchedule = { initialMs: DEFAULTS.webhookRetryInitialMs, maxMs: DEFAULTS.webhookRetryMaxMs };
 
-let env: TestWorkflowEnvironment;
-let bundle: WorkflowBundleWithSourceMap;
 
-beforeAll(async () => {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  [env, bundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOW_FILE, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
-  ]);
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
 
 interface Call {
   input: AttemptInput;
@@ -38,22 +21,16 @@ interface Call {
 
 /** Runs one delivery workflow against a fake attempt activity that answers `outcomes` in turn. */
 async function runDelivery(input: Omit<WebhookDeliveryInput, 'deliveryId'>, outcomes: (n: number) => AttemptOutcome) {
-  const taskQueue = `webhooks-${randomBytes(4).toString('hex')}`;
   const calls: Call[] = [];
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: bundle,
-    activities: {
-      async attemptWebhookDelivery(attempt: AttemptInput): Promise<AttemptOutcome> {
-        calls.push({ input: attempt, atMs: await env.currentTimeMs() });
-        return outcomes(calls.length);
-      },
+  const { worker, taskQueue } = await server.worker('webhooks', {
+    async attemptWebhookDelivery(attempt: AttemptInput): Promise<AttemptOutcome> {
+      calls.push({ input: attempt, atMs: await server.env.currentTimeMs() });
+      return outcomes(calls.length);
     },
   });
   const deliveryId = `whd_${randomBytes(8).toString('hex')}`;
   const result: WebhookDeliveryResult = await worker.runUntil(
-    env.client.workflow.execute('webhookDeliveryWorkflow', { taskQueue, workflowId: `webhook-delivery:${deliveryId}`, args: [{ deliveryId, ...input }] }),
+    server.env.client.workflow.execute('webhookDeliveryWorkflow', { taskQueue, workflowId: `webhook-delivery:${deliveryId}`, args: [{ deliveryId, ...input }] }),
   );
   const gaps = calls.slice(1).map((call, i) => call.atMs - calls[i]!.atMs);
   return { result, calls, gaps, deliveryId };

@@ -1,0 +1,51 @@
+// One workflow file on the time-skipping test server, for the tests of test/workflows: the server
+// and the file's bundle are made before the test file's tests and torn down after them.
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll } from 'vitest';
+import { temporalTestServer } from '../../src/temporal/executables.js';
+
+const WORKFLOWS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows');
+
+/** The bundler's logger: errors only. */
+const QUIET_BUNDLER_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+
+export interface TimeSkippingServer {
+  /** Set once the test file's `beforeAll` hooks ran. */
+  readonly env: TestWorkflowEnvironment;
+  /** A worker for the bundled workflows on a fresh task queue `<prefix>-<random>`, not yet running. */
+  worker(prefix: string, activities: object): Promise<{ worker: Worker; taskQueue: string }>;
+}
+
+/** Registers the hooks that start the server with `workflows/<fileName>` bundled, and stop it. */
+export function timeSkippingServer(fileName: string): TimeSkippingServer {
+  let env: TestWorkflowEnvironment | undefined;
+  let bundle: WorkflowBundleWithSourceMap | undefined;
+
+  beforeAll(async () => {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    [env, bundle] = await Promise.all([
+      TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
+      bundleWorkflowCode({ workflowsPath: join(WORKFLOWS_DIR, fileName), logger: QUIET_BUNDLER_LOGGER }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  return {
+    get env() {
+      if (!env) throw new Error('the time-skipping server is not started yet (use it inside tests)');
+      return env;
+    },
+    async worker(prefix, activities) {
+      const taskQueue = `${prefix}-${randomBytes(4).toString('hex')}`;
+      const worker = await Worker.create({ connection: this.env.nativeConnection, taskQueue, workflowBundle: bundle!, activities });
+      return { worker, taskQueue };
+    },
+  };
+}
