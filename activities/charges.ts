@@ -1,19 +1,9 @@
-// Charge activities: thin wrappers over src/charges/lifecycle.ts. A route's definitive refusal
-// becomes a non-retryable failure (type RouteRefused); everything else is retried by Temporal.
-import { ApplicationFailure } from '@temporalio/common';
+// Charge activities: thin wrappers over src/charges/lifecycle.ts. Calls to the route go
+// through refusalsFinal (a definitive refusal is not retried).
 import type { Deps } from '../src/deps.js';
 import * as lifecycle from '../src/charges/lifecycle.js';
-import { ROUTE_REFUSED, RouteRefused } from '../src/processors/types.js';
+import { refusalsFinal } from './refusals-final.js';
 import type { webhookActivities } from './webhooks.js';
-
-async function refusalsFinal<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof RouteRefused) throw ApplicationFailure.nonRetryable(err.message, ROUTE_REFUSED);
-    throw err;
-  }
-}
 
 export function chargeActivities(deps: Deps) {
   return {

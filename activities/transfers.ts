@@ -1,22 +1,12 @@
-// Transfer activities: thin wrappers over src/transfers/lifecycle.ts. A route's definitive refusal
-// becomes a non-retryable failure (type RouteRefused); everything else is retried by Temporal.
-import { ApplicationFailure } from '@temporalio/common';
+// Transfer activities: thin wrappers over src/transfers/lifecycle.ts. Calls to the route go
+// through refusalsFinal (a definitive refusal is not retried).
 import type { Deps } from '../src/deps.js';
 import { notifyChargePaid } from '../src/charges/notify.js';
 import { transferRoute } from '../src/processors/transfer-routes.js';
-import { ROUTE_REFUSED, RouteRefused } from '../src/processors/types.js';
 import type { TransferDraft } from '../src/transfers/draft.js';
 import * as lifecycle from '../src/transfers/lifecycle.js';
+import { refusalsFinal } from './refusals-final.js';
 import type { webhookActivities } from './webhooks.js';
-
-async function refusalsFinal<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof RouteRefused) throw ApplicationFailure.nonRetryable(err.message, ROUTE_REFUSED);
-    throw err;
-  }
-}
 
 export function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
   return {

@@ -2,21 +2,11 @@
 // the transaction, create it at the account's route) while the API waits on the `accept` update,
 // then waits durably for the payment notification or the expiry at `expiresAt`, and settles once:
 // the route's answer decides between paid and expired, never both.
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  defineSignal,
-  defineUpdate,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { ChargeActivities } from '../activities/charges.js';
 import type { ChargeWorkflowInput, PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
-import { ROUTE_REFUSED } from '../src/processors/types.js';
 import type { Transaction } from '../src/transactions/serialize.js';
+import { routeRefusal, transactionActivityCalls } from './transaction-activities.js';
 
 export interface AcceptRequest {
   requestId: string;
@@ -33,20 +23,7 @@ export const refreshUpdate = defineUpdate<Transaction, []>('refresh');
 /** The network told the engine the charge was paid (the workflow confirms with the route). */
 export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');
 
-// A processor outage must not lose a charge: retry without an attempt limit, backing off to a minute.
-const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
-const routeCalls = proxyActivities<ChargeActivities>({ startToCloseTimeout: '15 seconds', retry });
-const ledgerCalls = proxyActivities<ChargeActivities>({ startToCloseTimeout: '30 seconds', retry });
-// The accept step runs while the API waits: local activities run in the worker within the workflow
-// task, saving a server round trip per step. Past the local retry threshold a retry becomes a
-// durable timer, so a long outage still waits without holding the task.
-const acceptCalls = proxyLocalActivities<ChargeActivities>({ startToCloseTimeout: '15 seconds', retry, localRetryThreshold: '10 seconds' });
-
-/** A refusal from the route: wrapped in an ActivityFailure by a regular activity, bare from a local one. */
-function refusedByRoute(err: unknown): boolean {
-  const failure = err instanceof ActivityFailure ? err.cause : err;
-  return failure instanceof ApplicationFailure && failure.type === ROUTE_REFUSED;
-}
+const { routeCalls, ledgerCalls, acceptCalls } = transactionActivityCalls<ChargeActivities>();
 
 export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transaction> {
   const transactionId = input.draft.transactionId;
@@ -96,7 +73,7 @@ export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transa
     try {
       transaction = await acceptCalls.openChargeAtRoute(transactionId);
     } catch (err) {
-      if (!refusedByRoute(err)) throw err;
+      if (!routeRefusal(err)) throw err;
       transaction = await settle({ status: 'failed' });
     }
   }

@@ -3,22 +3,11 @@
 // hand-over to the account's route) while the API waits on the `accept` update, waits for the network's
 // answer (the `networkAnswered` signal, with polling as a fallback), and settles once: approved
 // settles the reservation, failed releases it.
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  defineSignal,
-  defineUpdate,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { TransferActivities } from '../activities/transfers.js';
-import { ROUTE_REFUSED } from '../src/processors/types.js';
 import type { RouteTransferState, TransferRefusal, TransferWorkflowInput } from '../src/transfers/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
+import { routeRefusal, transactionActivityCalls } from './transaction-activities.js';
 
 export interface TransferAcceptRequest {
   requestId: string;
@@ -41,19 +30,7 @@ export function pollDelayMs(poll: number): number {
 /** Polls per run before continuing as new, to keep a long wait's history small. */
 export const POLLS_PER_RUN = 200;
 
-const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
-const routeCalls = proxyActivities<TransferActivities>({ startToCloseTimeout: '15 seconds', retry });
-const ledgerCalls = proxyActivities<TransferActivities>({ startToCloseTimeout: '30 seconds', retry });
-// The accept step (persist, hand over to the route) runs while the API waits: local activities run in
-// the worker within the workflow task, saving a server round trip per step. Past the local retry
-// threshold a retry becomes a durable timer, so a long outage still waits without holding the task.
-const acceptCalls = proxyLocalActivities<TransferActivities>({ startToCloseTimeout: '15 seconds', retry, localRetryThreshold: '10 seconds' });
-
-/** The route's definitive refusal: wrapped in an ActivityFailure by a regular activity, bare from a local one. */
-function routeRefusal(err: unknown): ApplicationFailure | null {
-  const failure = err instanceof ActivityFailure ? err.cause : err;
-  return failure instanceof ApplicationFailure && failure.type === ROUTE_REFUSED ? failure : null;
-}
+const { routeCalls, ledgerCalls, acceptCalls } = transactionActivityCalls<TransferActivities>();
 
 export async function transferWorkflow(input: TransferWorkflowInput): Promise<Transaction | null> {
   const transactionId = input.draft.transactionId;

@@ -1,0 +1,25 @@
+// How the charge and transfer workflows call their activities, and how they recognise a route's
+// definitive refusal. Bundled with the workflows: it imports only @temporalio/workflow and pure modules.
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ROUTE_REFUSED } from '../src/processors/types.js';
+
+// A processor outage must not lose a transaction: retry without an attempt limit, backing off to a minute.
+const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
+
+/** Calls to the route, calls that settle in the ledger, and the accept step's calls, for activities `A`. */
+export function transactionActivityCalls<A>() {
+  return {
+    routeCalls: proxyActivities<A>({ startToCloseTimeout: '15 seconds', retry }),
+    ledgerCalls: proxyActivities<A>({ startToCloseTimeout: '30 seconds', retry }),
+    // The accept step runs while the API waits: local activities run in the worker within the workflow
+    // task, saving a server round trip per step. Past the local retry threshold a retry becomes a
+    // durable timer, so a long outage still waits without holding the task.
+    acceptCalls: proxyLocalActivities<A>({ startToCloseTimeout: '15 seconds', retry, localRetryThreshold: '10 seconds' }),
+  };
+}
+
+/** The route's definitive refusal: wrapped in an ActivityFailure by a regular activity, bare from a local one. */
+export function routeRefusal(err: unknown): ApplicationFailure | null {
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  return failure instanceof ApplicationFailure && failure.type === ROUTE_REFUSED ? failure : null;
+}
