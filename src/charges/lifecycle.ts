@@ -1,14 +1,14 @@
 // The steps of a charge's life that touch PostgreSQL or the route, each idempotent so that an
 // activity retried by Temporal does its work once: persist, open at the route, ask the route, and
 // settle (status change, ledger posting and event in one PostgreSQL transaction).
-import type { Sql, TxSql } from '../db/database.js';
-import { recordTransactionEvent } from '../events/record.js';
+import type { Sql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
-import { post, type Entry } from '../ledger/post.js';
+import type { Entry } from '../ledger/post.js';
 import { chargeRoute, UnknownRoute } from '../processors/registry.js';
 import { RouteRefused, type ChargeRoute, type ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
+import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
 import type { ChargeDraft, PaidAtRoute, RouteChargeState } from './draft.js';
 
 export interface LifecycleDeps {
@@ -20,20 +20,6 @@ export interface Persisted {
   fingerprint: string;
   /** False when the row already existed (a retried activity, or a later run for the same key). */
   created: boolean;
-}
-
-export interface Settled {
-  transaction: Transaction;
-  /** Events recorded with the change, to hand to `dispatchEvent`. */
-  eventIds: string[];
-}
-
-async function loadRow(sql: Sql | TxSql, transactionId: string, lock = false): Promise<TransactionRow> {
-  const [raw] = lock
-    ? await sql<RawTransactionRow[]>`select * from transactions where id = ${transactionId} for update`
-    : await sql<RawTransactionRow[]>`select * from transactions where id = ${transactionId}`;
-  if (!raw) throw new Error(`charge ${transactionId} not found`);
-  return toTransactionRow(raw);
 }
 
 /** Inserts the pending `txn_` row; an existing row for the same id or (account, key) is returned as is. */
@@ -96,7 +82,7 @@ export async function openChargeAtRoute(deps: LifecycleDeps, transactionId: stri
     set pix_copy_paste = ${created.copyPaste}, pix_qr_code_base64 = ${created.qrCodeBase64}, processor_ref = ${created.processorRef}, updated_at = now()
     where id = ${transactionId} and pix_copy_paste is null
     returning *`;
-  return serializeTransaction(updated ? toTransactionRow(updated) : await loadRow(deps.sql, transactionId));
+  return serializeTransaction(updated ? toTransactionRow(updated) : await loadTransactionRow(deps.sql, transactionId));
 }
 
 function travelling(state: ChargeState): RouteChargeState {
@@ -105,62 +91,32 @@ function travelling(state: ChargeState): RouteChargeState {
 }
 
 export async function chargeStateAtRoute(deps: LifecycleDeps, transactionId: string): Promise<RouteChargeState> {
-  const row = await loadRow(deps.sql, transactionId);
+  const row = await loadTransactionRow(deps.sql, transactionId);
   return travelling(await routeOf(deps, row).chargeStatus(transactionId));
 }
 
 /** Cancels the expired charge at the route; the answer is final: `paid` when the payment won the race. */
 export async function cancelChargeAtRoute(deps: LifecycleDeps, transactionId: string): Promise<Exclude<RouteChargeState, { status: 'pending' }>> {
-  const row = await loadRow(deps.sql, transactionId);
+  const row = await loadTransactionRow(deps.sql, transactionId);
   const state = travelling(await routeOf(deps, row).cancelCharge(transactionId, 'expired'));
   // A route that has not decided yet: fail the attempt so the activity retries until it has.
   if (state.status === 'pending') throw new Error(`route ${row.acquirer} has not cancelled ${transactionId} yet`);
   return state;
 }
 
-/**
- * Moves a pending charge to its final state with `change` and, in the same PostgreSQL transaction,
- * posts `entries` (when given) and records the event. A charge already final is returned as is
- * with the event its final state recorded, so a retried activity dispatches the same event.
- */
-async function finish(
-  deps: LifecycleDeps,
-  transactionId: string,
-  change: (tx: TxSql) => Promise<RawTransactionRow[]>,
-  ledger?: (row: TransactionRow) => { description: string; entries: Entry[] },
-): Promise<Settled> {
-  return deps.sql.begin(async (tx) => {
-    const current = await loadRow(tx, transactionId, true);
-    if (current.status !== 'pending') {
-      const events = await tx<{ id: string }[]>`
-        select id from events where transaction_id = ${transactionId} and type = ${`transaction.${current.status}`}`;
-      return { transaction: serializeTransaction(current), eventIds: events.map((e) => e.id) };
-    }
-    const [raw] = await change(tx);
-    const row = toTransactionRow(raw!);
-    if (ledger) {
-      const { description, entries } = ledger(row);
-      await post(tx, { key: `charge:${row.id}:settle`, transactionId: row.id, description, entries });
-    }
-    const eventId = await recordTransactionEvent(tx, row);
-    return { transaction: serializeTransaction(row), eventIds: [eventId] };
-  });
-}
-
 /** The settlement of a paid charge: payer amount out of Pix clearing, fee to revenue, split shares and net to the accounts. */
 export function settlementEntries(row: TransactionRow): Entry[] {
-  const entries: Entry[] = [
+  return [
     { account: platformAccount('pix_clearing', row.id), amount: -row.amountCents },
     { account: platformAccount('fee_revenue', row.id), amount: row.feeCents },
     ...row.split.map((share) => ({ account: customerAccount(share.accountId, 'available'), amount: share.amountCents })),
     { account: customerAccount(row.accountId, 'available'), amount: row.netAmountCents },
   ];
-  return entries.filter((entry) => entry.amount !== 0);
 }
 
 export function settleChargePaid(deps: LifecycleDeps, transactionId: string, paid: PaidAtRoute): Promise<Settled> {
-  return finish(
-    deps,
+  return settleOnce(
+    deps.sql,
     transactionId,
     (tx) => tx<RawTransactionRow[]>`
       update transactions
@@ -168,7 +124,7 @@ export function settleChargePaid(deps: LifecycleDeps, transactionId: string, pai
           payer = coalesce(payer, '{}'::jsonb) || ${tx.json(networkPayer(paid) as never)}, updated_at = now()
       where id = ${transactionId}
       returning *`,
-    (row) => ({ description: 'Cobrança Pix paga', entries: settlementEntries(row) }),
+    (row) => ({ key: `charge:${row.id}:settle`, description: 'Cobrança Pix paga', entries: settlementEntries(row) }),
   );
 }
 
@@ -178,8 +134,8 @@ function networkPayer(paid: PaidAtRoute): Partial<StoredPayer> {
 }
 
 export function settleChargeCancelled(deps: LifecycleDeps, transactionId: string, expired: boolean): Promise<Settled> {
-  return finish(
-    deps,
+  return settleOnce(
+    deps.sql,
     transactionId,
     (tx) => tx<RawTransactionRow[]>`
       update transactions set status = 'cancelled', expired = ${expired}, processing_state = 'completed', updated_at = now()
@@ -190,8 +146,8 @@ export function settleChargeCancelled(deps: LifecycleDeps, transactionId: string
 
 /** The route refused the charge for good: `failed`, nothing posted. */
 export function settleChargeFailed(deps: LifecycleDeps, transactionId: string): Promise<Settled> {
-  return finish(
-    deps,
+  return settleOnce(
+    deps.sql,
     transactionId,
     (tx) => tx<RawTransactionRow[]>`
       update transactions set status = 'failed', processing_state = 'completed', updated_at = now()

@@ -2,13 +2,13 @@
 // activity retried by Temporal does its work once: accept (row + reservation in one PostgreSQL
 // transaction), send, ask the route, and settle (status change, ledger posting and event in one
 // PostgreSQL transaction).
-import type { Sql, TxSql } from '../db/database.js';
-import { recordTransactionEvent } from '../events/record.js';
+import type { Sql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
 import { RouteRefused, type TransferRoute, type TransferState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
-import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
+import { serializeTransaction } from '../transactions/serialize.js';
+import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
 import type { PersistedTransfer, RouteTransferState, TransferDraft, TransferRefusal } from './draft.js';
 
 export interface TransferLifecycleDeps {
@@ -18,25 +18,11 @@ export interface TransferLifecycleDeps {
   transferRoute(name: string): TransferRoute;
 }
 
-export interface Settled {
-  transaction: Transaction;
-  /** Events recorded with the change, to hand to `dispatchEvent`. */
-  eventIds: string[];
-}
-
 /** Thrown inside the acceptance transaction to roll it back with the reason. */
 class Refused extends Error {
   constructor(readonly refusal: TransferRefusal) {
     super(refusal);
   }
-}
-
-async function loadRow(sql: Sql | TxSql, transactionId: string, lock = false): Promise<TransactionRow> {
-  const [raw] = lock
-    ? await sql<RawTransactionRow[]>`select * from transactions where id = ${transactionId} for update`
-    : await sql<RawTransactionRow[]>`select * from transactions where id = ${transactionId}`;
-  if (!raw) throw new Error(`transfer ${transactionId} not found`);
-  return toTransactionRow(raw);
 }
 
 const persisted = (row: TransactionRow, created: boolean): PersistedTransfer => ({
@@ -131,35 +117,8 @@ export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: Tr
 }
 
 export async function transferStateAtRoute(deps: TransferLifecycleDeps, transactionId: string): Promise<RouteTransferState> {
-  const row = await loadRow(deps.sql, transactionId);
+  const row = await loadTransactionRow(deps.sql, transactionId);
   return travelling(await routeOf(deps, row.acquirer).transferStatus(transactionId));
-}
-
-/**
- * Moves a pending transfer to its final state and, in the same PostgreSQL transaction, posts the
- * ledger entries and records the event. A transfer already final is returned with the event its
- * final state recorded, so a retried activity dispatches the same event.
- */
-async function finish(
-  deps: TransferLifecycleDeps,
-  transactionId: string,
-  change: (tx: TxSql) => Promise<RawTransactionRow[]>,
-  posting: (row: TransactionRow) => { key: string; description: string; entries: Entry[] },
-): Promise<Settled> {
-  return deps.sql.begin(async (tx) => {
-    const current = await loadRow(tx, transactionId, true);
-    if (current.status !== 'pending') {
-      const events = await tx<{ id: string }[]>`
-        select id from events where transaction_id = ${transactionId} and type = ${`transaction.${current.status}`}`;
-      return { transaction: serializeTransaction(current), eventIds: events.map((e) => e.id) };
-    }
-    const [raw] = await change(tx);
-    const row = toTransactionRow(raw!);
-    const { key, description, entries } = posting(row);
-    await post(tx, { key, transactionId: row.id, description, entries: entries.filter((e) => e.amount !== 0) });
-    const eventId = await recordTransactionEvent(tx, row);
-    return { transaction: serializeTransaction(row), eventIds: [eventId] };
-  });
 }
 
 /** Approved: the reservation leaves the account; the recipient's part goes out through Pix clearing, the fee to revenue. */
@@ -172,8 +131,8 @@ export function settlementEntries(row: TransactionRow): Entry[] {
 }
 
 export function settleTransferApproved(deps: TransferLifecycleDeps, transactionId: string, settledAt: string): Promise<Settled> {
-  return finish(
-    deps,
+  return settleOnce(
+    deps.sql,
     transactionId,
     (tx) => tx<RawTransactionRow[]>`
       update transactions set status = 'approved', processing_state = 'completed', approved_at = ${new Date(settledAt)}, updated_at = now()
@@ -185,8 +144,8 @@ export function settleTransferApproved(deps: TransferLifecycleDeps, transactionI
 
 /** Failed: the reservation goes back to the available balance; no fee is charged. */
 export function settleTransferFailed(deps: TransferLifecycleDeps, transactionId: string, reason: string): Promise<Settled> {
-  return finish(
-    deps,
+  return settleOnce(
+    deps.sql,
     transactionId,
     (tx) => tx<RawTransactionRow[]>`
       update transactions
