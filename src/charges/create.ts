@@ -1,12 +1,11 @@
 // POST /transactions behind the route: validate, bind the idempotency key, then start (or join) the
 // charge's workflow with update-with-start and wait a bounded time for its accept step.
-import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import type { Caller } from '../accounts/account.js';
 import type { Deps } from '../deps.js';
 import { chargeAmounts } from '../domain/fees.js';
 import { ApiError, invalidRequest, operationRefused } from '../http/errors.js';
 import { findTransaction } from '../transactions/repository.js';
-import type { TransactionRow } from '../transactions/row.js';
+import { pendingTransaction } from '../transactions/pending.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
 import { acceptUpdate, chargeWorkflow, type AcceptResult } from '../../workflows/charge.js';
 import { TIMED_OUT, within } from './bounded-wait.js';
@@ -16,7 +15,7 @@ import { chargeTransactionId, chargeWorkflowId } from './ids.js';
 import { resolveSplitRecipients } from './recipients.js';
 import { chargeComparedFields, parseChargeBody, type ChargeRequest } from './schema.js';
 import { checkReceiverUrl } from '../webhooks/ssrf.js';
-import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
+import { acceptWithStart } from '../temporal/accept-with-start.js';
 
 
 export interface CreationAnswer {
@@ -72,43 +71,20 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
   };
 }
 
-/** The transaction as known before the workflow persisted it: what a 202 shows. */
+/** The charge as known before the workflow persisted it: what a 202 shows. */
 function draftTransaction(draft: ChargeDraft, ttlSeconds: number): Transaction {
-  const now = new Date();
-  const row: TransactionRow = {
-    id: draft.transactionId,
-    accountId: draft.accountId,
-    externalId: draft.externalId,
+  return pendingTransaction(draft, ttlSeconds, {
     direction: 'in',
     type: 'payment',
     method: 'pix',
-    status: 'pending',
-    expired: false,
-    processingState: 'monitoring',
-    acquirer: draft.route,
-    amountCents: draft.amountCents,
-    feeCents: draft.feeCents,
-    netAmountCents: draft.netAmountCents,
     debitedAmountCents: null,
     recipientAmountCents: null,
     splitAmountCents: draft.splitAmountCents,
     split: draft.split,
-    description: draft.description,
     payer: { ...draft.payer, email: draft.payer.email ?? null },
     counterparty: null,
-    pixCopyPaste: null,
-    pixQrCodeBase64: null,
     webhookUrl: draft.webhookUrl,
-    fingerprint: draft.fingerprint,
-    apiKeyId: draft.apiKeyId,
-    processorRef: null,
-    refundedAmountCents: 0,
-    expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
-    approvedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  return serializeTransaction(row);
+  });
 }
 
 function answerOf(result: AcceptResult): CreationAnswer {
@@ -126,28 +102,6 @@ export async function stillAccepting(deps: Deps, accountId: string, key: string,
   return { status: 202, idempotent: false, transaction: known };
 }
 
-/** How long the reachability check after a timed-out wait may take (Temporal's client retries a lost connection for longer). */
-const REACHABILITY_WAIT_MS = 2000;
-
-/**
- * After a bounded wait ran out: a 202 promises that the operation is under way, so it is given only
- * when Temporal answers about the workflow (it exists, or its start is still in flight). When
- * Temporal does not answer at all, the start did not get through: 503, and the client repeats with
- * the same key (spec idempotency rule 8).
- */
-export async function ensureStarted(deps: Deps, workflowId: string): Promise<void> {
-  const reachable = await within(
-    deps.temporal.workflow.getHandle(workflowId).describe().then(
-      () => true,
-      (err) => err instanceof WorkflowNotFoundError,
-    ),
-    REACHABILITY_WAIT_MS,
-  );
-  if (reachable !== true) {
-    throw new ApiError(503, 'internal_error', 'Processamento temporariamente indisponível; repita a requisição com a mesma chave de idempotência');
-  }
-}
-
 export async function createCharge(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer> {
   const request = parseChargeBody(body, { webhookAllowInsecure: deps.config.webhookAllowInsecure });
   if (request.webhookUrl !== null) {
@@ -159,37 +113,28 @@ export async function createCharge(deps: Deps, caller: Caller, body: unknown, he
   const fingerprint = fingerprintOf('charge', chargeComparedFields(request));
   const accountId = caller.account.id;
   const workflowId = chargeWorkflowId(accountId, key);
-  const wait = deps.config.acceptWaitMs;
 
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
     const accepting = existing.status === 'pending' && existing.pixCopyPaste === null;
     if (!accepting) return { status: 200, idempotent: true, transaction: serializeTransaction(existing) };
-    const joined = await within(deps.temporal.workflow.getHandle(workflowId).executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint }] }), wait);
+    const joined = await within(deps.temporal.workflow.getHandle(workflowId).executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint }] }), deps.config.acceptWaitMs);
     if (joined === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => serializeTransaction(existing));
     return answerOf(joined);
   }
 
   const draft = await draftCharge(deps, caller, request, key, fingerprint);
   const ttlSeconds = deps.config.chargeTtlSeconds;
-  const accepted = deps.temporal.workflow.executeUpdateWithStart(acceptUpdate, {
-    args: [{ requestId, fingerprint }],
-    updateId: requestId,
-    startWorkflowOperation: new WithStartWorkflowOperation(chargeWorkflow, {
-      workflowId,
-      taskQueue: deps.config.temporalTaskQueue,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      args: [{ requestId, ttlSeconds, draft }],
-      typedSearchAttributes: [
-        { key: ACCOUNT_ID_ATTRIBUTE, value: accountId },
-        { key: TRANSACTION_ID_ATTRIBUTE, value: draft.transactionId },
-      ],
-    }),
+  const result = await acceptWithStart(deps, {
+    update: acceptUpdate,
+    workflow: chargeWorkflow,
+    workflowId,
+    input: { requestId, ttlSeconds, draft },
+    accountId,
+    transactionId: draft.transactionId,
+    requestId,
+    fingerprint,
   });
-  const result = await within(accepted, wait);
-  if (result === TIMED_OUT) {
-    await ensureStarted(deps, workflowId);
-    return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, ttlSeconds));
-  }
+  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, ttlSeconds));
   return answerOf(result);
 }

@@ -1,24 +1,15 @@
 // The data a charge workflow carries. Pure types only: the workflow bundle imports this file.
 import type { RoutePayer } from '../processors/types.js';
+import type { DraftBasics } from '../transactions/draft.js';
 import type { StoredSplitShare } from '../transactions/row.js';
 
 /** Everything needed to persist a charge, computed and checked by the API before the workflow starts. */
-export interface ChargeDraft {
-  transactionId: string;
-  accountId: string;
-  apiKeyId: string;
-  externalId: string;
-  /** Hex SHA-256 of the fields the idempotency rules compare. */
-  fingerprint: string;
-  route: string;
+export interface ChargeDraft extends DraftBasics {
   merchantName: string;
   /** What the payer pays. */
   amountCents: number;
-  feeCents: number;
   splitAmountCents: number;
-  netAmountCents: number;
   split: StoredSplitShare[];
-  description: string | null;
   payer: { name: string; document: string; email?: string };
   webhookUrl: string | null;
 }

@@ -2,15 +2,15 @@
 // account, then start (or join) the transfer's workflow with update-with-start and wait a bounded
 // time for its accept step (the row and the reservation in one PostgreSQL transaction). A wait that
 // runs out answers 202 only when Temporal knows of the workflow, 503 when it does not answer.
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Account, Caller } from '../accounts/account.js';
-import { TIMED_OUT, within } from '../charges/bounded-wait.js';
-import { ensureStarted, stillAccepting, type CreationAnswer } from '../charges/create.js';
-import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
+import { TIMED_OUT } from '../charges/bounded-wait.js';
+import { stillAccepting, type CreationAnswer } from '../charges/create.js';
+import { acceptWithStart } from '../temporal/accept-with-start.js';
 import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempotencyKey } from '../charges/idempotency.js';
 import type { Sql } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { ApiError, operationRefused } from '../http/errors.js';
+import { pendingTransaction } from '../transactions/pending.js';
 import { findTransaction } from '../transactions/repository.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
 import { transferAcceptUpdate, transferWorkflow, type TransferAcceptResult } from '../../workflows/transfer.js';
@@ -92,39 +92,17 @@ async function draftTransfer(deps: Deps, caller: Caller, request: TransferReques
 
 /** The transfer as known before the workflow persisted it: what a 202 shows. */
 function draftTransaction(draft: TransferDraft, expirySeconds: number): Transaction {
-  const now = new Date();
-  return serializeTransaction({
-    id: draft.transactionId,
-    accountId: draft.accountId,
-    externalId: draft.externalId,
+  return pendingTransaction(draft, expirySeconds, {
     direction: 'out',
     type: 'withdrawal',
     method: draft.method,
-    status: 'pending',
-    expired: false,
-    processingState: 'monitoring',
-    acquirer: draft.route,
-    amountCents: draft.amountCents,
-    feeCents: draft.feeCents,
-    netAmountCents: draft.netAmountCents,
     debitedAmountCents: draft.debitedAmountCents,
     recipientAmountCents: draft.recipientAmountCents,
     splitAmountCents: 0,
     split: [],
-    description: draft.description,
     payer: draft.payer,
     counterparty: draft.counterparty,
-    pixCopyPaste: null,
-    pixQrCodeBase64: null,
     webhookUrl: null,
-    fingerprint: draft.fingerprint,
-    apiKeyId: draft.apiKeyId,
-    processorRef: null,
-    refundedAmountCents: 0,
-    expiresAt: new Date(now.getTime() + expirySeconds * 1000),
-    approvedAt: null,
-    createdAt: now,
-    updatedAt: now,
   });
 }
 
@@ -149,24 +127,16 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
   }
 
   const draft = await draftTransfer(deps, caller, request, key, fingerprint);
-  const accepted = deps.temporal.workflow.executeUpdateWithStart(transferAcceptUpdate, {
-    args: [{ requestId, fingerprint }],
-    updateId: requestId,
-    startWorkflowOperation: new WithStartWorkflowOperation(transferWorkflow, {
-      workflowId,
-      taskQueue: deps.config.temporalTaskQueue,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      args: [{ requestId, draft }],
-      typedSearchAttributes: [
-        { key: ACCOUNT_ID_ATTRIBUTE, value: accountId },
-        { key: TRANSACTION_ID_ATTRIBUTE, value: draft.transactionId },
-      ],
-    }),
+  const result = await acceptWithStart(deps, {
+    update: transferAcceptUpdate,
+    workflow: transferWorkflow,
+    workflowId,
+    input: { requestId, draft },
+    accountId,
+    transactionId: draft.transactionId,
+    requestId,
+    fingerprint,
   });
-  const result = await within(accepted, deps.config.acceptWaitMs);
-  if (result === TIMED_OUT) {
-    await ensureStarted(deps, workflowId);
-    return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, deps.config.chargeTtlSeconds));
-  }
+  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, deps.config.chargeTtlSeconds));
   return answerOf(result);
 }

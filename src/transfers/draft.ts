@@ -1,24 +1,14 @@
 // The data a transfer workflow carries. Pure types only: the workflow bundle imports this file.
 import type { TransferRequest } from '../processors/types.js';
+import type { DraftBasics } from '../transactions/draft.js';
 import type { Transaction } from '../transactions/serialize.js';
 
 /** Everything needed to accept a transfer, computed and checked by the API before the workflow starts. */
-export interface TransferDraft {
-  transactionId: string;
-  accountId: string;
-  apiKeyId: string;
-  externalId: string;
-  /** Hex SHA-256 of the fields the idempotency rules compare. */
-  fingerprint: string;
-  route: string;
+export interface TransferDraft extends DraftBasics {
   /** `internal` when the destination is a BR Code of a pending charge of this engine. */
   method: 'pix' | 'internal';
-  amountCents: number;
-  feeCents: number;
   debitedAmountCents: number;
   recipientAmountCents: number;
-  netAmountCents: number;
-  description: string | null;
   /** What the route is asked to pay. */
   destination: TransferRequest['destination'];
   /** The paying account: the transaction's `payer` (the network is told its name and document). */

@@ -1,0 +1,72 @@
+// How the API starts a charge's or a transfer's workflow: update-with-start of the workflow's
+// `accept` update (starting the workflow, or joining the one already running for the key), waited
+// for a bounded time (ACCEPT_WAIT_MS).
+import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+import { TIMED_OUT, within } from '../charges/bounded-wait.js';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../http/errors.js';
+import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
+
+/** What the `accept` update of a transaction workflow is asked with. */
+export interface AcceptRequest {
+  requestId: string;
+  fingerprint: string;
+}
+
+export interface AcceptStart<Input, Ret> {
+  update: UpdateDefinition<Ret, [AcceptRequest]>;
+  workflow: (input: Input) => Promise<unknown>;
+  workflowId: string;
+  input: Input;
+  accountId: string;
+  transactionId: string;
+  requestId: string;
+  fingerprint: string;
+}
+
+/** How long the reachability check after a timed-out wait may take (Temporal's client retries a lost connection for longer). */
+const REACHABILITY_WAIT_MS = 2000;
+
+/**
+ * After a bounded wait ran out: a 202 promises that the operation is under way, so it is given only
+ * when Temporal answers about the workflow (it exists, or its start is still in flight). When
+ * Temporal does not answer at all, the start did not get through: 503, and the client repeats with
+ * the same key (spec idempotency rule 8).
+ */
+async function ensureStarted(deps: Deps, workflowId: string): Promise<void> {
+  const reachable = await within(
+    deps.temporal.workflow.getHandle(workflowId).describe().then(
+      () => true,
+      (err) => err instanceof WorkflowNotFoundError,
+    ),
+    REACHABILITY_WAIT_MS,
+  );
+  if (reachable !== true) {
+    throw new ApiError(503, 'internal_error', 'Processamento temporariamente indisponível; repita a requisição com a mesma chave de idempotência');
+  }
+}
+
+/**
+ * The accept update's answer, or TIMED_OUT when the wait ran out and Temporal confirmed it knows of
+ * the workflow (503 when it does not answer).
+ */
+export async function acceptWithStart<Input, Ret>(deps: Deps, start: AcceptStart<Input, Ret>): Promise<Ret | typeof TIMED_OUT> {
+  const accepted = deps.temporal.workflow.executeUpdateWithStart(start.update, {
+    args: [{ requestId: start.requestId, fingerprint: start.fingerprint }],
+    updateId: start.requestId,
+    startWorkflowOperation: new WithStartWorkflowOperation(start.workflow, {
+      workflowId: start.workflowId,
+      taskQueue: deps.config.temporalTaskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [start.input],
+      typedSearchAttributes: [
+        { key: ACCOUNT_ID_ATTRIBUTE, value: start.accountId },
+        { key: TRANSACTION_ID_ATTRIBUTE, value: start.transactionId },
+      ],
+    }),
+  });
+  const result = await within(accepted, deps.config.acceptWaitMs);
+  if (result === TIMED_OUT) await ensureStarted(deps, start.workflowId);
+  return result;
+}

@@ -1,0 +1,39 @@
+// A transaction as known before its workflow persisted it: what a 202 shows while the accept step
+// is still running. Charges and transfers fill in what is their own.
+import type { DraftBasics } from './draft.js';
+import type { TransactionRow } from './row.js';
+import { serializeTransaction, type Transaction } from './serialize.js';
+
+export type DraftSpecifics = Pick<
+  TransactionRow,
+  'direction' | 'type' | 'method' | 'debitedAmountCents' | 'recipientAmountCents' | 'splitAmountCents' | 'split' | 'payer' | 'counterparty' | 'webhookUrl'
+>;
+
+/** Pending, created now, expiring `expirySeconds` from now. */
+export function pendingTransaction(draft: DraftBasics, expirySeconds: number, specifics: DraftSpecifics): Transaction {
+  const now = new Date();
+  return serializeTransaction({
+    id: draft.transactionId,
+    accountId: draft.accountId,
+    externalId: draft.externalId,
+    status: 'pending',
+    expired: false,
+    processingState: 'monitoring',
+    acquirer: draft.route,
+    amountCents: draft.amountCents,
+    feeCents: draft.feeCents,
+    netAmountCents: draft.netAmountCents,
+    description: draft.description,
+    pixCopyPaste: null,
+    pixQrCodeBase64: null,
+    fingerprint: draft.fingerprint,
+    apiKeyId: draft.apiKeyId,
+    processorRef: null,
+    refundedAmountCents: 0,
+    expiresAt: new Date(now.getTime() + expirySeconds * 1000),
+    approvedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    ...specifics,
+  });
+}
