@@ -1,0 +1,50 @@
+// The shape both creation routes (POST /transactions, POST /transfers) share: a body, an idempotency
+// key, and an answer that is 201 (created), 200 (repeated, idempotent) or 202 (still being accepted).
+import type { TSchema } from 'typebox';
+import type { Caller } from '../accounts/account.js';
+import type { CreationAnswer } from '../charges/create.js';
+import { IdempotencyKeyHeaderSchema } from '../charges/idempotency.js';
+import type { Deps } from '../deps.js';
+import { ok } from '../http/edge.js';
+import { TransactionSchema } from '../transactions/schema.js';
+import type { Permission, RouteSpec } from './routes.js';
+
+/** What every creation can answer besides its own errors. */
+const CREATION_ERRORS: NonNullable<RouteSpec['errors']> = [
+  { status: 400, code: 'invalid_request' },
+  { status: 400, code: 'idempotency_key_required' },
+  { status: 400, code: 'invalid_idempotency_key' },
+  { status: 409, code: 'idempotency_conflict' },
+  { status: 422, code: 'operation_refused' },
+  { status: 503, code: 'internal_error' },
+];
+
+export interface CreationRoute {
+  path: string;
+  permission: Permission;
+  summary: string;
+  operationId: string;
+  body: TSchema;
+  /** Errors of this creation only, listed after the common ones of the same status. */
+  errors: NonNullable<RouteSpec['errors']>;
+  create(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer>;
+}
+
+export function creationRoute(route: CreationRoute): RouteSpec {
+  return {
+    method: 'POST',
+    path: route.path,
+    permission: route.permission,
+    financial: true,
+    summary: route.summary,
+    operationId: route.operationId,
+    request: { body: route.body, headers: IdempotencyKeyHeaderSchema },
+    response: TransactionSchema,
+    successStatuses: [201, 200, 202],
+    errors: [...CREATION_ERRORS, ...route.errors].sort((a, b) => a.status - b.status),
+    async handler(ctx, deps) {
+      const answer = await route.create(deps, ctx.state.caller as Caller, ctx.request.body, ctx.get('idempotency-key') || undefined, ctx.state.requestId as string);
+      ok(ctx, answer.transaction, answer.status, { idempotent: answer.idempotent });
+    },
+  };
+}
