@@ -49,3 +49,23 @@ export function timeSkippingServer(fileName: string): TimeSkippingServer {
     },
   };
 }
+
+export interface TimedCall {
+  name: string;
+  atMs: number;
+}
+
+/** A base for fake activities: records each call by name with the time-skipping server's clock. */
+export class TimedCalls {
+  readonly calls: TimedCall[] = [];
+
+  constructor(private readonly server: TimeSkippingServer) {}
+
+  protected async record(name: string): Promise<void> {
+    this.calls.push({ name, atMs: await this.server.env.currentTimeMs() });
+  }
+
+  called(name: string): TimedCall[] {
+    return this.calls.filter((call) => call.name === name);
+  }
+}

@@ -9,31 +9,24 @@ import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charg
 import { ROUTE_REFUSED } from '../../src/processors/types.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.js';
-import { timeSkippingServer } from '../helpers/time-skipping.js';
+import { TimedCalls, timeSkippingServer } from '../helpers/time-skipping.js';
 
 const server = timeSkippingServer('charge.ts');
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
 
 
 
-type Call = { name: string; atMs: number };
-
 /** An in-memory route and read model behind the charge activities, recording every call with the server's time. */
-class FakeEngine {
+class FakeEngine extends TimedCalls {
   routeState: RouteChargeState = { status: 'pending' };
   transaction: Transaction | null = null;
-  calls: Call[] = [];
   dispatched: string[] = [];
   /** openChargeAtRoute fails this many times (the processor is down) before it answers. */
   routeOutage = 0;
   routeRefuses = false;
 
-  private async record(name: string) {
-    this.calls.push({ name, atMs: await server.env.currentTimeMs() });
-  }
-
-  called(name: string): Call[] {
-    return this.calls.filter((call) => call.name === name);
+  constructor() {
+    super(server);
   }
 
   pay(): PaidAtRoute {

@@ -9,18 +9,15 @@ import { ROUTE_REFUSED } from '../../src/processors/types.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../src/transfers/draft.js';
 import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate, type TransferAcceptResult } from '../../workflows/transfer.js';
-import { timeSkippingServer } from '../helpers/time-skipping.js';
+import { TimedCalls, timeSkippingServer } from '../helpers/time-skipping.js';
 
 const server = timeSkippingServer('transfer.ts');
 
 
 
-type Call = { name: string; atMs: number };
-
 /** An in-memory route and read model behind the transfer activities, recording every call with the server's time. */
-class FakeNetwork {
+class FakeNetwork extends TimedCalls {
   transaction: Transaction | null = null;
-  calls: Call[] = [];
   dispatched: string[] = [];
   refusal: PersistedTransfer | null = null;
   /** What the route answers at send, then at each status call (the last answer repeats). */
@@ -28,12 +25,8 @@ class FakeNetwork {
   sendOutage = 0;
   sendRefuses = false;
 
-  private async record(name: string) {
-    this.calls.push({ name, atMs: await server.env.currentTimeMs() });
-  }
-
-  called(name: string): Call[] {
-    return this.calls.filter((call) => call.name === name);
+  constructor() {
+    super(server);
   }
 
   private next(): RouteTransferState {
