@@ -1,34 +1,17 @@
 // Temporal unreachable while a charge is requested: no 202 (nothing would be under way), but a 503 that
 // changes nothing; once Temporal is back, the same key creates the charge. The engine reaches Temporal
 // through a local TCP relay that the test cuts and restores.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { chargeBody, newKey, postCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';
-import { freePort } from '../helpers/ports.js';
-import { startStack, type Stack } from '../helpers/stack.js';
-import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
+import { stackBehindTemporalRelay } from '../helpers/temporal-outage.js';
 
 describe('charges while Temporal is unreachable', () => {
-  let stack: Stack;
-  let sql: Sql;
-  let temporal: TcpRelay;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    temporal = tcpRelay(port, inject('temporalAddress'));
-    await temporal.open();
-    stack = await startStack({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ACCEPT_WAIT_MS: '1000' } });
-    sql = connect(stack.databaseUrl, { max: 1 });
-  });
-  afterAll(async () => {
-    await sql?.end({ timeout: 5 });
-    await stack?.stop();
-    await temporal?.cut().catch(() => {});
-  });
+  const outage = stackBehindTemporalRelay({ ACCEPT_WAIT_MS: '1000' });
 
   it('answers 503 internal_error and keeps nothing, then creates the charge with the same key once Temporal is back', async () => {
+    const { stack, sql, temporal } = outage;
     const { client, account } = await createMerchant(stack);
     await temporal.cut();
     const key = newKey('outage');

@@ -1,18 +1,8 @@
 // pixctl run as operators run it: the real bin/pixctl.js, in a child process, against a started stack.
-import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CNPJ, CPF } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, http, startStack, type Stack } from '../helpers/stack.js';
-
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'pixctl.js');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { runPixctl } from '../helpers/pixctl-run.js';
+import { http, startStack, type Stack } from '../helpers/stack.js';
 
 describe('pixctl', () => {
   let stack: Stack;
@@ -23,16 +13,7 @@ describe('pixctl', () => {
     await stack?.stop();
   });
 
-  function pixctl(args: string[], env: Record<string, string> = {}): Promise<Run> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        [BIN, ...args],
-        { cwd: '/', env: { PATH: process.env.PATH!, PIX_ADMIN_URL: stack.adminUrl.replace(/\/admin$/, ''), ADMIN_TOKEN, ...env } },
-        (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
-      );
-    });
-  }
+  const pixctl = (args: string[], env: Record<string, string> = {}) => runPixctl(stack, args, env);
 
   async function json(args: string[]): Promise<any> {
     const run = await pixctl([...args, '--json']);
