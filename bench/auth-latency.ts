@@ -6,73 +6,20 @@
 //
 // Starts its own engine (`src/main.ts all`, embedded Temporal dev server) on free ports and a fresh
 // PostgreSQL database (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432), dropped at the end.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { Agent, request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { connect } from '../src/db/database.js';
-import { freePort } from '../test/helpers/ports.js';
+import { Agent } from 'node:http';
+import { startEmbeddedEngine } from './engine.js';
+import { jsonCalls, quantile } from './measure.js';
 
 const N = Number(process.argv[2] ?? 2000);
 const WARMUP = 200;
 /** Each key gets at most this many calls, below the 100-per-minute quota, so no request is a 429. */
 const CALLS_PER_KEY = 90;
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-function call(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; body: any; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const started = process.hrtime.bigint();
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || 'null'), ms });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-}
+const call = jsonCalls(agent);
 
 async function main() {
-  const [port, adminPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const database = `pix_bench_${randomBytes(4).toString('hex')}`;
-  const token = randomBytes(16).toString('hex');
-  const engine = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      ADMIN_TOKEN: token,
-      DATABASE_URL: `${PG}/${database}`,
-      TEMPORAL_ADDRESS: '',
-      TEMPORAL_DEV_PORT: String(temporalPort),
-      TEMPORAL_UI_PORT: String(uiPort),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'pix-bench-')),
-      LOG_LEVEL: 'warn',
-    },
-  });
+  const { port, adminPort, adminHeaders, stop } = await startEmbeddedEngine();
   try {
-    const deadline = Date.now() + 90_000;
-    while ((await call(port, 'GET', '/readyz').catch(() => ({ status: 0 }))).status !== 200) {
-      if (Date.now() > deadline || engine.exitCode !== null) throw new Error('engine did not become ready');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const adminHeaders = { authorization: `Bearer ${token}` };
     const account = await call(adminPort, 'POST', '/admin/accounts', adminHeaders, { name: 'Bench', document: '52998224725', email: 'bench@example.com', kycStatus: 'approved' });
     const keys: string[] = [];
     for (let i = 0; i < Math.ceil((N + WARMUP) / CALLS_PER_KEY); i += 1) {
@@ -100,12 +47,8 @@ async function main() {
       `${'difference'.padEnd(30)} median ${(quantile(guarded, 0.5) - quantile(open, 0.5)).toFixed(3)} ms   p99 ${(quantile(guarded, 0.99) - quantile(open, 0.99)).toFixed(3)} ms`,
     );
   } finally {
-    engine.kill('SIGTERM');
-    await new Promise((r) => engine.once('exit', r));
     agent.destroy();
-    const admin = connect(`${PG}/postgres`, { max: 1 });
-    await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
+    await stop();
   }
 }
 

@@ -21,11 +21,12 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
-import autocannon from 'autocannon';
 import { connect, ensureDatabase } from '../src/db/database.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
 import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
+import { quantile } from './measure.js';
+import { postLoad } from './post-load.js';
 import { transferAccounts, transferLoad } from './transfers.js';
 
 const DURATION_S = Number(process.argv[2] ?? 20);
@@ -45,10 +46,6 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
-}
-
-function percentile(sorted: number[], q: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 /** Spawns `node --import tsx <args>` and resolves once `ready()` says so (it fails if the process exits first). */
@@ -101,7 +98,7 @@ async function baselineLoad(client: Client, taskQueue: string, seconds: number, 
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
   const elapsedS = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { label, requests: latencies.length, perSecond: latencies.length / elapsedS, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+  return { label, requests: latencies.length, perSecond: latencies.length / elapsedS, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors };
 }
 
 /** Merchants and enough API keys that no key passes its quota during the run. */
@@ -127,31 +124,8 @@ async function bearerTokens(adminUrl: string, count: number): Promise<string[]> 
 
 /** autocannon posting charges: a unique idempotency key per request, API keys in rotation. */
 async function chargeLoad(apiUrl: string, tokens: string[], seconds: number, label: string): Promise<Figures> {
-  let sequence = 0;
-  const run = label.replace(/\W/g, '');
   const body = JSON.stringify({ amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' });
-  const result = await autocannon({
-    url: `${apiUrl}/transactions`,
-    connections: CONCURRENCY,
-    duration: seconds,
-    timeout: 30,
-    requests: [
-      {
-        method: 'POST',
-        body,
-        setupRequest: (request) => {
-          sequence += 1;
-          request.headers = {
-            ...request.headers,
-            'content-type': 'application/json',
-            authorization: `Bearer ${tokens[sequence % tokens.length]}`,
-            'idempotency-key': `bench-${run}-${sequence}`,
-          };
-          return request;
-        },
-      },
-    ],
-  });
+  const result = await postLoad({ url: `${apiUrl}/transactions`, body, tokens, seconds, connections: CONCURRENCY, run: label.replace(/\W/g, '') });
   const ok = (result.statusCodeStats['201']?.count ?? 0) as number;
   const unexpected = Object.entries(result.statusCodeStats).filter(([status]) => status !== '201');
   if (unexpected.length || result.errors) {

@@ -8,12 +8,12 @@
 // settled its previous transfer. They are created and funded directly in PostgreSQL (setup, not
 // measured) with the engine's own modules; a 409 WITHDRAWAL_IN_PROGRESS in the run would mean an
 // account came round before its transfer settled, and is reported.
-import autocannon from 'autocannon';
 import { createApiKey } from '../src/accounts/api-keys.js';
 import { createAccount } from '../src/accounts/repository.js';
 import { connect } from '../src/db/database.js';
 import { customerAccount, platformAccount } from '../src/ledger/accounts.js';
 import { post } from '../src/ledger/post.js';
+import { postLoad } from './post-load.js';
 
 const ACCOUNT_COOLDOWN_S = 6;
 const FUNDING_CENTS = 1_000_000;
@@ -59,30 +59,8 @@ export async function transferAccounts(databaseUrl: string, maxRatePerS: number)
 
 /** autocannon posting transfers: a unique idempotency key per request, accounts in rotation. */
 export async function transferLoad(apiUrl: string, tokens: string[], seconds: number, connections: number, label: string): Promise<TransferFigures> {
-  let sequence = 0;
   const run = `${label.replace(/\W/g, '')}${Date.now()}`;
-  const result = await autocannon({
-    url: `${apiUrl}/transfers`,
-    connections,
-    duration: seconds,
-    timeout: 30,
-    requests: [
-      {
-        method: 'POST',
-        body: TRANSFER_BODY,
-        setupRequest: (request) => {
-          sequence += 1;
-          request.headers = {
-            ...request.headers,
-            'content-type': 'application/json',
-            authorization: `Bearer ${tokens[sequence % tokens.length]}`,
-            'idempotency-key': `bench-${run}-${sequence}`,
-          };
-          return request;
-        },
-      },
-    ],
-  });
+  const result = await postLoad({ url: `${apiUrl}/transfers`, body: TRANSFER_BODY, tokens, seconds, connections, run });
   const ok = result.statusCodeStats['201']?.count ?? 0;
   return {
     label,

@@ -8,43 +8,19 @@
 //   node --import tsx bench/webhooks.ts [N=500] [CONCURRENCY=1]
 //
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { connect } from '../src/db/database.js';
-import { freePort } from '../test/helpers/ports.js';
+import { startEmbeddedEngine } from './engine.js';
+import { jsonCalls, quantile } from './measure.js';
 
 const N = Number(process.argv[2] ?? 500);
 const CONCURRENCY = Number(process.argv[3] ?? 1);
 const WARMUP = 20;
 /** Charges per API key, below the 100-per-minute quota. */
 const CHARGES_PER_KEY = 90;
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-
-function call(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || 'null') }));
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-}
+const call = jsonCalls(agent);
 
 /** The receiver: resolves the waiter of each transaction when its approved event has fully arrived. */
 async function startReceiver() {
@@ -72,35 +48,9 @@ async function startReceiver() {
 }
 
 async function main() {
-  const [port, adminPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  const database = `pix_bench_${randomBytes(4).toString('hex')}`;
-  const token = randomBytes(16).toString('hex');
+  const { port, adminPort, adminHeaders, stop } = await startEmbeddedEngine({ WEBHOOK_ALLOW_INSECURE: 'true' });
   const receiver = await startReceiver();
-  const engine = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      ADMIN_TOKEN: token,
-      DATABASE_URL: `${PG}/${database}`,
-      TEMPORAL_ADDRESS: '',
-      TEMPORAL_DEV_PORT: String(temporalPort),
-      TEMPORAL_UI_PORT: String(uiPort),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'pix-bench-')),
-      WEBHOOK_ALLOW_INSECURE: 'true',
-      LOG_LEVEL: 'warn',
-    },
-  });
   try {
-    const deadline = Date.now() + 90_000;
-    while ((await call(port, 'GET', '/readyz').catch(() => ({ status: 0 }))).status !== 200) {
-      if (Date.now() > deadline || engine.exitCode !== null) throw new Error('engine did not become ready');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const adminHeaders = { authorization: `Bearer ${token}` };
     const account = (await call(adminPort, 'POST', '/admin/accounts', adminHeaders, { name: 'Bench Webhooks', document: '11222333000181', email: 'bench@example.com', kycStatus: 'approved' })).body.data;
     const endpoint = await call(adminPort, 'POST', `/admin/accounts/${account.id}/webhook-endpoints`, adminHeaders, { url: receiver.url });
     if (endpoint.status !== 201) throw new Error(`endpoint registration answered ${endpoint.status}`);
@@ -145,13 +95,9 @@ async function main() {
     console.log(row('approval -> webhook received', fromApproval));
     console.log(row('pay call sent -> webhook received', fromPayCall));
   } finally {
-    engine.kill('SIGTERM');
-    await new Promise((r) => engine.once('exit', r));
     agent.destroy();
     receiver.close();
-    const admin = connect(`${PG}/postgres`, { max: 1 });
-    await admin.unsafe(`drop database if exists "${database}" with (force)`);
-    await admin.end();
+    await stop();
   }
 }
 

@@ -1,0 +1,67 @@
+// The engine as its own process for a bench: `src/main.ts all` with its embedded Temporal dev server,
+// on free ports and a fresh PostgreSQL database (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432)
+// that is dropped when the engine stops.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect } from '../src/db/database.js';
+import { freePort } from '../test/helpers/ports.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+
+export interface BenchEngine {
+  port: number;
+  adminPort: number;
+  adminHeaders: { authorization: string };
+  /** SIGTERM, wait for the exit, drop the database. */
+  stop(): Promise<void>;
+}
+
+/** Starts the engine with `env` added to the defaults and resolves once /readyz answers 200 (within 90 s). */
+export async function startEmbeddedEngine(env: Record<string, string> = {}): Promise<BenchEngine> {
+  const [port, adminPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const database = `pix_bench_${randomBytes(4).toString('hex')}`;
+  const token = randomBytes(16).toString('hex');
+  const engine = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ADMIN_PORT: String(adminPort),
+      ADMIN_TOKEN: token,
+      DATABASE_URL: `${PG}/${database}`,
+      TEMPORAL_ADDRESS: '',
+      TEMPORAL_DEV_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pix-bench-')),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  const stop = async () => {
+    if (engine.exitCode === null) {
+      engine.kill('SIGTERM');
+      await new Promise((r) => engine.once('exit', r));
+    }
+    const admin = connect(`${PG}/postgres`, { max: 1 });
+    await admin.unsafe(`drop database if exists "${database}" with (force)`);
+    await admin.end();
+  };
+  try {
+    const deadline = Date.now() + 90_000;
+    while ((await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => ({ status: 0 }))).status !== 200) {
+      if (Date.now() > deadline || engine.exitCode !== null) throw new Error('engine did not become ready');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { port, adminPort, adminHeaders: { authorization: `Bearer ${token}` }, stop };
+}

@@ -1,0 +1,33 @@
+// What the benches share to call the engine and to read their figures.
+import { request, type Agent } from 'node:http';
+
+export interface Answer {
+  status: number;
+  body: any;
+  /** From the request sent to the whole answer read. */
+  ms: number;
+}
+
+export type Call = (port: number, method: string, path: string, headers?: Record<string, string>, body?: unknown) => Promise<Answer>;
+
+/** JSON calls to 127.0.0.1 over `agent`. */
+export const jsonCalls = (agent: Agent): Call => (port, method, path, headers = {}, body) =>
+  new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const started = process.hrtime.bigint();
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || 'null'), ms });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+
+/** The q-quantile of ascending `sorted` (NaN when empty). */
+export function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
