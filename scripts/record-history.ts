@@ -13,6 +13,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
@@ -53,17 +55,58 @@ async function createCharge(ctx: ScenarioContext): Promise<{ id: string; workflo
   return { id: created.body.data.id, workflowId: `charge:${ctx.merchant.accountId}:${key}` };
 }
 
-/** Funds the merchant with a paid charge, then requests a transfer and lets the operator settle it. */
-async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'failed'): Promise<string> {
+async function paidCharge(ctx: ScenarioContext): Promise<string> {
   const charge = await createCharge(ctx);
   await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`);
   await ctx.waitForStatus(charge.id, 'approved');
+  return charge.id;
+}
+
+/** Funds the merchant with a paid charge, then requests a transfer and lets the operator settle it. */
+async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'failed'): Promise<string> {
+  await paidCharge(ctx);
   const key = `replay-${randomBytes(6).toString('hex')}`;
   const created = await ctx.api('POST', '/transfers', { amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf' }, { 'Idempotency-Key': key });
   if (created.status !== 201) throw new Error(`transfer creation answered ${created.status}: ${JSON.stringify(created.body)}`);
   await ctx.admin('POST', `/simulator/transfers/${created.body.data.id}/complete`, { outcome });
   await ctx.waitForStatus(created.body.data.id, outcome);
   return `transfer:${ctx.merchant.accountId}:${key}`;
+}
+
+/** The payer's institution disputes part of a paid charge; the operator decides. */
+async function decidedMed(ctx: ScenarioContext, outcome: 'accepted' | 'rejected'): Promise<string> {
+  const transactionId = await paidCharge(ctx);
+  const opened = await ctx.admin('POST', '/simulator/meds', { transactionId, amount: 10, reason: 'fraud' });
+  if (opened.status !== 201) throw new Error(`MED opening answered ${opened.status}: ${JSON.stringify(opened.body)}`);
+  const decided = await ctx.admin('POST', `/meds/${opened.body.data.id}/decision`, { outcome });
+  if (decided.status !== 200) throw new Error(`MED decision answered ${decided.status}: ${JSON.stringify(decided.body)}`);
+  return `med:${opened.body.data.id}`;
+}
+
+/** A registered receiver that fails its first call: the delivery of the approval takes two attempts. */
+async function webhookRetried(ctx: ScenarioContext): Promise<string> {
+  let calls = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    res.statusCode = ++calls === 1 ? 500 : 204;
+    res.end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const endpoint = await ctx.admin('POST', `/accounts/${ctx.merchant.accountId}/webhook-endpoints`, { url });
+    if (endpoint.status !== 201) throw new Error(`endpoint registration answered ${endpoint.status}: ${JSON.stringify(endpoint.body)}`);
+    const transactionId = await paidCharge(ctx);
+    const delivery = await until(async () => {
+      const found = await ctx.admin('GET', `/webhook-deliveries?eventId=evt_${transactionId}_approved`);
+      const view = found.body?.data?.[0];
+      return view?.status === 'succeeded' ? view : undefined;
+    }, 'the approval to be delivered');
+    if (delivery.attemptCount !== 2) throw new Error(`expected 2 attempts, saw ${delivery.attemptCount}`);
+    return `webhook-delivery:${delivery.id}`;
+  } finally {
+    receiver.close();
+  }
 }
 
 const SCENARIOS: Record<string, Scenario> = {
@@ -89,6 +132,9 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'transfer-approved': (ctx) => settledTransfer(ctx, 'approved'),
   'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
+  'med-accepted': (ctx) => decidedMed(ctx, 'accepted'),
+  'med-rejected': (ctx) => decidedMed(ctx, 'rejected'),
+  'webhook-retried': webhookRetried,
 };
 
 async function call(url: string, method: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -146,6 +192,7 @@ async function main() {
     // Transfers wait for the operator's answer, so each scenario decides its outcome.
     SIMULATOR_TRANSFER_DELAY_MS: '-1',
     WEBHOOK_ALLOW_INSECURE: 'true',
+    WEBHOOK_RETRY_INITIAL_MS: '200',
     LOG_LEVEL: 'warn',
   });
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
