@@ -1,9 +1,10 @@
 // A stack that reaches Temporal only through a TCP relay the test can cut and restore, with a
 // connection to the stack's database; started before the enclosing describe block's tests, stopped after.
 import { afterAll, beforeAll, inject } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
+import type { Sql } from '../../src/db/database.js';
+import { liveStack } from './live-stack.js';
 import { freePort } from './ports.js';
-import { startStack, type Stack } from './stack.js';
+import type { Stack } from './stack.js';
 import { tcpRelay, type TcpRelay } from './tcp-relay.js';
 
 export interface OutageStack {
@@ -13,36 +14,30 @@ export interface OutageStack {
 }
 
 export function stackBehindTemporalRelay(env: Record<string, string>): OutageStack {
-  let stack: Stack | undefined;
-  let sql: Sql | undefined;
+  let port = 0;
   let temporal: TcpRelay | undefined;
 
+  // Registered before the stack's hooks: the relay opens before the stack starts and is cut after it stops.
   beforeAll(async () => {
-    const port = await freePort();
+    port = await freePort();
     temporal = tcpRelay(port, inject('temporalAddress'));
     await temporal.open();
-    stack = await startStack({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ...env } });
-    sql = connect(stack.databaseUrl, { max: 1 });
   });
   afterAll(async () => {
-    await sql?.end({ timeout: 5 });
-    await stack?.stop();
     await temporal?.cut().catch(() => {});
   });
+  const live = liveStack(() => ({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ...env } }));
 
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the stack is not started yet (use it inside tests)');
-    return value;
-  };
   return {
     get stack() {
-      return started(stack);
+      return live.stack;
     },
     get sql() {
-      return started(sql);
+      return live.sql;
     },
     get temporal() {
-      return started(temporal);
+      if (!temporal) throw new Error('the relay is not open yet (use it inside tests)');
+      return temporal;
     },
   };
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { CNPJ, CPF, createAccount, createKey } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, admin, http, startStack, type Stack } from '../helpers/stack.js';
+import { liveStack } from '../helpers/live-stack.js';
+import { ADMIN_TOKEN, admin, http, startStack } from '../helpers/stack.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -14,19 +14,10 @@ function expectInvalid(res: { status: number; body: any }, field: string) {
 }
 
 describe('admin API: accounts and API keys', () => {
-  let stack: Stack;
-  let sql: Sql;
-  beforeAll(async () => {
-    stack = await startStack();
-    sql = connect(stack.databaseUrl, { max: 2 });
-  });
-  afterAll(async () => {
-    await sql?.end();
-    await stack?.stop();
-  });
+  const live = liveStack();
 
   const newAccount = (extra: Record<string, unknown> = {}) => ({ name: 'Padaria Central', document: CPF.valid, email: 'contato@padaria.example', ...extra });
-  const accountCount = async () => Number((await sql<{ n: bigint }[]>`select count(*) as n from accounts`)[0]!.n);
+  const accountCount = async () => Number((await live.sql<{ n: bigint }[]>`select count(*) as n from accounts`)[0]!.n);
 
   describe('the admin token', () => {
     it('refuses a missing, malformed or wrong token with 401 unauthorized and does nothing', async () => {
@@ -39,7 +30,7 @@ describe('admin API: accounts and API keys', () => {
         { authorization: `Bearer ${ADMIN_TOKEN}x` },
       ];
       for (const headers of attempts) {
-        const res = await http('POST', `${stack.adminUrl}/accounts`, { body: newAccount(), headers });
+        const res = await http('POST', `${live.stack.adminUrl}/accounts`, { body: newAccount(), headers });
         expect(res.status).toBe(401);
         expect(res.body).toEqual({ success: false, error: { code: 'unauthorized', message: expect.any(String) }, requestId: expect.stringMatching(REQUEST_ID) });
       }
@@ -62,7 +53,7 @@ describe('admin API: accounts and API keys', () => {
 
   describe('accounts', () => {
     it('creates an account with the spec defaults', async () => {
-      const res = await admin(stack, 'POST', '/accounts', newAccount());
+      const res = await admin(live.stack, 'POST', '/accounts', newAccount());
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         success: true,
@@ -87,10 +78,10 @@ describe('admin API: accounts and API keys', () => {
 
     it('accepts CNPJ, alphanumeric CNPJ, KYC, fees and route at creation', async () => {
       const fees = { charge: { fixed: 0.5, percent: 1.99 }, transfer: { fixed: 2, percent: 0.0125 } };
-      const res = await admin(stack, 'POST', '/accounts', newAccount({ document: CNPJ.alphanumeric, kycStatus: 'approved', fees, route: 'simulator' }));
+      const res = await admin(live.stack, 'POST', '/accounts', newAccount({ document: CNPJ.alphanumeric, kycStatus: 'approved', fees, route: 'simulator' }));
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ document: '12ABC34501DE35', kycStatus: 'approved', fees, route: 'simulator' });
-      const numeric = await admin(stack, 'POST', '/accounts', newAccount({ document: CNPJ.valid }));
+      const numeric = await admin(live.stack, 'POST', '/accounts', newAccount({ document: CNPJ.valid }));
       expect(numeric.body.data.document).toBe(CNPJ.validDigits);
     });
 
@@ -118,13 +109,13 @@ describe('admin API: accounts and API keys', () => {
         [newAccount({ kyc_status: 'approved' }), 'kyc_status'],
         [[newAccount()], 'corpo'],
       ];
-      for (const [body, field] of cases) expectInvalid(await admin(stack, 'POST', '/accounts', body), field);
+      for (const [body, field] of cases) expectInvalid(await admin(live.stack, 'POST', '/accounts', body), field);
       expect(await accountCount()).toBe(before);
     });
 
     it('shows an account with its settings and a zero balance', async () => {
-      const created = await createAccount(stack);
-      const res = await admin(stack, 'GET', `/accounts/${created.id}`);
+      const created = await createAccount(live.stack);
+      const res = await admin(live.stack, 'GET', `/accounts/${created.id}`);
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({ ...created, balance: { currency: 'BRL', available: 0, reserved: 0 } });
     });
@@ -137,14 +128,14 @@ describe('admin API: accounts and API keys', () => {
         ['GET', '/accounts/acc_unknown/api-keys', undefined],
         ['DELETE', '/api-keys/key_unknown', undefined],
       ] as const) {
-        const res = await admin(stack, method, path, body);
+        const res = await admin(live.stack, method, path, body);
         expect(res.status, `${method} ${path}`).toBe(404);
         expect(res.body.error.code).toBe('not_found');
       }
     });
 
     it('changes any setting and keeps the others', async () => {
-      const created = await createAccount(stack);
+      const created = await createAccount(live.stack);
       const patch = {
         status: 'blocked',
         kycStatus: 'pending',
@@ -154,7 +145,7 @@ describe('admin API: accounts and API keys', () => {
         limits: { chargeMax: 5000.5, transferMin: 10 },
         route: 'simulator',
       };
-      const res = await admin(stack, 'PATCH', `/accounts/${created.id}`, patch);
+      const res = await admin(live.stack, 'PATCH', `/accounts/${created.id}`, patch);
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({
         ...created,
@@ -164,12 +155,12 @@ describe('admin API: accounts and API keys', () => {
         updatedAt: expect.stringMatching(ISO),
       });
       expect(Date.parse(res.body.data.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
-      const shown = await admin(stack, 'GET', `/accounts/${created.id}`);
+      const shown = await admin(live.stack, 'GET', `/accounts/${created.id}`);
       expect(shown.body.data).toMatchObject(res.body.data);
     });
 
     it('refuses an invalid change without applying any part of it', async () => {
-      const created = await createAccount(stack);
+      const created = await createAccount(live.stack);
       const cases: Array<[unknown, string]> = [
         [{ status: 'blocked', withdrawalsBlocked: 'yes' }, 'withdrawalsBlocked'],
         [{ pixReceivingEnabled: 1 }, 'pixReceivingEnabled'],
@@ -178,15 +169,15 @@ describe('admin API: accounts and API keys', () => {
         [{ name: 'Outro nome' }, 'name'],
         [{}, 'status'],
       ];
-      for (const [body, field] of cases) expectInvalid(await admin(stack, 'PATCH', `/accounts/${created.id}`, body), field);
-      expect((await admin(stack, 'GET', `/accounts/${created.id}`)).body.data).toMatchObject(created);
+      for (const [body, field] of cases) expectInvalid(await admin(live.stack, 'PATCH', `/accounts/${created.id}`, body), field);
+      expect((await admin(live.stack, 'GET', `/accounts/${created.id}`)).body.data).toMatchObject(created);
     });
   });
 
   describe('API keys', () => {
     it('creates a key shown only once and stores only its SHA-256', async () => {
-      const account = await createAccount(stack);
-      const res = await admin(stack, 'POST', `/accounts/${account.id}/api-keys`, {
+      const account = await createAccount(live.stack);
+      const res = await admin(live.stack, 'POST', `/accounts/${account.id}/api-keys`, {
         permissions: ['balance:read', 'transactions:read', 'balance:read'],
         allowedIps: ['203.0.113.7', '10.1.2.3/16', '2001:DB8::/32'],
       });
@@ -199,11 +190,11 @@ describe('admin API: accounts and API keys', () => {
       });
       const { id, key } = res.body.data;
 
-      const [row] = await sql`select * from api_keys where id = ${id}`;
+      const [row] = await live.sql`select * from api_keys where id = ${id}`;
       expect(row!.key_hash).toBe(createHash('sha256').update(key).digest('hex'));
       expect(JSON.stringify(row)).not.toContain(key.slice('pix_live_'.length));
 
-      const listed = await admin(stack, 'GET', `/accounts/${account.id}/api-keys`);
+      const listed = await admin(live.stack, 'GET', `/accounts/${account.id}/api-keys`);
       expect(listed.body.data).toEqual([
         { id, accountId: account.id, prefix: key.slice(0, 13), permissions: ['balance:read', 'transactions:read'], allowedIps: ['203.0.113.7', '10.1.0.0/16', '2001:db8::/32'], createdAt: expect.stringMatching(ISO), revokedAt: null },
       ]);
@@ -211,7 +202,7 @@ describe('admin API: accounts and API keys', () => {
     });
 
     it('refuses invalid permissions and allow-lists naming the entry', async () => {
-      const account = await createAccount(stack);
+      const account = await createAccount(live.stack);
       const cases: Array<[unknown, string]> = [
         [{}, 'permissions'],
         [{ permissions: [] }, 'permissions'],
@@ -222,14 +213,14 @@ describe('admin API: accounts and API keys', () => {
         [{ permissions: ['balance:read'], allowedIps: '10.0.0.1' }, 'allowedIps'],
         [{ permissions: ['balance:read'], expiresAt: 'never' }, 'expiresAt'],
       ];
-      for (const [body, field] of cases) expectInvalid(await admin(stack, 'POST', `/accounts/${account.id}/api-keys`, body), field);
-      expect((await admin(stack, 'GET', `/accounts/${account.id}/api-keys`)).body.data).toEqual([]);
+      for (const [body, field] of cases) expectInvalid(await admin(live.stack, 'POST', `/accounts/${account.id}/api-keys`, body), field);
+      expect((await admin(live.stack, 'GET', `/accounts/${account.id}/api-keys`)).body.data).toEqual([]);
     });
 
     it('revokes a key, answering it without any secret, and keeps the first revocation time', async () => {
-      const account = await createAccount(stack);
-      const { id, key } = await createKey(stack, account.id, ['balance:read']);
-      const res = await admin(stack, 'DELETE', `/api-keys/${id}`);
+      const account = await createAccount(live.stack);
+      const { id, key } = await createKey(live.stack, account.id, ['balance:read']);
+      const res = await admin(live.stack, 'DELETE', `/api-keys/${id}`);
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual({
         id,
@@ -241,7 +232,7 @@ describe('admin API: accounts and API keys', () => {
         revokedAt: expect.stringMatching(ISO),
       });
       expect(res.text).not.toContain(key);
-      const again = await admin(stack, 'DELETE', `/api-keys/${id}`);
+      const again = await admin(live.stack, 'DELETE', `/api-keys/${id}`);
       expect(again.status).toBe(200);
       expect(again.body.data.revokedAt).toBe(res.body.data.revokedAt);
     });

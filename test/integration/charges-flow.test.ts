@@ -1,44 +1,35 @@
 // A charge's life over HTTP against the real stack: creation with a real BR Code and QR code, the
 // simulated payer, approval with the ledger checked to the centavo, fees, coverFee and split.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode.js';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
 import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
 import { createCharge, newKey, payCharge, postCharge, chargeBody, waitForStatus } from '../helpers/charges.js';
 import { CPF, createAccount, createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { liveStack } from '../helpers/live-stack.js';
 import { runPixctl } from '../helpers/pixctl-run.js';
-import { admin, startStack, type Stack } from '../helpers/stack.js';
+import { admin } from '../helpers/stack.js';
 
 const FEES = { charge: { fixed: 0.5, percent: 1.99 } };
 
 describe('charges: create, pay, approve', () => {
-  let stack: Stack;
-  let sql: Sql;
-  beforeAll(async () => {
-    stack = await startStack();
-    sql = connect(stack.databaseUrl, { max: 2 });
-  });
-  afterAll(async () => {
-    await sql?.end({ timeout: 5 });
-    await stack?.stop();
-  });
+  const live = liveStack();
 
   async function entriesOf(postingKey: string): Promise<Record<string, number>> {
-    const rows = await sql<{ account: string; amount: bigint }[]>`
+    const rows = await live.sql<{ account: string; amount: bigint }[]>`
       select e.ledger_account_id as account, e.amount from ledger_entries e join ledger_postings p on p.id = e.posting_id
       where p.posting_key = ${postingKey}`;
     return Object.fromEntries(rows.map((r) => [r.account, Number(r.amount)]));
   }
 
   async function availableOf(accountId: string): Promise<number> {
-    const res = await admin(stack, 'GET', `/accounts/${accountId}`);
+    const res = await admin(live.stack, 'GET', `/accounts/${accountId}`);
     return res.body.data.balance.available;
   }
 
   it('creates a pending charge whose BR Code carries the payer amount (CRC valid) and whose QR code decodes to exactly that code', async () => {
-    const { client } = await createMerchant(stack, { fees: FEES });
+    const { client } = await createMerchant(live.stack, { fees: FEES });
     const created = await createCharge(client, { amount: 100, coverFee: true });
     expect(created).toMatchObject({
       status: 'pending', processingState: 'monitoring', expired: false, direction: 'in', type: 'payment', method: 'pix',
@@ -53,9 +44,9 @@ describe('charges: create, pay, approve', () => {
   });
 
   it('approves a paid charge: payer details from the network, ledger posted once to the centavo, event recorded', async () => {
-    const { client, account } = await createMerchant(stack, { fees: FEES });
+    const { client, account } = await createMerchant(live.stack, { fees: FEES });
     const created = await createCharge(client, { amount: 150.75 });
-    const paid = await payCharge(stack, created.id, { name: 'João Pagador', document: CPF.other, bankName: 'Banco do Teste', state: 'MG' });
+    const paid = await payCharge(live.stack, created.id, { name: 'João Pagador', document: CPF.other, bankName: 'Banco do Teste', state: 'MG' });
     expect(paid.status).toBe(200);
     expect(paid.body.data).toMatchObject({ transactionId: created.id, amount: 150.75, status: 'paid', copyPaste: created.pix.copyPaste });
 
@@ -70,36 +61,36 @@ describe('charges: create, pay, approve', () => {
       [customerAccount(account.id, 'available')]: 14725,
     });
     expect((await client.get('/balance')).body.data).toEqual({ currency: 'BRL', available: 147.25, reserved: 0 });
-    const [event] = await sql<{ id: string; type: string; payload: any }[]>`select id, type, payload from events where transaction_id = ${created.id}`;
+    const [event] = await live.sql<{ id: string; type: string; payload: any }[]>`select id, type, payload from events where transaction_id = ${created.id}`;
     expect(event).toMatchObject({ id: `evt_${created.id}_approved`, type: 'transaction.approved' });
     expect(event!.payload.data).toEqual(approved);
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('refuses to pay a charge twice, and an unknown charge', async () => {
-    const { client } = await createMerchant(stack);
+    const { client } = await createMerchant(live.stack);
     const created = await createCharge(client);
-    expect((await payCharge(stack, created.id)).status).toBe(200);
-    const twice = await payCharge(stack, created.id);
+    expect((await payCharge(live.stack, created.id)).status).toBe(200);
+    const twice = await payCharge(live.stack, created.id);
     expect(twice.status).toBe(409);
     expect(twice.body.error.code).toBe('charge_already_paid');
-    const unknown = await payCharge(stack, 'txn_000000000000000000000000');
+    const unknown = await payCharge(live.stack, 'txn_000000000000000000000000');
     expect(unknown.status).toBe(404);
-    const badPayer = await payCharge(stack, created.id, { state: 'São Paulo' });
+    const badPayer = await payCharge(live.stack, created.id, { state: 'São Paulo' });
     expect(badPayer.status).toBe(400);
     await waitForStatus(client, created.id, 'approved');
     expect((await client.get('/balance')).body.data.available).toBe(100);
   });
 
   it('pays a charge from the command line (pixctl charges pay) and refuses to pay it again', async () => {
-    const { client } = await createMerchant(stack);
+    const { client } = await createMerchant(live.stack);
     const created = await createCharge(client, { amount: 12.34 });
-    const run = await runPixctl(stack, ['charges', 'pay', created.id, '--bank', 'Banco CLI', '--state', 'BA', '--json']);
+    const run = await runPixctl(live.stack, ['charges', 'pay', created.id, '--bank', 'Banco CLI', '--state', 'BA', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ transactionId: created.id, amount: 12.34, status: 'paid', payer: { bankName: 'Banco CLI', state: 'BA' } });
     const approved = await waitForStatus(client, created.id, 'approved');
     expect(approved.payer).toMatchObject({ bankName: 'Banco CLI', state: 'BA' });
-    const again = await runPixctl(stack, ['charges', 'pay', created.id]);
+    const again = await runPixctl(live.stack, ['charges', 'pay', created.id]);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/já foi paga|charge_already_paid/);
   });
@@ -120,8 +111,8 @@ describe('charges: create, pay, approve', () => {
       shares: [10],
     },
   ])('settles $label consistently to the centavo', async ({ body, expected, shares }) => {
-    const { client, account } = await createMerchant(stack, { fees: FEES });
-    const partners = await Promise.all((body.split ?? []).map(() => createAccount(stack)));
+    const { client, account } = await createMerchant(live.stack, { fees: FEES });
+    const partners = await Promise.all((body.split ?? []).map(() => createAccount(live.stack)));
     const split = (body.split ?? []).map((item, i) => ({ recipient: i === 0 ? partners[i].email : partners[i].id, ...item }));
     const created = await createCharge(client, { ...body, ...(split.length ? { split } : {}) });
     expect(created).toMatchObject(expected);
@@ -129,19 +120,19 @@ describe('charges: create, pay, approve', () => {
     expect(created.split.map((s: any) => s.accountId)).toEqual(partners.map((p) => p.id));
     expect(created.amount).toBeCloseTo(created.fee + created.splitAmount + created.netAmount, 10);
 
-    await payCharge(stack, created.id);
+    await payCharge(live.stack, created.id);
     const approved = await waitForStatus(client, created.id, 'approved');
     expect(approved).toMatchObject(expected);
     expect(await availableOf(account.id)).toBe(expected.netAmount);
     for (const [i, partner] of partners.entries()) expect(await availableOf(partner.id)).toBe(shares[i]);
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('lists an approved charge under type=payment and status=approved', async () => {
-    const { client } = await createMerchant(stack);
+    const { client } = await createMerchant(live.stack);
     const key = newKey();
     const created = await postCharge(client, chargeBody(), key);
-    await payCharge(stack, created.body.data.id);
+    await payCharge(live.stack, created.body.data.id);
     await waitForStatus(client, created.body.data.id, 'approved');
     const list = await client.get('/transactions?type=payment&status=approved');
     expect(list.body.data.map((t: any) => t.id)).toEqual([created.body.data.id]);

@@ -1,30 +1,18 @@
 // GET /v1/transactions, GET /v1/transactions/{id} and GET /v1/balance over HTTP against the real
 // stack, over real charges and transfers. The balance test writes its ledger postings straight into
 // the stack's database, to show reserved and retained amounts together without a MED or transfer flow.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
 import { post } from '../../src/ledger/post.js';
 import { payCharge as payAtNetwork } from '../../src/processors/simulator.js';
 import { createCharge, payCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createKey, createMerchant } from '../helpers/fixtures.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { liveStack } from '../helpers/live-stack.js';
 import { cpfKeyBody, postTransfer } from '../helpers/transfers.js';
 
-let stack: Stack;
-let sql: Sql;
-
-beforeAll(async () => {
-  // Transfers stay pending until the admin completes them, so the listing's states hold still.
-  stack = await startStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
-  sql = connect(stack.databaseUrl, { max: 2 });
-});
-
-afterAll(async () => {
-  await sql?.end({ timeout: 5 });
-  await stack?.stop();
-});
+// Transfers stay pending until the admin completes them, so the listing's states hold still.
+const live = liveStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
 
 const ids = (res: { body: any }) => res.body.data.map((t: { id: string }) => t.id);
 
@@ -35,13 +23,13 @@ describe('GET /v1/transactions', () => {
   /** A real charge paid at the simulator, once the engine has approved it. */
   async function paidCharge(amount: number): Promise<string> {
     const charge = await createCharge(merchant.client, { amount });
-    expect((await payCharge(stack, charge.id)).status).toBe(200);
-    await eventually(async () => (await sql`select status from transactions where id = ${charge.id}`)[0]?.status === 'approved', 20_000);
+    expect((await payCharge(live.stack, charge.id)).status).toBe(200);
+    await eventually(async () => (await live.sql`select status from transactions where id = ${charge.id}`)[0]?.status === 'approved', 20_000);
     return charge.id;
   }
 
   beforeAll(async () => {
-    merchant = await createMerchant(stack, { fees: { charge: { fixed: 1.99, percent: 0 } } });
+    merchant = await createMerchant(live.stack, { fees: { charge: { fixed: 1.99, percent: 0 } } });
     const first = await paidCharge(50);
     const second = await paidCharge(30);
     const transfer = await postTransfer(merchant.client, cpfKeyBody({ amount: 10 }));
@@ -110,7 +98,7 @@ describe('GET /v1/transactions', () => {
   });
 
   it('shows an account none of the others', async () => {
-    const other = await createMerchant(stack);
+    const other = await createMerchant(live.stack);
     const res = await other.client.get('/transactions');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
@@ -120,8 +108,8 @@ describe('GET /v1/transactions', () => {
 
 describe('GET /v1/transactions/{id}', () => {
   it('fetches by id and by externalId, never another account’s', async () => {
-    const merchant = await createMerchant(stack);
-    const stranger = await createMerchant(stack);
+    const merchant = await createMerchant(live.stack);
+    const stranger = await createMerchant(live.stack);
     const { id } = await createCharge(merchant.client, {}, 'pedido:2025/001');
 
     const byId = await merchant.client.get(`/transactions/${id}`);
@@ -139,7 +127,7 @@ describe('GET /v1/transactions/{id}', () => {
   });
 
   it('refuses a refresh value other than true or false', async () => {
-    const merchant = await createMerchant(stack);
+    const merchant = await createMerchant(live.stack);
     const { id } = await createCharge(merchant.client);
     const res = await merchant.client.get(`/transactions/${id}?refresh=yes`);
     expect(res.status).toBe(400);
@@ -147,10 +135,10 @@ describe('GET /v1/transactions/{id}', () => {
   });
 
   it('with refresh=true asks the route, so a payment whose notification was lost is found', async () => {
-    const merchant = await createMerchant(stack);
+    const merchant = await createMerchant(live.stack);
     const charge = await createCharge(merchant.client, { amount: 12.34 });
     // The payer pays on the network, but the notification to the engine never arrives.
-    await payAtNetwork(sql, charge.id, { name: 'Maria da Silva', document: '52998224725', bankName: 'Banco Rede', state: 'MG' });
+    await payAtNetwork(live.sql, charge.id, { name: 'Maria da Silva', document: '52998224725', bankName: 'Banco Rede', state: 'MG' });
     const stale = await merchant.client.get(`/transactions/${charge.id}`);
     expect(stale.body.data).toMatchObject({ status: 'pending', processingState: 'monitoring' });
     const refreshed = await merchant.client.get(`/transactions/${charge.id}?refresh=true`);
@@ -163,10 +151,10 @@ describe('GET /v1/transactions/{id}', () => {
   });
 
   it('requires transactions:read', async () => {
-    const merchant = await createMerchant(stack);
+    const merchant = await createMerchant(live.stack);
     const { id } = await createCharge(merchant.client);
-    const balanceOnly = await createKey(stack, merchant.account.id, ['balance:read']);
-    const res = await fetch(`${stack.baseUrl}/transactions/${id}`, { headers: { authorization: `Bearer ${balanceOnly.key}` } });
+    const balanceOnly = await createKey(live.stack, merchant.account.id, ['balance:read']);
+    const res = await fetch(`${live.stack.baseUrl}/transactions/${id}`, { headers: { authorization: `Bearer ${balanceOnly.key}` } });
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).error.code).toBe('permission_denied');
   });
@@ -174,13 +162,13 @@ describe('GET /v1/transactions/{id}', () => {
 
 describe('GET /v1/balance', () => {
   it('shows available and, as reserved, the reserved plus retained balances in reais', async () => {
-    const merchant = await createMerchant(stack);
+    const merchant = await createMerchant(live.stack);
     const acc = merchant.account.id;
     const empty = await merchant.client.get('/balance');
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ success: true, data: { currency: 'BRL', available: 0, reserved: 0 }, requestId: expect.any(String) });
 
-    await sql.begin(async (tx) => {
+    await live.sql.begin(async (tx) => {
       await post(tx, {
         key: `test:balance:${acc}:in`,
         description: 'approved charge',

@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { buildBrCode } from '../../src/domain/brcode.js';
 import { createCharge, newKey, waitForStatus } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { liveStack } from '../helpers/live-stack.js';
 import { balanceOf, completeTransfer, cpfKeyBody, fund, ledgerEntriesOf, postTransfer } from '../helpers/transfers.js';
 
 // Transfers settle only when the operator (the simulated network) says so.
 describe('transfers: approve, fail, internal payment', () => {
-  let stack: Stack;
-  let sql: Sql;
-  beforeAll(async () => {
-    stack = await startStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
-    sql = connect(stack.databaseUrl, { max: 2 });
-  });
-  afterAll(async () => {
-    await sql?.end({ timeout: 5 });
-    await stack?.stop();
-  });
+  const live = liveStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
 
   const transferFees = { transfer: { fixed: 0.5, percent: 1.25 } };
 
   it('approve: reserved while pending, then the reservation leaves with the fee posted once', async () => {
-    const merchant = await createMerchant(stack, { fees: transferFees });
-    await fund(stack, merchant.client, 200);
+    const merchant = await createMerchant(live.stack, { fees: transferFees });
+    await fund(live.stack, merchant.client, 200);
 
     const res = await postTransfer(merchant.client, cpfKeyBody({ amount: 100, coverFee: true, description: 'aluguel' }));
     expect(res.status).toBe(201);
@@ -42,30 +32,30 @@ describe('transfers: approve, fail, internal payment', () => {
     expect(Date.parse(transfer.expiresAt) - Date.parse(transfer.createdAt)).toBe(900_000);
     expect(await balanceOf(merchant.client)).toEqual({ available: 98.25, reserved: 101.75 });
 
-    const done = await completeTransfer(stack, transfer.id, 'approved');
+    const done = await completeTransfer(live.stack, transfer.id, 'approved');
     expect(done.status).toBe(200);
     const approved = await waitForStatus(merchant.client, transfer.id, 'approved');
     expect(approved).toMatchObject({ processingState: 'completed', payer: transfer.payer, expiresAt: transfer.expiresAt });
     expect(Date.parse(approved.approvedAt)).toBeGreaterThanOrEqual(Date.parse(transfer.createdAt));
     expect(await balanceOf(merchant.client)).toEqual({ available: 98.25, reserved: 0 });
-    expect(await ledgerEntriesOf(sql, transfer.id)).toEqual([
+    expect(await ledgerEntriesOf(live.sql, transfer.id)).toEqual([
       { key: `transfer:${transfer.id}:reserve`, account: `${merchant.account.id}:available`, amount: -10175 },
       { key: `transfer:${transfer.id}:reserve`, account: `${merchant.account.id}:reserved`, amount: 10175 },
       { key: `transfer:${transfer.id}:settle`, account: `${merchant.account.id}:reserved`, amount: -10175 },
       { key: `transfer:${transfer.id}:settle`, account: 'platform:pix_clearing', amount: 10000 },
       { key: `transfer:${transfer.id}:settle`, account: 'platform:fee_revenue', amount: 175 },
     ]);
-    const [event] = await sql`select type from events where id = ${`evt_${transfer.id}_approved`}`;
+    const [event] = await live.sql`select type from events where id = ${`evt_${transfer.id}_approved`}`;
     expect(event).toEqual({ type: 'transaction.approved' });
 
-    const again = await completeTransfer(stack, transfer.id, 'failed');
+    const again = await completeTransfer(live.stack, transfer.id, 'failed');
     expect(again.status).toBe(409);
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('fail: the reservation goes back to available, no fee, and the key stays bound to the failed transfer', async () => {
-    const merchant = await createMerchant(stack, { fees: transferFees });
-    await fund(stack, merchant.client, 50);
+    const merchant = await createMerchant(live.stack, { fees: transferFees });
+    await fund(live.stack, merchant.client, 50);
     const key = newKey('fail');
     const body = cpfKeyBody({ amount: 20 });
     const res = await postTransfer(merchant.client, body, key);
@@ -73,11 +63,11 @@ describe('transfers: approve, fail, internal payment', () => {
     expect(res.body.data).toMatchObject({ amount: 20, fee: 0.75, debitedAmount: 20, recipientAmount: 19.25, netAmount: 19.25 });
     expect(await balanceOf(merchant.client)).toEqual({ available: 30, reserved: 20 });
 
-    expect((await completeTransfer(stack, res.body.data.id, 'failed')).status).toBe(200);
+    expect((await completeTransfer(live.stack, res.body.data.id, 'failed')).status).toBe(200);
     const failed = await waitForStatus(merchant.client, res.body.data.id, 'failed');
     expect(failed.approvedAt).toBeNull();
     expect(await balanceOf(merchant.client)).toEqual({ available: 50, reserved: 0 });
-    const entries = await ledgerEntriesOf(sql, failed.id);
+    const entries = await ledgerEntriesOf(live.sql, failed.id);
     expect(entries.filter((e) => e.account.startsWith('platform:'))).toEqual([]);
     expect(entries.filter((e) => e.key.endsWith(':release'))).toEqual([
       { key: `transfer:${failed.id}:release`, account: `${merchant.account.id}:reserved`, amount: -2000 },
@@ -89,13 +79,13 @@ describe('transfers: approve, fail, internal payment', () => {
     expect(repeat.body).toMatchObject({ idempotent: true, data: { id: failed.id, status: 'failed' } });
     // A new key can transfer again: the failed transfer no longer blocks the account.
     expect((await postTransfer(merchant.client, body)).status).toBe(201);
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('internal: a BR Code of a pending charge of this engine pays that charge through its own workflow', async () => {
-    const seller = await createMerchant(stack, { fees: { charge: { fixed: 1, percent: 0 } } });
-    const buyer = await createMerchant(stack, { fees: transferFees });
-    await fund(stack, buyer.client, 100);
+    const seller = await createMerchant(live.stack, { fees: { charge: { fixed: 1, percent: 0 } } });
+    const buyer = await createMerchant(live.stack, { fees: transferFees });
+    await fund(live.stack, buyer.client, 100);
     const charge = await createCharge(seller.client, { amount: 40 });
 
     const res = await postTransfer(buyer.client, { destination: { type: 'pix_copy_paste', value: charge.pix.copyPaste }, coverFee: true });
@@ -115,13 +105,13 @@ describe('transfers: approve, fail, internal payment', () => {
     const twice = await postTransfer(buyer.client, { destination: { type: 'qr_code', value: charge.pix.qrCodeBase64 }, coverFee: true });
     expect(twice.status).toBe(422);
     expect(twice.body.error.code).toBe('operation_refused');
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('a BR Code that defines its value, amount and coverFee omitted: the recipient gets the code value, the fee is debited on top', async () => {
-    const seller = await createMerchant(stack);
-    const buyer = await createMerchant(stack, { fees: transferFees });
-    await fund(stack, buyer.client, 20);
+    const seller = await createMerchant(live.stack);
+    const buyer = await createMerchant(live.stack, { fees: transferFees });
+    await fund(live.stack, buyer.client, 20);
     const charge = await createCharge(seller.client, { amount: 12.34 });
 
     const res = await postTransfer(buyer.client, { destination: { type: 'pix_copy_paste', value: charge.pix.copyPaste } });
@@ -138,7 +128,7 @@ describe('transfers: approve, fail, internal payment', () => {
     expect(await waitForStatus(seller.client, charge.id, 'approved')).toMatchObject({ amount: 12.34, netAmount: 12.34 });
     expect(await balanceOf(buyer.client)).toEqual({ available: 7.01, reserved: 0 });
     expect(await balanceOf(seller.client)).toEqual({ available: 12.34, reserved: 0 });
-    expect(await ledgerEntriesOf(sql, transfer.id)).toEqual([
+    expect(await ledgerEntriesOf(live.sql, transfer.id)).toEqual([
       { key: `transfer:${transfer.id}:reserve`, account: `${buyer.account.id}:available`, amount: -1299 },
       { key: `transfer:${transfer.id}:reserve`, account: `${buyer.account.id}:reserved`, amount: 1299 },
       { key: `transfer:${transfer.id}:settle`, account: `${buyer.account.id}:reserved`, amount: -1299 },
@@ -148,14 +138,14 @@ describe('transfers: approve, fail, internal payment', () => {
     // coverFee stays a compared field as sent: the same key with coverFee true is another request.
     const changed = await postTransfer(buyer.client, { destination: { type: 'pix_copy_paste', value: charge.pix.copyPaste }, coverFee: true }, transfer.externalId);
     expect([changed.status, changed.body.error?.code]).toEqual([409, 'idempotency_conflict']);
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('the network refuses a one-time (dynamic) BR Code already taken by another transfer: failed, funds released', async () => {
     const code = buildBrCode({ url: `pix.example.com/qr/v2/${newKey('loc')}`, txid: 'unused', merchantName: 'Loja Dinamica', merchantCity: 'Recife' });
-    const [first, second] = [await createMerchant(stack), await createMerchant(stack)];
-    await fund(stack, first.client, 10);
-    await fund(stack, second.client, 10);
+    const [first, second] = [await createMerchant(live.stack), await createMerchant(live.stack)];
+    await fund(live.stack, first.client, 10);
+    await fund(live.stack, second.client, 10);
     const body = { amount: 10, destination: { type: 'qr_code', value: code } };
     const taken = await postTransfer(first.client, body);
     expect(taken.status).toBe(201);
@@ -165,6 +155,6 @@ describe('transfers: approve, fail, internal payment', () => {
     expect(failed.counterparty).toMatchObject({ type: 'br_code', url: expect.stringContaining('pix.example.com'), failureReason: 'already_paid' });
     expect(await balanceOf(second.client)).toEqual({ available: 10, reserved: 0 });
     expect(await balanceOf(first.client)).toEqual({ available: 0, reserved: 10 });
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 });

@@ -6,15 +6,15 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { connect, type Sql } from '../../src/db/database.js';
 import { createLogger } from '../../src/log.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { dispatchEvent } from '../../src/webhooks/dispatch.js';
 import { eventually } from '../helpers/eventually.js';
 import { CPF, createMerchant } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN, admin, startStack, type Stack } from '../helpers/stack.js';
+import { liveStack } from '../helpers/live-stack.js';
+import { ADMIN_TOKEN, admin } from '../helpers/stack.js';
 import { startReceiver, type Receiver, type ReceivedWebhook, type ReceiverReply } from '../helpers/webhook-receiver.js';
 
 /** The timestamp tolerance the README tells integrators to enforce. */
@@ -23,32 +23,33 @@ const DELIVERY_ID = /^whd_[0-9a-f]{32}$/;
 const PIXCTL = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'pixctl.js');
 
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
+type Endpoint = { id: string; url: string; secret: string };
 
 function harness(stackEnv: Record<string, string>) {
-  const state = { stack: undefined as unknown as Stack, sql: undefined as unknown as Sql, receivers: [] as Receiver[] };
-  beforeAll(async () => {
-    state.stack = await startStack({ env: stackEnv });
-    state.sql = connect(state.stack.databaseUrl, { max: 2 });
-  });
+  const live = liveStack({ env: stackEnv });
+  const receivers: Receiver[] = [];
   afterEach(async () => {
-    await Promise.all(state.receivers.splice(0).map((r) => r.close()));
-  });
-  afterAll(async () => {
-    await state.sql?.end();
-    await state.stack?.stop();
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
 
   const h = {
-    state,
+    live,
     async receiver(reply?: (n: number) => ReceiverReply): Promise<Receiver> {
       const receiver = await startReceiver(reply);
-      state.receivers.push(receiver);
+      receivers.push(receiver);
       return receiver;
     },
-    async registerEndpoint(accountId: string, url: string): Promise<{ id: string; url: string; secret: string }> {
-      const res = await admin(state.stack, 'POST', `/accounts/${accountId}/webhook-endpoints`, { url });
+    async registerEndpoint(accountId: string, url: string): Promise<Endpoint> {
+      const res = await admin(live.stack, 'POST', `/accounts/${accountId}/webhook-endpoints`, { url });
       expect(res.status, res.text).toBe(201);
       return res.body.data;
+    },
+    /** A new merchant with an endpoint registered for a new receiver that answers by `reply`. */
+    async merchantWithEndpoint(reply?: (n: number) => ReceiverReply): Promise<{ merchant: Merchant; receiver: Receiver; endpoint: Endpoint }> {
+      const merchant = await createMerchant(live.stack);
+      const receiver = await h.receiver(reply);
+      const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+      return { merchant, receiver, endpoint };
     },
     async charge(merchant: Merchant, extra: Record<string, unknown> = {}): Promise<any> {
       const res = await merchant.client.post(
@@ -59,18 +60,28 @@ function harness(stackEnv: Record<string, string>) {
       expect(res.status, res.text).toBe(201);
       return res.body.data;
     },
-    async pay(transactionId: string): Promise<void> {
-      const res = await admin(state.stack, 'POST', `/simulator/charges/${transactionId}/pay`);
+    /** A charge the simulated payer has paid. */
+    async paidCharge(merchant: Merchant, extra: Record<string, unknown> = {}): Promise<any> {
+      const charge = await h.charge(merchant, extra);
+      const res = await admin(live.stack, 'POST', `/simulator/charges/${charge.id}/pay`);
       expect(res.status, res.text).toBe(200);
+      return charge;
     },
     async deliveries(query: string): Promise<any[]> {
-      const res = await admin(state.stack, 'GET', `/webhook-deliveries?${query}`);
+      const res = await admin(live.stack, 'GET', `/webhook-deliveries?${query}`);
       expect(res.status, res.text).toBe(200);
       return res.body.data;
     },
+    /** Waits until the first delivery matching `query` has `status`; resolves with it. */
+    waitForDelivery(query: string, status: string, timeoutMs?: number): Promise<any> {
+      return eventually(async () => {
+        const [first] = await h.deliveries(query);
+        return first?.status === status && first;
+      }, timeoutMs);
+    },
     /** Runs the real pixctl against the stack; resolves with its exit status and output. */
     pixctl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-      const env = { PATH: process.env.PATH!, PIX_ADMIN_URL: state.stack.adminUrl, ADMIN_TOKEN };
+      const env = { PATH: process.env.PATH!, PIX_ADMIN_URL: live.stack.adminUrl, ADMIN_TOKEN };
       return new Promise((resolve) => {
         execFile(process.execPath, [PIXCTL, ...args], { env }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
       });
@@ -107,12 +118,10 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   const h = harness({ WEBHOOK_RETRY_INITIAL_MS: '200', WEBHOOK_RETRY_MAX_MS: '1000', CHARGE_TTL_SECONDS: '2', SIMULATOR_TRANSFER_DELAY_MS: '-1' });
 
   it('registers an endpoint: 201 with the secret shown once, listed without it; bad input refused', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver();
-    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
+    const { merchant, receiver, endpoint } = await h.merchantWithEndpoint();
     expect(endpoint).toMatchObject({ id: expect.stringMatching(/^whe_/), url: receiver.url, secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
 
-    const list = await admin(h.state.stack, 'GET', `/accounts/${merchant.account.id}/webhook-endpoints`);
+    const list = await admin(h.live.stack, 'GET', `/accounts/${merchant.account.id}/webhook-endpoints`);
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([{ id: endpoint.id, accountId: merchant.account.id, url: receiver.url, createdAt: expect.any(String), disabledAt: null }]);
     expect(list.text).not.toContain(endpoint.secret);
@@ -125,20 +134,17 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
       [{ url: receiver.url }, 422, 'operation_refused'],
     ];
     for (const [body, status, code] of refusals) {
-      const res = await admin(h.state.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, body);
+      const res = await admin(h.live.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, body);
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.error.code).toBe(code);
     }
-    const unknownAccount = await admin(h.state.stack, 'POST', '/accounts/acc_missing/webhook-endpoints', { url: receiver.url });
+    const unknownAccount = await admin(h.live.stack, 'POST', '/accounts/acc_missing/webhook-endpoints', { url: receiver.url });
     expect(unknownAccount.status).toBe(404);
   });
 
   it('delivers transaction.approved to the registered endpoint, signed with its secret, carrying the Transaction as GET returns it', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver();
-    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const { merchant, receiver, endpoint } = await h.merchantWithEndpoint();
+    const charge = await h.paidCharge(merchant);
 
     const [delivery] = await h.received(receiver, 'transaction.approved');
     const event = verified(delivery!, endpoint.secret);
@@ -149,17 +155,14 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('delivers transaction.failed for a transfer the network refuses, with the transfer as GET returns it', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver();
-    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const { merchant, receiver, endpoint } = await h.merchantWithEndpoint();
+    const charge = await h.paidCharge(merchant);
     await h.received(receiver, 'transaction.approved');
 
     const created = await merchant.client.post('/transfers', { amount: 5, pixKey: CPF.valid, pixKeyType: 'cpf' }, { 'Idempotency-Key': `wh-out-${charge.id}` });
     expect(created.status, created.text).toBe(201);
     const transferId = created.body.data.id as string;
-    await eventually(async () => (await admin(h.state.stack, 'POST', `/simulator/transfers/${transferId}/complete`, { outcome: 'failed' })).status === 200);
+    await eventually(async () => (await admin(h.live.stack, 'POST', `/simulator/transfers/${transferId}/complete`, { outcome: 'failed' })).status === 200);
 
     const [delivery] = await h.received(receiver, 'transaction.failed');
     const event = verified(delivery!, endpoint.secret);
@@ -169,7 +172,7 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('delivers transaction.cancelled for an expired charge (data.expired true) to the charge webhookUrl, signed with the endpoint secret', async () => {
-    const merchant = await createMerchant(h.state.stack);
+    const merchant = await createMerchant(h.live.stack);
     const endpointReceiver = await h.receiver();
     const chargeReceiver = await h.receiver();
     const endpoint = await h.registerEndpoint(merchant.account.id, endpointReceiver.url);
@@ -185,10 +188,9 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('legacy key: a charge webhookUrl on an account without endpoints is signed with the hex SHA-256 of the API key', async () => {
-    const merchant = await createMerchant(h.state.stack);
+    const merchant = await createMerchant(h.live.stack);
     const receiver = await h.receiver();
-    const charge = await h.charge(merchant, { webhookUrl: receiver.url });
-    await h.pay(charge.id);
+    const charge = await h.paidCharge(merchant, { webhookUrl: receiver.url });
 
     const [delivery] = await h.received(receiver, 'transaction.approved');
     const legacyKey = createHash('sha256').update(merchant.key).digest('hex');
@@ -199,11 +201,8 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('a webhookUrl equal to a registered endpoint is delivered once', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver();
-    await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant, { webhookUrl: receiver.url });
-    await h.pay(charge.id);
+    const { merchant, receiver } = await h.merchantWithEndpoint();
+    const charge = await h.paidCharge(merchant, { webhookUrl: receiver.url });
     await h.received(receiver, 'transaction.approved');
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received.filter((r) => r.headers['x-service-event'] === 'transaction.approved')).toHaveLength(1);
@@ -211,19 +210,13 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('a receiver that fails 3 times and then answers 2xx gets 4 attempts, one delivery id, one success', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver((n) => ({ status: n <= 3 ? 500 : 204 }));
-    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const { merchant, receiver, endpoint } = await h.merchantWithEndpoint((n) => ({ status: n <= 3 ? 500 : 204 }));
+    const charge = await h.paidCharge(merchant);
 
     const attempts = await h.received(receiver, 'transaction.approved', 4);
     expect(new Set(attempts.map((a) => a.headers['x-service-delivery'])).size).toBe(1);
     for (const attempt of attempts) verified(attempt, endpoint.secret);
-    const [record] = await eventually(async () => {
-      const found = await h.deliveries(`transactionId=${charge.id}`);
-      return found[0]?.status === 'succeeded' && found;
-    });
+    const record = await h.waitForDelivery(`transactionId=${charge.id}`, 'succeeded');
     expect(record.id).toBe(attempts[0]!.headers['x-service-delivery']);
     expect(record).toMatchObject({ eventId: `evt_${charge.id}_approved`, event: 'transaction.approved', target: 'endpoint', endpointId: endpoint.id, signedWith: 'endpoint_secret', attemptCount: 4 });
     expect(record.deliveredAt).toEqual(expect.any(String));
@@ -243,24 +236,18 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('a receiver that always fails gets exactly 8 attempts, then the delivery is failed; a manual redelivery succeeds later', async () => {
-    const merchant = await createMerchant(h.state.stack);
     let answer = 503;
-    const receiver = await h.receiver(() => ({ status: answer }));
-    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const { merchant, receiver, endpoint } = await h.merchantWithEndpoint(() => ({ status: answer }));
+    const charge = await h.paidCharge(merchant);
 
-    const [record] = await eventually(async () => {
-      const found = await h.deliveries(`eventId=evt_${charge.id}_approved`);
-      return found[0]?.status === 'failed' && found;
-    }, 30_000);
+    const record = await h.waitForDelivery(`eventId=evt_${charge.id}_approved`, 'failed', 30_000);
     expect(record.attemptCount).toBe(8);
     expect(record.attempts.map((a: any) => a.statusCode)).toEqual(Array(8).fill(503));
     await new Promise((r) => setTimeout(r, 2500));
     expect(receiver.received).toHaveLength(8);
 
     answer = 200;
-    const retry = await admin(h.state.stack, 'POST', `/webhook-deliveries/${record.id}/retry`);
+    const retry = await admin(h.live.stack, 'POST', `/webhook-deliveries/${record.id}/retry`);
     expect(retry.status, retry.text).toBe(200);
     expect(retry.body.data).toMatchObject({ id: record.id, status: 'succeeded', attemptCount: 9 });
     expect(retry.body.data.attempts.at(-1)).toMatchObject({ number: 9, trigger: 'manual', success: true, statusCode: 200 });
@@ -271,16 +258,10 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('a receiver slower than 8 s times out; the next attempt succeeds', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver((n) => (n === 1 ? { status: 200, delayMs: 9500 } : { status: 200 }));
-    await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const { merchant } = await h.merchantWithEndpoint((n) => (n === 1 ? { status: 200, delayMs: 9500 } : { status: 200 }));
+    const charge = await h.paidCharge(merchant);
 
-    const [record] = await eventually(async () => {
-      const found = await h.deliveries(`transactionId=${charge.id}`);
-      return found[0]?.status === 'succeeded' && found;
-    }, 30_000);
+    const record = await h.waitForDelivery(`transactionId=${charge.id}`, 'succeeded', 30_000);
     expect(record.attempts).toHaveLength(2);
     expect(record.attempts[0]).toMatchObject({ number: 1, success: false, statusCode: null, errorCode: 'timeout' });
     expect(record.attempts[0].durationMs).toBeGreaterThanOrEqual(7900);
@@ -289,17 +270,11 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('a redirect is not followed: a 3xx is a failed attempt', async () => {
-    const merchant = await createMerchant(h.state.stack);
     const elsewhere = await h.receiver();
-    const receiver = await h.receiver((n) => (n === 1 ? { status: 302, headers: { location: elsewhere.url } } : { status: 200 }));
-    await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const { merchant } = await h.merchantWithEndpoint((n) => (n === 1 ? { status: 302, headers: { location: elsewhere.url } } : { status: 200 }));
+    const charge = await h.paidCharge(merchant);
 
-    const [record] = await eventually(async () => {
-      const found = await h.deliveries(`transactionId=${charge.id}`);
-      return found[0]?.status === 'succeeded' && found;
-    });
+    const record = await h.waitForDelivery(`transactionId=${charge.id}`, 'succeeded');
     expect(record.attempts.map((a: any) => [a.success, a.statusCode, a.errorCode])).toEqual([
       [false, 302, 'redirect'],
       [true, 200, null],
@@ -308,16 +283,13 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('manual redelivery of a delivered event: same delivery id, a manual attempt; unknown id is 404', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver();
-    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const { merchant, receiver, endpoint } = await h.merchantWithEndpoint();
+    const charge = await h.paidCharge(merchant);
     const [first] = await h.received(receiver, 'transaction.approved');
     const deliveryId = first!.headers['x-service-delivery'] as string;
-    await eventually(async () => (await h.deliveries(`transactionId=${charge.id}`))[0]?.status === 'succeeded');
+    await h.waitForDelivery(`transactionId=${charge.id}`, 'succeeded');
 
-    const retry = await admin(h.state.stack, 'POST', `/webhook-deliveries/${deliveryId}/retry`);
+    const retry = await admin(h.live.stack, 'POST', `/webhook-deliveries/${deliveryId}/retry`);
     expect(retry.status, retry.text).toBe(200);
     expect(retry.body.data.attempts.map((a: any) => a.trigger)).toEqual(['automatic', 'manual']);
     const again = receiver.received[1]!;
@@ -325,34 +297,31 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     expect(again.rawBody).toBe(first!.rawBody);
     verified(again, endpoint.secret);
 
-    const shown = await admin(h.state.stack, 'GET', `/webhook-deliveries/${deliveryId}`);
+    const shown = await admin(h.live.stack, 'GET', `/webhook-deliveries/${deliveryId}`);
     expect(shown.status).toBe(200);
     expect(shown.body.data).toEqual(retry.body.data);
 
     for (const [method, path] of [['POST', '/webhook-deliveries/whd_missing/retry'], ['GET', '/webhook-deliveries/whd_missing']]) {
-      const res = await admin(h.state.stack, method!, path!);
+      const res = await admin(h.live.stack, method!, path!);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
   });
 
   it('dispatching an event again, as a retried activity would, delivers nothing twice (running or finished)', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver((n) => ({ status: n === 1 ? 500 : 200 }));
-    await h.registerEndpoint(merchant.account.id, receiver.url);
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const { merchant, receiver } = await h.merchantWithEndpoint((n) => ({ status: n === 1 ? 500 : 200 }));
+    const charge = await h.paidCharge(merchant);
     const eventId = `evt_${charge.id}_approved`;
     const temporal = await connectClient(inject('temporalAddress'), 'default');
     try {
-      const deps = { config: loadConfig(h.state.stack.env), log: createLogger('silent'), sql: h.state.sql, temporal };
+      const deps = { config: loadConfig(h.live.stack.env), log: createLogger('silent'), sql: h.live.sql, temporal };
       // While its workflow waits to retry after the first failure, then once it has succeeded.
       const [pending] = await eventually(async () => {
         const found = await h.deliveries(`eventId=${eventId}`);
         return found[0]?.attemptCount === 1 && found[0].status === 'pending' && found;
       });
       expect(await dispatchEvent(deps, eventId)).toEqual([pending.id]);
-      await eventually(async () => (await h.deliveries(`eventId=${eventId}`))[0]?.status === 'succeeded');
+      await h.waitForDelivery(`eventId=${eventId}`, 'succeeded');
       expect(await dispatchEvent(deps, eventId)).toEqual([pending.id]);
     } finally {
       await temporal.connection.close();
@@ -363,30 +332,26 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('a disabled endpoint gets no new events and cannot be redelivered to', async () => {
-    const merchant = await createMerchant(h.state.stack);
-    const receiver = await h.receiver();
-    const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
-    const first = await h.charge(merchant);
-    await h.pay(first.id);
+    const { merchant, receiver, endpoint } = await h.merchantWithEndpoint();
+    const first = await h.paidCharge(merchant);
     const [delivered] = await h.received(receiver, 'transaction.approved');
 
-    const disabled = await admin(h.state.stack, 'DELETE', `/webhook-endpoints/${endpoint.id}`);
+    const disabled = await admin(h.live.stack, 'DELETE', `/webhook-endpoints/${endpoint.id}`);
     expect(disabled.status).toBe(200);
     expect(disabled.body.data.disabledAt).toEqual(expect.any(String));
-    const second = await h.charge(merchant);
-    await h.pay(second.id);
+    const second = await h.paidCharge(merchant);
     await eventually(async () => (await merchant.client.get(`/transactions/${second.id}`)).body.data.status === 'approved');
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.received).toHaveLength(1);
     expect(await h.deliveries(`transactionId=${second.id}`)).toEqual([]);
 
-    const retry = await admin(h.state.stack, 'POST', `/webhook-deliveries/${delivered!.headers['x-service-delivery']}/retry`);
+    const retry = await admin(h.live.stack, 'POST', `/webhook-deliveries/${delivered!.headers['x-service-delivery']}/retry`);
     expect(retry.status).toBe(422);
     expect(retry.body.error.code).toBe('operation_refused');
   });
 
   it('pixctl registers endpoints, lists them without secrets, shows the delivery log and redelivers', async () => {
-    const merchant = await createMerchant(h.state.stack);
+    const merchant = await createMerchant(h.live.stack);
     const receiver = await h.receiver();
     const added = await h.pixctl(['webhooks', 'add', merchant.account.id, '--url', receiver.url]);
     expect(added.code, added.stderr).toBe(0);
@@ -398,8 +363,7 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     expect(listed.stdout).toContain(endpointId);
     expect(listed.stdout).not.toContain(secret);
 
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    const charge = await h.paidCharge(merchant);
     const [delivery] = await h.received(receiver, 'transaction.approved');
     verified(delivery!, secret!);
     const deliveryId = delivery!.headers['x-service-delivery'] as string;
@@ -423,7 +387,7 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
   });
 
   it('the delivery log needs a filter', async () => {
-    const res = await admin(h.state.stack, 'GET', '/webhook-deliveries');
+    const res = await admin(h.live.stack, 'GET', '/webhook-deliveries');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
     expect(await h.deliveries('eventId=evt_unknown')).toEqual([]);
@@ -434,7 +398,7 @@ describe('webhooks: SSRF guard (WEBHOOK_ALLOW_INSECURE=false)', () => {
   const h = harness({ WEBHOOK_ALLOW_INSECURE: 'false', WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_RETRY_MAX_MS: '100' });
 
   it('refuses http and non-public addresses at registration, accepts a public https address', async () => {
-    const merchant = await createMerchant(h.state.stack);
+    const merchant = await createMerchant(h.live.stack);
     const refused = [
       'http://93.184.216.34/hook',
       'https://127.0.0.1/hook',
@@ -453,29 +417,25 @@ describe('webhooks: SSRF guard (WEBHOOK_ALLOW_INSECURE=false)', () => {
       'https://2130706433/hook',
     ];
     for (const url of refused) {
-      const res = await admin(h.state.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, { url });
+      const res = await admin(h.live.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, { url });
       expect(res.status, url).toBe(400);
       expect(res.body.error.code).toBe('invalid_request');
     }
-    const stored = await h.state.sql`select id from webhook_endpoints where account_id = ${merchant.account.id}`;
+    const stored = await h.live.sql`select id from webhook_endpoints where account_id = ${merchant.account.id}`;
     expect(stored).toHaveLength(0);
     const accepted = await h.registerEndpoint(merchant.account.id, 'https://93.184.216.34/hook');
     expect(accepted.url).toBe('https://93.184.216.34/hook');
   });
 
   it('re-checks the resolved address when connecting: an endpoint whose host now resolves to loopback is never contacted', async () => {
-    const merchant = await createMerchant(h.state.stack);
+    const merchant = await createMerchant(h.live.stack);
     const receiver = await h.receiver();
     // As if the host had resolved to a public address at registration and now answers 127.0.0.1 (DNS rebinding).
     const rebound = receiver.url.replace('http://127.0.0.1', 'https://localhost');
-    await h.state.sql`insert into webhook_endpoints (id, account_id, url, secret) values (${`whe_rebound_${merchant.account.id}`}, ${merchant.account.id}, ${rebound}, 'whsec_test')`;
-    const charge = await h.charge(merchant);
-    await h.pay(charge.id);
+    await h.live.sql`insert into webhook_endpoints (id, account_id, url, secret) values (${`whe_rebound_${merchant.account.id}`}, ${merchant.account.id}, ${rebound}, 'whsec_test')`;
+    const charge = await h.paidCharge(merchant);
 
-    const [record] = await eventually(async () => {
-      const found = await h.deliveries(`transactionId=${charge.id}`);
-      return found[0]?.status === 'failed' && found;
-    }, 30_000);
+    const record = await h.waitForDelivery(`transactionId=${charge.id}`, 'failed', 30_000);
     expect(record.attempts).toHaveLength(8);
     for (const attempt of record.attempts) expect(attempt).toMatchObject({ success: false, statusCode: null, errorCode: 'address_refused' });
     expect(receiver.received).toHaveLength(0);

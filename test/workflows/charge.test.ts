@@ -1,29 +1,23 @@
 // The charge workflow on the time-skipping test server. The activities are replaced by an in-memory
 // Pix route and read model (this is the workflow layer: durable waits, races, retries), and the
 // server's clock says when each step ran.
-import { randomBytes } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charges/draft.js';
-import { ROUTE_REFUSED } from '../../src/processors/types.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.js';
-import { TimedCalls, timeSkippingServer } from '../helpers/time-skipping.js';
+import { FakeRoute } from '../helpers/fake-route.js';
+import { timeSkippingServer } from '../helpers/time-skipping.js';
+import { DRAFT_FINGERPRINT, draftBasics, pendingTransaction } from '../helpers/workflow-drafts.js';
 
 const server = timeSkippingServer('charge.ts');
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
 
-
-
-/** An in-memory route and read model behind the charge activities, recording every call with the server's time. */
-class FakeEngine extends TimedCalls {
+/** An in-memory route and read model behind the charge activities, recording every call with the server's time; openChargeAtRoute is the hand-over. */
+class FakeEngine extends FakeRoute {
   routeState: RouteChargeState = { status: 'pending' };
   transaction: Transaction | null = null;
   dispatched: string[] = [];
-  /** openChargeAtRoute fails this many times (the processor is down) before it answers. */
-  routeOutage = 0;
-  routeRefuses = false;
 
   constructor() {
     super(server);
@@ -49,12 +43,7 @@ class FakeEngine extends TimedCalls {
         return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true };
       },
       openChargeAtRoute: async () => {
-        await this.record('openChargeAtRoute');
-        if (this.routeRefuses) throw ApplicationFailure.nonRetryable('refused', ROUTE_REFUSED);
-        if (this.routeOutage > 0) {
-          this.routeOutage -= 1;
-          throw new Error('processor unavailable');
-        }
+        await this.recordHandOver('openChargeAtRoute', 'refused');
         this.transaction = { ...this.transaction!, pix: { copyPaste: '000201fake', qrCodeBase64: 'iVBOR' } };
         return this.transaction;
       },
@@ -87,51 +76,25 @@ class FakeEngine extends TimedCalls {
 }
 
 function transactionOf(draft: ChargeDraft, createdAtMs: number, ttlSeconds: number): Transaction {
-  return {
-    id: draft.transactionId,
-    externalId: draft.externalId,
-    acquirer: draft.route,
+  return pendingTransaction(draft, {
     direction: 'in',
     type: 'payment',
     method: 'pix',
-    status: 'pending',
-    expired: false,
-    processingState: 'monitoring',
-    amount: draft.amountCents / 100,
-    fee: draft.feeCents / 100,
-    netAmount: draft.netAmountCents / 100,
     debitedAmount: null,
     recipientAmount: null,
-    description: draft.description,
-    splitAmount: 0,
-    split: [],
-    refundedAmount: 0,
     payer: { name: draft.payer.name, document: draft.payer.document, email: null },
     counterparty: null,
-    pix: null,
     expiresAt: new Date(createdAtMs + ttlSeconds * 1000).toISOString(),
-    approvedAt: null,
     createdAt: new Date(createdAtMs).toISOString(),
-    updatedAt: new Date(createdAtMs).toISOString(),
-  };
+  });
 }
 
 function draft(): ChargeDraft {
-  const id = randomBytes(6).toString('hex');
   return {
-    transactionId: `txn_${id}`,
-    accountId: 'acc_test',
-    apiKeyId: 'key_test',
-    externalId: `order-${id}`,
-    fingerprint: 'f'.repeat(64),
-    route: 'simulator',
+    ...draftBasics('txn', 'order', { amountCents: 10_000, feeCents: 0, netAmountCents: 10_000 }),
     merchantName: 'Loja',
-    amountCents: 10_000,
-    feeCents: 0,
     splitAmountCents: 0,
-    netAmountCents: 10_000,
     split: [],
-    description: null,
     payer: { name: 'Maria da Silva', document: '52998224725' },
     webhookUrl: null,
   };
@@ -225,7 +188,7 @@ describe('charge workflow (time-skipping)', () => {
 
   it('survives a processor outage: the route call is retried until the processor answers', async () => {
     const engine = new FakeEngine();
-    engine.routeOutage = 4;
+    engine.outage = 4;
     await withCharge(engine, async ({ accepted, workflowId }) => {
       expect(accepted.outcome).toBe('created');
       expect(accepted.transaction!.pix).toEqual({ copyPaste: '000201fake', qrCodeBase64: 'iVBOR' });
@@ -236,7 +199,7 @@ describe('charge workflow (time-skipping)', () => {
 
   it('marks the charge failed when the route refuses it for good', async () => {
     const engine = new FakeEngine();
-    engine.routeRefuses = true;
+    engine.refuses = true;
     await withCharge(engine, async ({ accepted, result }) => {
       expect(accepted.transaction).toMatchObject({ status: 'failed', pix: null });
       expect((await result()).status).toBe('failed');
@@ -249,7 +212,7 @@ describe('charge workflow (time-skipping)', () => {
     const engine = new FakeEngine();
     await withCharge(engine, async ({ accepted, workflowId }) => {
       const handle = server.env.client.workflow.getHandle(workflowId);
-      const repeat = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_2', fingerprint: 'f'.repeat(64) }] });
+      const repeat = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_2', fingerprint: DRAFT_FINGERPRINT }] });
       const conflict = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_3', fingerprint: 'e'.repeat(64) }] });
       expect(repeat).toEqual({ outcome: 'repeated', transaction: accepted.transaction });
       expect(conflict).toEqual({ outcome: 'conflict', transaction: null });

@@ -1,29 +1,24 @@
 // The transfer workflow on the time-skipping test server. The activities are replaced by an
 // in-memory Pix route and read model (this is the workflow layer: the network's answer by signal or
 // by polling, retries, refusals), and the server's clock says when each step ran.
-import { randomBytes } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { TransferActivities } from '../../activities/transfers.js';
-import { ROUTE_REFUSED } from '../../src/processors/types.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../src/transfers/draft.js';
 import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate, type TransferAcceptResult } from '../../workflows/transfer.js';
-import { TimedCalls, timeSkippingServer } from '../helpers/time-skipping.js';
+import { FakeRoute } from '../helpers/fake-route.js';
+import { timeSkippingServer } from '../helpers/time-skipping.js';
+import { DRAFT_FINGERPRINT, draftBasics, pendingTransaction } from '../helpers/workflow-drafts.js';
 
 const server = timeSkippingServer('transfer.ts');
 
-
-
-/** An in-memory route and read model behind the transfer activities, recording every call with the server's time. */
-class FakeNetwork extends TimedCalls {
+/** An in-memory route and read model behind the transfer activities, recording every call with the server's time; sendTransferAtRoute is the hand-over. */
+class FakeNetwork extends FakeRoute {
   transaction: Transaction | null = null;
   dispatched: string[] = [];
   refusal: PersistedTransfer | null = null;
   /** What the route answers at send, then at each status call (the last answer repeats). */
   answers: RouteTransferState[] = [{ status: 'pending' }];
-  sendOutage = 0;
-  sendRefuses = false;
 
   constructor() {
     super(server);
@@ -48,12 +43,7 @@ class FakeNetwork extends TimedCalls {
         return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created };
       },
       sendTransferAtRoute: async () => {
-        await this.record('sendTransferAtRoute');
-        if (this.sendRefuses) throw ApplicationFailure.nonRetryable('invalid_pix_key', ROUTE_REFUSED);
-        if (this.sendOutage > 0) {
-          this.sendOutage -= 1;
-          throw new Error('processor unavailable');
-        }
+        await this.recordHandOver('sendTransferAtRoute', 'invalid_pix_key');
         return this.next();
       },
       transferStateAtRoute: async () => {
@@ -77,51 +67,25 @@ class FakeNetwork extends TimedCalls {
 
 function transactionOf(draft: TransferDraft): Transaction {
   const now = new Date();
-  return {
-    id: draft.transactionId,
-    externalId: draft.externalId,
-    acquirer: draft.route,
+  return pendingTransaction(draft, {
     direction: 'out',
     type: 'withdrawal',
     method: draft.method,
-    status: 'pending',
-    expired: false,
-    processingState: 'monitoring',
-    amount: draft.amountCents / 100,
-    fee: draft.feeCents / 100,
-    netAmount: draft.netAmountCents / 100,
     debitedAmount: draft.debitedAmountCents / 100,
     recipientAmount: draft.recipientAmountCents / 100,
-    description: draft.description,
-    splitAmount: 0,
-    split: [],
-    refundedAmount: 0,
     payer: draft.payer,
     counterparty: draft.counterparty,
-    pix: null,
     expiresAt: new Date(now.getTime() + 900_000).toISOString(),
-    approvedAt: null,
     createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
+  });
 }
 
 function draft(): TransferDraft {
-  const id = randomBytes(6).toString('hex');
   return {
-    transactionId: `out_${id}`,
-    accountId: 'acc_test',
-    apiKeyId: 'key_test',
-    externalId: `payout-${id}`,
-    fingerprint: 'f'.repeat(64),
-    route: 'simulator',
+    ...draftBasics('out', 'payout', { amountCents: 10_000, feeCents: 100, netAmountCents: 10_000 }),
     method: 'pix',
-    amountCents: 10_000,
-    feeCents: 100,
     debitedAmountCents: 10_100,
     recipientAmountCents: 10_000,
-    netAmountCents: 10_000,
-    description: null,
     destination: { type: 'pix_key', value: '52998224725', keyType: 'cpf' },
     payer: { name: 'Loja', document: '11222333000181', email: 'loja@example.com' },
     counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' },
@@ -205,7 +169,7 @@ describe('transfer workflow (time-skipping)', () => {
 
   it('a route that refuses the destination for good fails the transfer without polling', async () => {
     const network = new FakeNetwork();
-    network.sendRefuses = true;
+    network.refuses = true;
     await withTransfer(network, async ({ accepted, result }) => {
       expect(accepted.outcome).toBe('created');
       expect((await result())!.status).toBe('failed');
@@ -217,7 +181,7 @@ describe('transfer workflow (time-skipping)', () => {
 
   it('survives a processor outage at send: retried until the processor takes it', async () => {
     const network = new FakeNetwork();
-    network.sendOutage = 3;
+    network.outage = 3;
     network.answers = [APPROVED];
     await withTransfer(network, async ({ accepted, result }) => {
       expect(accepted.outcome).toBe('created');
@@ -240,7 +204,7 @@ describe('transfer workflow (time-skipping)', () => {
     const network = new FakeNetwork();
     await withTransfer(network, async ({ accepted, workflowId }) => {
       const handle = server.env.client.workflow.getHandle(workflowId);
-      const repeat = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_2', fingerprint: 'f'.repeat(64) }] });
+      const repeat = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_2', fingerprint: DRAFT_FINGERPRINT }] });
       const conflict = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_3', fingerprint: 'e'.repeat(64) }] });
       expect(repeat).toEqual({ outcome: 'repeated', transaction: (accepted as { transaction: Transaction }).transaction });
       expect(conflict).toEqual({ outcome: 'conflict' });

@@ -1,0 +1,50 @@
+// Drafts for the workflow tests of test/workflows, and the pending transaction their fake persist
+// activities make of one.
+import { randomBytes } from 'node:crypto';
+import type { DraftBasics } from '../../src/transactions/draft.js';
+import type { Transaction } from '../../src/transactions/serialize.js';
+
+/** The fingerprint of every test draft: an accept with it repeats the first one. */
+export const DRAFT_FINGERPRINT = 'f'.repeat(64);
+
+type Amounts = Pick<DraftBasics, 'amountCents' | 'feeCents' | 'netAmountCents'>;
+
+/** A draft's common part: fresh ids (`<idPrefix>_<hex>`, `<externalPrefix>-<hex>`) on the test account, key and simulator route. */
+export function draftBasics(idPrefix: string, externalPrefix: string, amounts: Amounts): DraftBasics {
+  const id = randomBytes(6).toString('hex');
+  return {
+    transactionId: `${idPrefix}_${id}`,
+    accountId: 'acc_test',
+    apiKeyId: 'key_test',
+    externalId: `${externalPrefix}-${id}`,
+    fingerprint: DRAFT_FINGERPRINT,
+    route: 'simulator',
+    description: null,
+    ...amounts,
+  };
+}
+
+type KindFields = Pick<Transaction, 'direction' | 'type' | 'method' | 'debitedAmount' | 'recipientAmount' | 'payer' | 'counterparty' | 'expiresAt' | 'createdAt'>;
+
+/** The pending transaction persisted from `draft`; `kind` holds what differs between a charge and a transfer. */
+export function pendingTransaction(draft: DraftBasics, kind: KindFields): Transaction {
+  return {
+    id: draft.transactionId,
+    externalId: draft.externalId,
+    acquirer: draft.route,
+    status: 'pending',
+    expired: false,
+    processingState: 'monitoring',
+    amount: draft.amountCents / 100,
+    fee: draft.feeCents / 100,
+    netAmount: draft.netAmountCents / 100,
+    description: draft.description,
+    splitAmount: 0,
+    split: [],
+    refundedAmount: 0,
+    pix: null,
+    approvedAt: null,
+    updatedAt: kind.createdAt,
+    ...kind,
+  };
+}
