@@ -7,7 +7,7 @@
 // Starts its own engine (`src/main.ts all`, embedded Temporal dev server) on free ports and a fresh
 // PostgreSQL database (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432), dropped at the end.
 import { Agent } from 'node:http';
-import { startEmbeddedEngine } from './engine.js';
+import { startEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';
 
 const N = Number(process.argv[2] ?? 2000);
@@ -18,7 +18,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const call = jsonCalls(agent);
 
 async function main() {
-  const { port, adminPort, adminHeaders, stop } = await startEmbeddedEngine();
+  const { port, adminPort, adminHeaders, stop } = await startEngine();
   try {
     const account = await call(adminPort, 'POST', '/admin/accounts', adminHeaders, { name: 'Bench', document: '52998224725', email: 'bench@example.com', kycStatus: 'approved' });
     const keys: string[] = [];

@@ -21,9 +21,10 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
-import { connect, ensureDatabase } from '../src/db/database.js';
+import { connect } from '../src/db/database.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
+import { startEngine, type BenchEngine } from './engine.js';
 import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
 import { quantile } from './measure.js';
 import { postLoad } from './post-load.js';
@@ -33,8 +34,6 @@ const DURATION_S = Number(process.argv[2] ?? 20);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
 const WARMUP_S = 3;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const ADMIN_TOKEN = `bench-${randomBytes(8).toString('hex')}`;
 /** Requests per API key, under the 100-per-minute quota; keys for up to this many requests per second. */
 const REQUESTS_PER_KEY = 90;
 const MAX_RATE_PER_S = 500;
@@ -102,9 +101,9 @@ async function baselineLoad(client: Client, taskQueue: string, seconds: number, 
 }
 
 /** Merchants and enough API keys that no key passes its quota during the run. */
-async function bearerTokens(adminUrl: string, count: number): Promise<string[]> {
+async function bearerTokens(adminUrl: string, adminHeaders: BenchEngine['adminHeaders'], count: number): Promise<string[]> {
   const call = async (path: string, body: unknown) => {
-    const res = await fetch(`${adminUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${adminUrl}${path}`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (res.status !== 201) throw new Error(`admin ${path} answered ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { data: any }).data;
   };
@@ -153,46 +152,28 @@ async function main() {
   process.stdout.write(`charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up)\n`);
   const temporalServer = await startDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespace: 'default' });
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
-  const databaseUrl = `${PG}/pix_bench_${randomBytes(4).toString('hex')}`;
-  const processes: ChildProcess[] = [];
+  let baselineWorker: ChildProcess | undefined;
+  let engine: BenchEngine | undefined;
   try {
     const taskQueue = `baseline-${randomBytes(4).toString('hex')}`;
-    const baselineWorker = await spawnProcess(['bench/baseline/worker.ts'], { TEMPORAL_ADDRESS: temporalServer.address, BASELINE_TASK_QUEUE: taskQueue }, async (output) =>
+    baselineWorker = await spawnProcess(['bench/baseline/worker.ts'], { TEMPORAL_ADDRESS: temporalServer.address, BASELINE_TASK_QUEUE: taskQueue }, async (output) =>
       output().includes('baseline worker running'),
     );
-    processes.push(baselineWorker);
     await baselineLoad(client, taskQueue, WARMUP_S, 'warm-up');
     const baseline = await baselineLoad(client, taskQueue, DURATION_S, 'bare Temporal (update-with-start + 1 no-op activity)');
     await stopProcess(baselineWorker);
 
-    await ensureDatabase(databaseUrl);
-    const [port, adminPort] = [await freePort(), await freePort()];
-    const engine = await spawnProcess(
-      ['src/main.ts', 'all'],
-      {
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        ADMIN_HOST: '127.0.0.1',
-        ADMIN_PORT: String(adminPort),
-        ADMIN_TOKEN,
-        DATABASE_URL: databaseUrl,
-        TEMPORAL_ADDRESS: temporalServer.address,
-        LOG_LEVEL: 'warn',
-        // Transfers settle at the first poll, so that accounts are free again soon (bench/transfers.ts).
-        SIMULATOR_TRANSFER_DELAY_MS: '0',
-      },
-      async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200,
-    );
-    processes.push(engine);
-    const tokens = await bearerTokens(`http://127.0.0.1:${adminPort}/admin`, Math.ceil((MAX_RATE_PER_S * (DURATION_S + WARMUP_S)) / REQUESTS_PER_KEY));
-    const apiUrl = `http://127.0.0.1:${port}/v1`;
+    // Transfers settle at the first poll, so that accounts are free again soon (bench/transfers.ts).
+    engine = await startEngine({ TEMPORAL_ADDRESS: temporalServer.address, SIMULATOR_TRANSFER_DELAY_MS: '0' });
+    const tokens = await bearerTokens(`http://127.0.0.1:${engine.adminPort}/admin`, engine.adminHeaders, Math.ceil((MAX_RATE_PER_S * (DURATION_S + WARMUP_S)) / REQUESTS_PER_KEY));
+    const apiUrl = `http://127.0.0.1:${engine.port}/v1`;
     await chargeLoad(apiUrl, tokens, WARMUP_S, 'warm-up');
     const charges = await chargeLoad(apiUrl, tokens, DURATION_S, 'charges (POST /v1/transactions, 201)');
 
-    const sql = connect(databaseUrl, { max: 1 });
+    const sql = connect(engine.databaseUrl, { max: 1 });
     const [count] = await sql<{ n: number }[]>`select count(*)::int as n from transactions`;
     await sql.end();
-    const payers = await transferAccounts(databaseUrl, MAX_RATE_PER_S);
+    const payers = await transferAccounts(engine.databaseUrl, MAX_RATE_PER_S);
     await transferLoad(apiUrl, payers, WARMUP_S, CONCURRENCY, 'warm-up');
     const transfers = await transferLoad(apiUrl, payers, DURATION_S, CONCURRENCY, 'transfers (POST /v1/transfers, 201)');
     report([baseline, charges, transfers]);
@@ -203,12 +184,10 @@ async function main() {
         `transfers refused as WITHDRAWAL_IN_PROGRESS (an account came round before its transfer settled): ${transfers.inProgress}\n`,
     );
   } finally {
-    for (const child of processes.reverse()) await stopProcess(child);
+    await engine?.stop();
+    if (baselineWorker) await stopProcess(baselineWorker);
     await client.connection.close();
     await temporalServer.stop();
-    const maintenance = connect(`${PG}/postgres`, { max: 1 });
-    await maintenance.unsafe(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
-    await maintenance.end();
   }
 }
 

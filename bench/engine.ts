@@ -1,6 +1,6 @@
-// The engine as its own process for a bench: `src/main.ts all` with its embedded Temporal dev server,
-// on free ports and a fresh PostgreSQL database (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432)
-// that is dropped when the engine stops.
+// The engine as its own process for a bench or a script: `src/main.ts all` with its embedded Temporal
+// dev server (or the one `env.TEMPORAL_ADDRESS` names), on free ports and a fresh PostgreSQL database
+// (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432) that is dropped when the engine stops.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -17,25 +17,30 @@ export interface BenchEngine {
   port: number;
   adminPort: number;
   adminHeaders: { authorization: string };
+  databaseUrl: string;
+  /** The Temporal frontend the engine uses, to read workflow histories or run workflows beside it. */
+  temporalAddress: string;
   /** SIGTERM, wait for the exit, drop the database. */
   stop(): Promise<void>;
 }
 
 /** Starts the engine with `env` added to the defaults and resolves once /readyz answers 200 (within 90 s). */
-export async function startEmbeddedEngine(env: Record<string, string> = {}): Promise<BenchEngine> {
+export async function startEngine(env: Record<string, string> = {}): Promise<BenchEngine> {
   const [port, adminPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const database = `pix_bench_${randomBytes(4).toString('hex')}`;
+  const databaseUrl = `${PG}/${database}`;
   const token = randomBytes(16).toString('hex');
+  const temporalAddress = env.TEMPORAL_ADDRESS || `127.0.0.1:${temporalPort}`;
   const engine = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
     cwd: ROOT,
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
       HOST: '127.0.0.1',
       PORT: String(port),
       ADMIN_PORT: String(adminPort),
       ADMIN_TOKEN: token,
-      DATABASE_URL: `${PG}/${database}`,
+      DATABASE_URL: databaseUrl,
       TEMPORAL_ADDRESS: '',
       TEMPORAL_DEV_PORT: String(temporalPort),
       TEMPORAL_UI_PORT: String(uiPort),
@@ -44,6 +49,7 @@ export async function startEmbeddedEngine(env: Record<string, string> = {}): Pro
       ...env,
     },
   });
+  process.once('exit', () => engine.kill('SIGKILL'));
   const stop = async () => {
     if (engine.exitCode === null) {
       engine.kill('SIGTERM');
@@ -63,5 +69,5 @@ export async function startEmbeddedEngine(env: Record<string, string> = {}): Pro
     await stop();
     throw err;
   }
-  return { port, adminPort, adminHeaders: { authorization: `Bearer ${token}` }, stop };
+  return { port, adminPort, adminHeaders: { authorization: `Bearer ${token}` }, databaseUrl, temporalAddress, stop };
 }

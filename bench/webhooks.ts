@@ -11,7 +11,7 @@
 import { once } from 'node:events';
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startEmbeddedEngine } from './engine.js';
+import { startEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';
 
 const N = Number(process.argv[2] ?? 500);
@@ -48,7 +48,7 @@ async function startReceiver() {
 }
 
 async function main() {
-  const { port, adminPort, adminHeaders, stop } = await startEmbeddedEngine({ WEBHOOK_ALLOW_INSECURE: 'true' });
+  const { port, adminPort, adminHeaders, stop } = await startEngine({ WEBHOOK_ALLOW_INSECURE: 'true' });
   const receiver = await startReceiver();
   try {
     const account = (await call(adminPort, 'POST', '/admin/accounts', adminHeaders, { name: 'Bench Webhooks', document: '11222333000181', email: 'bench@example.com', kycStatus: 'approved' })).body.data;

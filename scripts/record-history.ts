@@ -3,14 +3,13 @@
 //   npm run record-history               every scenario
 //   npm run record-history -- charge-paid charge-expired
 //
-// It starts its own in-memory Temporal dev server, a fresh PostgreSQL database (dropped at the end)
-// and the engine (`src/main.ts all`), plays each scenario over HTTP like an integrator and an
+// It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
+// database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
 // operator would, and writes the scenario's workflow history to test/replay/histories/<name>.json
 // (protobuf JSON: Temporal's field names, enums by name, 64-bit integers and bytes as strings).
 // historyToJSON of @temporalio/common is not used: with the two protobufjs copies this install
 // holds it fails ("type must be a Type").
 // Record again after an intentional, versioned workflow change; never edit a history by hand.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -18,25 +17,15 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { connect, ensureDatabase } from '../src/db/database.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { freePort } from '../test/helpers/ports.js';
+import { startEngine } from '../bench/engine.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HISTORIES_DIR = join(ROOT, 'test', 'replay', 'histories');
-const PG_BASE = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
-const ADMIN_TOKEN = `record-${randomBytes(8).toString('hex')}`;
 /** Short enough for the expiry scenario to finish quickly, long enough to pay in the others. */
 const CHARGE_TTL_SECONDS = 4;
 
-interface Engine {
-  api: string;
-  admin: string;
-}
-
 /** What a scenario can use: HTTP calls as an integrator (with a fresh merchant key) and as an operator. */
 interface ScenarioContext {
-  engine: Engine;
   merchant: { accountId: string; key: string };
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
   admin(method: string, path: string, body?: unknown): Promise<any>;
@@ -137,10 +126,10 @@ const SCENARIOS: Record<string, Scenario> = {
   'webhook-retried': webhookRetried,
 };
 
-async function call(url: string, method: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(url: string, method: string, auth: { authorization: string }, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -157,12 +146,6 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, timeo
   throw new Error(`timed out waiting for ${what}`);
 }
 
-function startEngine(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  process.once('exit', () => child.kill('SIGKILL'));
-  return child;
-}
-
 async function merchantOf(admin: ScenarioContext['admin']): Promise<ScenarioContext['merchant']> {
   const account = await admin('POST', '/accounts', { name: 'Loja Replay', document: '11222333000181', email: `replay.${Date.now()}@example.com`, kycStatus: 'approved' });
   const key = await admin('POST', `/accounts/${account.body.data.id}/api-keys`, { permissions: ['payments:write', 'transactions:read', 'transfers:write', 'balance:read'] });
@@ -176,36 +159,22 @@ async function main() {
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
   const names = wanted.length ? wanted : Object.keys(SCENARIOS);
 
-  const temporalServer = await startDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespace: 'default' });
-  const databaseUrl = `${PG_BASE}/pix_replay_${randomBytes(4).toString('hex')}`;
-  await ensureDatabase(databaseUrl);
-  const [port, adminPort] = [await freePort(), await freePort()];
-  const engineProcess = startEngine({
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    ADMIN_HOST: '127.0.0.1',
-    ADMIN_PORT: String(adminPort),
-    ADMIN_TOKEN,
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: temporalServer.address,
+  const engine = await startEngine({
     CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
     // Transfers wait for the operator's answer, so each scenario decides its outcome.
     SIMULATOR_TRANSFER_DELAY_MS: '-1',
     WEBHOOK_ALLOW_INSECURE: 'true',
     WEBHOOK_RETRY_INITIAL_MS: '200',
-    LOG_LEVEL: 'warn',
   });
-  const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
+  const client = new Client({ connection: await Connection.connect({ address: engine.temporalAddress }) });
   try {
-    const engine = { api: `http://127.0.0.1:${port}/v1`, admin: `http://127.0.0.1:${adminPort}/admin` };
-    await until(async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 ? true : undefined), 'the engine to be ready', 90_000);
-    const admin: ScenarioContext['admin'] = (method, path, body) => call(`${engine.admin}${path}`, method, ADMIN_TOKEN, body);
+    const urls = { api: `http://127.0.0.1:${engine.port}/v1`, admin: `http://127.0.0.1:${engine.adminPort}/admin` };
+    const admin: ScenarioContext['admin'] = (method, path, body) => call(`${urls.admin}${path}`, method, engine.adminHeaders, body);
     mkdirSync(HISTORIES_DIR, { recursive: true });
     for (const name of names) {
       const merchant = await merchantOf(admin);
-      const api: ScenarioContext['api'] = (method, path, body, headers) => call(`${engine.api}${path}`, method, merchant.key, body, headers);
+      const api: ScenarioContext['api'] = (method, path, body, headers) => call(`${urls.api}${path}`, method, { authorization: `Bearer ${merchant.key}` }, body, headers);
       const ctx: ScenarioContext = {
-        engine,
         merchant,
         api,
         admin,
@@ -219,13 +188,8 @@ async function main() {
       process.stdout.write(`recorded ${name} (${workflowId}) → ${file}\n`);
     }
   } finally {
-    engineProcess.kill('SIGTERM');
-    await new Promise((r) => engineProcess.once('exit', r));
     await client.connection.close();
-    await temporalServer.stop();
-    const maintenance = connect(`${PG_BASE}/postgres`, { max: 1 });
-    await maintenance.unsafe(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
-    await maintenance.end();
+    await engine.stop();
   }
 }
 
