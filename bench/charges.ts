@@ -26,7 +26,7 @@ import { startDevServer } from '../src/temporal/dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
-import { quantile } from './measure.js';
+import { quantile, type Figures } from './measure.js';
 import { postLoad } from './post-load.js';
 import { transferAccounts, transferLoad } from './transfers.js';
 
@@ -37,15 +37,6 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Requests per API key, under the 100-per-minute quota; keys for up to this many requests per second. */
 const REQUESTS_PER_KEY = 90;
 const MAX_RATE_PER_S = 500;
-
-interface Figures {
-  label: string;
-  requests: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
 
 /** Spawns `node --import tsx <args>` and resolves once `ready()` says so (it fails if the process exits first). */
 async function spawnProcess(args: string[], env: Record<string, string>, ready: (output: () => string) => Promise<boolean>): Promise<ChildProcess> {

@@ -8,6 +8,16 @@ export interface Answer {
   ms: number;
 }
 
+/** One load run as the benches report it: successful requests, their rate and latency, the rest. */
+export interface Figures {
+  label: string;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
 export type Call = (port: number, method: string, path: string, headers?: Record<string, string>, body?: unknown) => Promise<Answer>;
 
 /** JSON calls to 127.0.0.1 over `agent`. */

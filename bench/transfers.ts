@@ -13,19 +13,14 @@ import { createAccount } from '../src/accounts/repository.js';
 import { connect } from '../src/db/database.js';
 import { customerAccount, platformAccount } from '../src/ledger/accounts.js';
 import { post } from '../src/ledger/post.js';
+import type { Figures } from './measure.js';
 import { postLoad } from './post-load.js';
 
 const ACCOUNT_COOLDOWN_S = 6;
 const FUNDING_CENTS = 1_000_000;
 const TRANSFER_BODY = JSON.stringify({ amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf', description: 'bench' });
 
-export interface TransferFigures {
-  label: string;
-  requests: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
+export interface TransferFigures extends Figures {
   /** 409 WITHDRAWAL_IN_PROGRESS among the errors. */
   inProgress: number;
 }
