@@ -19,6 +19,8 @@ export function connectFromConfig(config: Config): Sql {
   return connect(config.databaseUrl, { max: config.databasePoolSize, statementTimeoutMs: config.databaseStatementTimeoutMs });
 }
 
+const DATABASE_EXISTS_CODES = ['42P04', '23505'];
+
 /** Creates the database named in the URL when it is missing (connecting through the `postgres` maintenance database). */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
@@ -32,8 +34,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
       try {
         await admin.unsafe(`create database "${name.replace(/"/g, '""')}"`);
       } catch (err) {
-        // Another process created it between our check and our create.
-        if ((err as { code?: string }).code !== '42P04') throw err;
+        // Another process created it between our check and our create: 42P04 when its create had
+        // committed, 23505 (pg_database_datname_index) when both creates ran at the same time.
+        if (!DATABASE_EXISTS_CODES.includes((err as { code?: string }).code ?? '')) throw err;
       }
     }
   } finally {
