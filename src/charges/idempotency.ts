@@ -6,13 +6,18 @@
 import { createHash } from 'node:crypto';
 import Type from 'typebox';
 import { ApiError } from '../http/errors.js';
+import { ENGINE_ID_PATTERN } from './ids.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:/-]{1,100}$/;
 
 /** The `Idempotency-Key` request header, for the route table and the OpenAPI document. */
 export const IdempotencyKeyHeaderSchema = Type.Object({
   'Idempotency-Key': Type.Optional(
-    Type.String({ maxLength: 100, pattern: IDEMPOTENCY_KEY_PATTERN.source, description: 'Obrigatória se externalId não for enviado no corpo' }),
+    Type.String({
+      maxLength: 100,
+      pattern: IDEMPOTENCY_KEY_PATTERN.source,
+      description: 'Obrigatória se externalId não for enviado no corpo. Não pode ter o formato de um id do serviço (txn_, out_, med_… seguido de 24 dígitos hexadecimais)',
+    }),
   ),
 });
 
@@ -28,6 +33,15 @@ export function resolveIdempotencyKey(header: string | undefined, externalId: st
         400,
         'invalid_idempotency_key',
         'Chave de idempotência inválida: até 100 caracteres, apenas letras, dígitos e . _ : / -',
+      );
+    }
+    // GET /transactions/{id} and /meds/{id} take an id or a key: a key shaped like an engine id could
+    // name another transaction there, and a repeat of its creation would resolve to that other one.
+    if (candidate !== undefined && ENGINE_ID_PATTERN.test(candidate)) {
+      throw new ApiError(
+        400,
+        'invalid_idempotency_key',
+        'Chave de idempotência inválida: não use o formato dos identificadores do serviço (txn_, out_, med_… seguido de 24 dígitos hexadecimais)',
       );
     }
   }

@@ -10,3 +10,12 @@ export function chargeTransactionId(accountId: string, key: string): string {
 export function chargeWorkflowId(accountId: string, key: string): string {
   return `charge:${accountId}:${key}`;
 }
+
+/** A prefix and the 24 hex digits every engine id but a delivery's carries (txn_, out_, med_, acc_, key_, req_, whe_). */
+const PREFIXED_ID = '(?:txn|out|med|acc|key|req|whe)_[0-9a-f]{24}';
+
+/**
+ * The exact shapes of the identifiers the engine generates: the ones above, a webhook delivery's
+ * `whd_` and 32 hex digits, and an event's `evt_<transaction or MED id>_<change>`.
+ */
+export const ENGINE_ID_PATTERN = new RegExp(`^(?:${PREFIXED_ID}|whd_[0-9a-f]{32}|evt_${PREFIXED_ID}_[a-z_]+)$`);

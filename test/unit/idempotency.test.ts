@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../../src/charges/idempotency.js';
+import { newId } from '../../src/accounts/ids.js';
+import { checkBodyExternalId, compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../../src/charges/idempotency.js';
+import { chargeTransactionId } from '../../src/charges/ids.js';
+import { medEventId, transactionEventId } from '../../src/events/record.js';
+import { newRequestId } from '../../src/http/edge.js';
 import { ApiError } from '../../src/http/errors.js';
+import { transferTransactionId } from '../../src/transfers/ids.js';
 
 function errorOf(fn: () => unknown): ApiError {
   try {
@@ -30,6 +35,34 @@ describe('idempotency key resolution (spec rules 1–3)', () => {
     for (const bad of ['x'.repeat(101), 'com espaço', 'acentuação', 'a+b', 'a#b', 'a@b']) {
       expect(errorOf(() => resolveIdempotencyKey(bad, undefined))).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
       expect(errorOf(() => resolveIdempotencyKey(undefined, bad))).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+    }
+  });
+
+  it('refuses a key with the exact shape of an id the engine generates, which GET /{id} would confuse with that id', () => {
+    const txn = chargeTransactionId('acc_1', 'pedido-1');
+    const generated = [
+      txn,
+      transferTransactionId('acc_1', 'saque-1'),
+      `med_${'ab12'.repeat(6)}`, // MED ids: `med_` and 24 random hex digits (src/meds/workflow-client.ts)
+      newId('acc'),
+      newId('key'),
+      newRequestId(),
+      `whe_${'0f'.repeat(12)}`,
+      `whd_${'9e'.repeat(16)}`, // webhook deliveries: `whd_` and 32 hex digits (src/webhooks/dispatch.ts)
+      transactionEventId(txn, 'approved'),
+      medEventId(`med_${'cd34'.repeat(6)}`, 'created'),
+    ];
+    for (const id of generated) {
+      expect(errorOf(() => resolveIdempotencyKey(id, undefined)), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(errorOf(() => resolveIdempotencyKey(undefined, id)), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(errorOf(() => checkBodyExternalId({ externalId: id })), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+    }
+  });
+
+  it('keeps keys that only resemble an id: another length, upper case, a suffix or an unknown prefix', () => {
+    const txn = chargeTransactionId('acc_1', 'pedido-1');
+    for (const key of ['txn_123', `${txn}0`, txn.slice(0, -1), txn.toUpperCase(), `${txn}-retry`, `pedido_${txn.slice(4)}`, 'txn_pedido-1001']) {
+      expect(resolveIdempotencyKey(key, undefined)).toBe(key);
     }
   });
 
