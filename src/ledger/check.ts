@@ -1,6 +1,7 @@
 // Proves the ledger's invariants over the whole database: used by tests after every money-moving
-// scenario, and usable by operators (a non-empty answer is an incident).
-import type { Sql } from '../db/database.js';
+// scenario, by operators (GET /admin/ledger/check, `pixctl ledger check`) and by `npm run chaos`.
+// A non-empty list of violations is an incident.
+import type { Sql, TxSql } from '../db/database.js';
 import { CUSTOMER_KINDS } from './accounts.js';
 
 export type LedgerViolation =
@@ -8,25 +9,47 @@ export type LedgerViolation =
   | { kind: 'balance_mismatch'; account: string; balanceCents: number; entriesCents: number }
   | { kind: 'negative_customer_balance'; account: string; balanceCents: number };
 
-export async function checkLedger(sql: Sql): Promise<LedgerViolation[]> {
-  return sql.begin('isolation level repeatable read read only', async (tx) => {
-    const unbalanced = await tx<{ postingKey: string; sum: bigint }[]>`
-      select p.posting_key as "postingKey", coalesce(sum(e.amount), 0) as sum
-      from ledger_postings p left join ledger_entries e on e.posting_id = p.id
-      group by p.id having coalesce(sum(e.amount), 0) <> 0 or count(e.id) = 0
-      order by p.id`;
-    const mismatched = await tx<{ account: string; balance: bigint; entries: bigint }[]>`
-      select a.id as account, a.balance, coalesce(sum(e.amount), 0) as entries
-      from ledger_accounts a left join ledger_entries e on e.ledger_account_id = a.id
-      group by a.id having a.balance <> coalesce(sum(e.amount), 0)
-      order by a.id`;
-    const negative = await tx<{ account: string; balance: bigint }[]>`
-      select id as account, balance from ledger_accounts
-      where kind = any(${[...CUSTOMER_KINDS]}::text[]) and balance < 0 order by id`;
-    return [
-      ...unbalanced.map((r) => ({ kind: 'unbalanced_posting' as const, postingKey: r.postingKey, sumCents: Number(r.sum) })),
-      ...mismatched.map((r) => ({ kind: 'balance_mismatch' as const, account: r.account, balanceCents: Number(r.balance), entriesCents: Number(r.entries) })),
-      ...negative.map((r) => ({ kind: 'negative_customer_balance' as const, account: r.account, balanceCents: Number(r.balance) })),
-    ];
+export interface LedgerReport {
+  ok: boolean;
+  checkedAt: string;
+  /** Postings examined (all of them, in one snapshot). */
+  postings: number;
+  violations: LedgerViolation[];
+}
+
+async function violationsIn(tx: TxSql): Promise<LedgerViolation[]> {
+  const unbalanced = await tx<{ postingKey: string; sum: bigint }[]>`
+    select p.posting_key as "postingKey", coalesce(sum(e.amount), 0) as sum
+    from ledger_postings p left join ledger_entries e on e.posting_id = p.id
+    group by p.id having coalesce(sum(e.amount), 0) <> 0 or count(e.id) = 0
+    order by p.id`;
+  const mismatched = await tx<{ account: string; balance: bigint; entries: bigint }[]>`
+    select a.id as account, a.balance, coalesce(sum(e.amount), 0) as entries
+    from ledger_accounts a left join ledger_entries e on e.ledger_account_id = a.id
+    group by a.id having a.balance <> coalesce(sum(e.amount), 0)
+    order by a.id`;
+  const negative = await tx<{ account: string; balance: bigint }[]>`
+    select id as account, balance from ledger_accounts
+    where kind = any(${[...CUSTOMER_KINDS]}::text[]) and balance < 0 order by id`;
+  return [
+    ...unbalanced.map((r) => ({ kind: 'unbalanced_posting' as const, postingKey: r.postingKey, sumCents: Number(r.sum) })),
+    ...mismatched.map((r) => ({ kind: 'balance_mismatch' as const, account: r.account, balanceCents: Number(r.balance), entriesCents: Number(r.entries) })),
+    ...negative.map((r) => ({ kind: 'negative_customer_balance' as const, account: r.account, balanceCents: Number(r.balance) })),
+  ];
+}
+
+// Repeatable read: every query sees the same snapshot, so postings committing meanwhile cannot look
+// like a mismatch.
+const snapshot = <T>(sql: Sql, work: (tx: TxSql) => Promise<T>): Promise<T> => sql.begin('isolation level repeatable read read only', work) as Promise<T>;
+
+export function checkLedger(sql: Sql): Promise<LedgerViolation[]> {
+  return snapshot(sql, violationsIn);
+}
+
+export function ledgerReport(sql: Sql): Promise<LedgerReport> {
+  return snapshot(sql, async (tx) => {
+    const [counted] = await tx<{ postings: bigint }[]>`select count(*) as postings from ledger_postings`;
+    const violations = await violationsIn(tx);
+    return { ok: violations.length === 0, checkedAt: new Date().toISOString(), postings: Number(counted!.postings), violations };
   });
 }

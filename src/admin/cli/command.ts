@@ -19,6 +19,8 @@ export interface Command {
   run(input: { args: Record<string, string>; options: OptionValues; admin: AdminClient }): Promise<unknown>;
   /** Human form of the result; the default prints it as a table. */
   render?(data: unknown): string;
+  /** True when the result itself reports a failure (a ledger check that found violations): printed, then exit status 1. */
+  failed?(data: unknown): boolean;
 }
 
 export interface CommandGroup {

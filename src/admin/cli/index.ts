@@ -1,5 +1,6 @@
 // pixctl: the operators' CLI over the admin API. `pixctl <group> <command> [args] [--options] [--json]`.
-// Exit status: 0 done, 1 the admin API refused or could not be reached, 2 a mistake in the command line.
+// Exit status: 0 done, 1 the admin API refused or could not be reached (or the result reports a failure),
+// 2 a mistake in the command line.
 import { parseArgs } from 'node:util';
 import { AdminClient, AdminError } from './client.js';
 import { UsageError, type Command, type CommandGroup, type OptionValues } from './command.js';
@@ -51,7 +52,7 @@ function overallHelp(): string {
   ].join('\n');
 }
 
-async function runCommand(group: CommandGroup, command: Command, argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
+async function runCommand(group: CommandGroup, command: Command, argv: string[], env: NodeJS.ProcessEnv): Promise<{ text: string; status: number }> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...command.options, ...GLOBAL_OPTIONS }, allowPositionals: true, strict: true });
@@ -60,7 +61,7 @@ async function runCommand(group: CommandGroup, command: Command, argv: string[],
   }
   const values = parsed.values as OptionValues;
   const positionals = parsed.positionals;
-  if (values.help) return commandHelp(group, command);
+  if (values.help) return { text: commandHelp(group, command), status: 0 };
   const names = command.args ?? [];
   if (positionals.length !== names.length) {
     throw new UsageError(names.length ? `expected ${names.map((n) => `<${n}>`).join(' ')}` : `unexpected argument ${positionals[0]}`);
@@ -70,8 +71,8 @@ async function runCommand(group: CommandGroup, command: Command, argv: string[],
   }
   const args = Object.fromEntries(names.map((name, i) => [name, positionals[i]!]));
   const data = await command.run({ args, options: values, admin: AdminClient.fromEnv(env) });
-  if (values.json) return json(data);
-  return command.render ? command.render(data) : table(data);
+  const text = values.json ? json(data) : command.render ? command.render(data) : table(data);
+  return { text, status: command.failed?.(data) ? 1 : 0 };
 }
 
 /** Runs one command line; returns the exit status. */
@@ -93,8 +94,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     return help ? 0 : 2;
   }
   try {
-    console.log(await runCommand(group, command, rest, env));
-    return 0;
+    const { text, status } = await runCommand(group, command, rest, env);
+    console.log(text);
+    return status;
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`pixctl: ${err.message}\n\n${commandHelp(group, command)}`);

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { Deps } from '../../deps.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { API_KEY_ROUTES } from './api-keys.js';
+import { LEDGER_ROUTES } from './ledger.js';
 import { MED_ROUTES } from './meds.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
@@ -21,4 +22,5 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...SIMULATOR_CHARGE_ROUTES,
   ...SIMULATOR_TRANSFER_ROUTES,
   ...MED_ROUTES,
+  ...LEDGER_ROUTES,
 ];

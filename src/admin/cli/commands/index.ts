@@ -2,6 +2,7 @@
 export { accounts } from './accounts.js';
 export { charges } from './charges.js';
 export { keys } from './keys.js';
+export { ledger } from './ledger.js';
 export { meds } from './meds.js';
 export { transfers } from './transfers.js';
 export { deliveries, webhooks } from './webhooks.js';
