@@ -1,6 +1,27 @@
 // The receiver URL rules: https on public addresses only, unless insecure mode.
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkReceiverUrl, isPublicAddress, parseReceiverUrl } from '../../src/webhooks/ssrf.js';
+import { checkReceiverUrl, isPublicAddress, isRefusedAddressError, parseReceiverUrl, receiverAgent } from '../../src/webhooks/ssrf.js';
+
+// IPv6 forms that carry an IPv4 address: IPv4-compatible (::/96, which ipaddr.js calls unicast), mapped,
+// SIIT, NAT64, 6to4 and Teredo; written as the URL parser normalises them (::127.0.0.1 is ::7f00:1).
+const EMBEDDING_IPV4 = [
+  '::7f00:1', '::a9fe:a9fe', '::a00:1', '::808:808', '::127.0.0.1',
+  '::ffff:0:a00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::808:808', '64:ff9b:1::a00:1', '2002:a00:1::1', '2001:0:4136:e378:8000:63bf:f5ff:fffe',
+];
+
+/** Opens a connection through the guarded agent and tells how it failed. */
+function connectionError(url: string, lookup?: LookupFunction): Promise<Error> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = https.request(target, { agent: receiverAgent(target, false), lookup, timeout: 5_000 });
+    req.on('error', resolve);
+    req.on('timeout', () => req.destroy(new Error('connected (timeout)')));
+    req.on('response', () => reject(new Error('answered')));
+    req.end();
+  });
+}
 
 describe('webhook SSRF guard', () => {
   it('tells public unicast addresses from private, loopback, link-local, metadata, CGNAT, multicast and unspecified ones', () => {
@@ -31,5 +52,25 @@ describe('webhook SSRF guard', () => {
       expect(check.ok, url).toBe(false);
     }
     expect((await checkReceiverUrl('http://localhost:3000/hook', true)).ok).toBe(true);
+  });
+
+  it('refuses every IPv6 form that embeds an IPv4 address, IPv4-compatible ::a.b.c.d included', async () => {
+    for (const address of EMBEDDING_IPV4) expect(isPublicAddress(address), address).toBe(false);
+    for (const url of ['https://[::127.0.0.1]/', 'https://[::169.254.169.254]/', 'https://[::10.0.0.1]/', 'https://[64:ff9b::10.0.0.1]/']) {
+      expect((await checkReceiverUrl(url, false)).ok, url).toBe(false);
+    }
+  });
+
+  it('refuses them again when it connects, to a literal address or to what a name resolves to', async () => {
+    for (const url of ['https://[::127.0.0.1]:9/', 'https://[::169.254.169.254]/', 'https://[::ffff:127.0.0.1]:9/']) {
+      const err = await connectionError(url);
+      expect(isRefusedAddressError(err), `${url}: ${err.message}`).toBe(true);
+    }
+    const rebinding: LookupFunction = (_host, options, callback) => {
+      if (options.all) callback(null, [{ address: '::7f00:1', family: 6 }]);
+      else callback(null, '::7f00:1', 6);
+    };
+    const err = await connectionError('https://receiver.example/hook', rebinding);
+    expect(isRefusedAddressError(err), err.message).toBe(true);
   });
 });
