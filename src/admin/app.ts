@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import type { Deps } from '../deps.js';
 import { edge, jsonBody } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
+import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
 import { ADMIN_ROUTES } from './routes/index.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -24,7 +25,7 @@ export function adminAuth(token: string | null): Koa.Middleware {
 
 export function createAdminApp(deps: Deps): Koa {
   const app = new Koa();
-  const router = new Router({ prefix: '/admin' });
+  const router = new Router({ prefix: '/admin', ...ALL_METHODS });
   for (const route of ADMIN_ROUTES) {
     router.register(route.path, [route.method], [
       async (ctx, next) => {
@@ -38,5 +39,6 @@ export function createAdminApp(deps: Deps): Koa {
   app.use(adminAuth(deps.config.adminToken));
   app.use(jsonBody(deps.config.bodyLimitBytes));
   app.use(router.routes());
+  app.use(methodNotAllowed(router));
   return app;
 }

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Deps } from '../deps.js';
 import { edge, jsonBody } from '../http/edge.js';
+import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
 import { healthRouter } from '../health.js';
 import { guard } from './guard.js';
 import { ROUTES } from './routes/index.js';
@@ -10,7 +11,7 @@ import { mcpRouter } from '../mcp/http.js';
 
 export function createApiApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
-  const v1 = new Router({ prefix: '/v1' });
+  const v1 = new Router({ prefix: '/v1', ...ALL_METHODS });
   const body = jsonBody(deps.config.bodyLimitBytes);
   for (const route of ROUTES) {
     const name = `${route.method} /v1${route.path === '/' ? '' : route.path}`;
@@ -32,5 +33,7 @@ export function createApiApp(deps: Deps): Koa {
   // The read-only MCP server (Streamable HTTP) at /mcp, outside /v1; same keys, permissions and quota.
   app.use(mcpRouter(deps, ROUTES, body).routes());
   app.use(v1.routes());
+  // Last: a path some router above matched, asked with a method none of them serves.
+  app.use(methodNotAllowed(v1));
   return app;
 }

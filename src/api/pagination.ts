@@ -7,7 +7,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
 export const PageQuerySchema = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Página, a partir de 1' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1, description: 'Página, a partir de 1; além da última, a lista vem vazia' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Itens por página, de 1 a 100' })),
 };
 
@@ -25,9 +25,10 @@ export function queryValue(query: Record<string, string | string[] | undefined>,
 
 function integerParam(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
-  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  // Up to 16 digits: every integer to 2^53−1 (9007199254740991) is exact as a number; more cannot be.
+  const value = /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max)) {
-    throw invalidRequest(max === Number.MAX_SAFE_INTEGER ? `${name} deve ser um inteiro maior ou igual a ${min}` : `${name} deve ser um inteiro de ${min} a ${max}`);
+    throw invalidRequest(`${name} deve ser um inteiro de ${min} a ${max}`);
   }
   return value;
 }

@@ -215,6 +215,13 @@ describe('GET /v1/meds', () => {
       expect(res.body.error.code).toBe('invalid_med_status');
     }
     expect((await reader.get('/meds?limit=101')).body.error.code).toBe('invalid_request');
+    for (const page of ['1000000000', String(Number.MAX_SAFE_INTEGER)]) {
+      const far = await reader.get(`/meds?page=${page}&limit=100`);
+      expect(far.status, page).toBe(200);
+      expect(far.body.data).toEqual([]);
+      expect(far.body.pagination).toEqual({ page: Number(page), limit: 100, total: 4, pages: 1 });
+    }
+    expect((await reader.get(`/meds?page=${Number.MAX_SAFE_INTEGER + 1}`)).body.error.code).toBe('invalid_request');
   });
 
   it('fetches by MED id, transaction id or the order’s externalId, and never another account’s', async () => {

@@ -97,6 +97,20 @@ describe('GET /v1/transactions', () => {
     expect(edges.body.pagination).toMatchObject({ limit: 100, pages: 1 });
   });
 
+  it('answers an empty page for any integer page up to 2^53−1, and 400 beyond', async () => {
+    for (const page of ['1000000000', String(Number.MAX_SAFE_INTEGER)]) {
+      const res = await merchant.client.get(`/transactions?page=${page}&limit=100`);
+      expect(res.status, page).toBe(200);
+      expect(res.body.data).toEqual([]);
+      expect(res.body.pagination).toEqual({ page: Number(page), limit: 100, total: 5, pages: 1 });
+    }
+    for (const page of [String(Number.MAX_SAFE_INTEGER + 1), '99999999999999999999', '1e3']) {
+      const res = await merchant.client.get(`/transactions?page=${page}`);
+      expect(res.status, page).toBe(400);
+      expect(res.body.error.code, page).toBe('invalid_request');
+    }
+  });
+
   it('shows an account none of the others', async () => {
     const other = await createMerchant(live.stack);
     const res = await other.client.get('/transactions');
