@@ -31,7 +31,7 @@ export async function transferAccounts(databaseUrl: string, maxRatePerS: number)
   try {
     const count = maxRatePerS * ACCOUNT_COOLDOWN_S;
     const one = async (i: number) => {
-      const account = await createAccount(sql, { name: `Pagador Bench ${i}`, document: '11222333000181', email: `payer${i}@bench.example.com`, kycStatus: 'approved' });
+      const account = await createAccount(sql, { name: `Pagador Bench ${i}`, document: '11222333000181', email: `payer${i}@bench.example.com`, kycStatus: 'approved', allowDuplicate: true });
       await sql.begin((tx) =>
         post(tx, {
           key: `bench:fund:${account.id}`,

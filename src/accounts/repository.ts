@@ -26,10 +26,18 @@ export interface NewAccount extends AccountPatch {
   /** Normalized (no mask) and already checked. */
   document: string;
   email: string;
+  /** The operator allows another account with the same document or e-mail. */
+  allowDuplicate?: boolean;
 }
 
 /** The check constraint (migration 010) that keeps chargeMin ≤ chargeMax. */
 export const CHARGE_LIMITS_CONSTRAINT = 'accounts_charge_limits_order';
+
+/** The unique indexes (migration 071) that keep one account per document and per e-mail, by the field they guard. */
+export const IDENTITY_CONSTRAINTS: Readonly<Record<string, 'document' | 'email'>> = {
+  accounts_document_unique: 'document',
+  accounts_email_unique: 'email',
+};
 
 export interface AccountRow {
   id: string;
@@ -93,9 +101,27 @@ function settingsColumns(patch: AccountPatch): Record<string, string | number | 
 }
 
 export async function createAccount(sql: Sql, input: NewAccount): Promise<Account> {
-  const values = { id: newId('acc'), name: input.name, document: input.document, email: input.email, ...settingsColumns(input) };
+  const values = {
+    id: newId('acc'),
+    name: input.name,
+    document: input.document,
+    email: input.email,
+    duplicate_allowed: input.allowDuplicate ?? false,
+    ...settingsColumns(input),
+  };
   const [row] = await sql<AccountRow[]>`insert into accounts ${sql(values)} returning *`;
   return accountFromRow(row!);
+}
+
+/** The id of the account that holds a document or an e-mail, compared as the unique indexes of migration 071 compare them. */
+export async function accountHolding(sql: Sql, field: 'document' | 'email', value: string): Promise<string | null> {
+  const [row] =
+    field === 'document'
+      ? await sql<{ id: string }[]>`
+          select id from accounts
+          where upper(regexp_replace(document, '[^0-9A-Za-z]', '', 'g')) = upper(regexp_replace(${value}, '[^0-9A-Za-z]', '', 'g')) and not duplicate_allowed`
+      : await sql<{ id: string }[]>`select id from accounts where lower(email) = lower(${value}) and not duplicate_allowed`;
+  return row?.id ?? null;
 }
 
 export async function getAccount(sql: Sql, id: string): Promise<Account | null> {

@@ -111,11 +111,12 @@ function settings(fields: Fields): AccountPatch {
 }
 
 export function parseNewAccount(body: unknown): NewAccount {
-  const fields = object(body, '', ['name', 'document', 'email', ...SETTINGS]);
+  const fields = object(body, '', ['name', 'document', 'email', 'allowDuplicate', ...SETTINGS]);
   return {
     name: text(fields.name, 'name', 200),
     document: document(fields.document),
     email: email(fields.email),
+    allowDuplicate: fields.allowDuplicate === undefined ? false : boolean(fields.allowDuplicate, 'allowDuplicate'),
     ...settings(fields),
   };
 }

@@ -1,4 +1,5 @@
 // Accounts and keys for integration tests, made through the admin API exactly as an operator would.
+import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { PERMISSIONS, type Permission } from '../../src/api/routes.js';
 import { admin, http, type HttpResult, type Stack } from './stack.js';
 
@@ -21,7 +22,7 @@ export async function createAccount(stack: Stack, input: AccountInput = {}): Pro
   counter += 1;
   const res = await admin(stack, 'POST', '/accounts', {
     name: `Loja Teste ${counter}`,
-    document: CNPJ.validDigits,
+    document: generateCnpj(), // one account per document unless allowed (migration 071)
     email: `loja${counter}.${Date.now()}@example.com`,
     kycStatus: 'approved',
     ...input,

@@ -1,12 +1,13 @@
 // Read-model rows written straight into PostgreSQL, for tests of the read side that must not depend
 // on the charge and transfer workflows (and for states those cannot reach quickly).
 import { randomBytes } from 'node:crypto';
+import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import type { Sql } from '../../src/db/database.js';
 
 const hex = () => randomBytes(8).toString('hex');
 
 export async function insertAccountRow(sql: Sql, id = `acc_${hex()}`): Promise<string> {
-  await sql`insert into accounts (id, name, document, email, kyc_status) values (${id}, 'Loja Leitura', '11222333000181', ${`${id}@example.com`}, 'approved')`;
+  await sql`insert into accounts (id, name, document, email, kyc_status) values (${id}, 'Loja Leitura', ${generateCnpj()}, ${`${id}@example.com`}, 'approved')`;
   return id;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { describe, expect, it } from 'vitest';
 import { CNPJ, CPF, createAccount, createKey } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
@@ -16,7 +17,8 @@ function expectInvalid(res: { status: number; body: any }, field: string) {
 describe('admin API: accounts and API keys', () => {
   const live = liveStack();
 
-  const newAccount = (extra: Record<string, unknown> = {}) => ({ name: 'Padaria Central', document: CPF.valid, email: 'contato@padaria.example', ...extra });
+  let made = 0;
+  const newAccount = (extra: Record<string, unknown> = {}) => ({ name: 'Padaria Central', document: CPF.valid, email: `contato${++made}@padaria.example`, ...extra });
   const accountCount = async () => Number((await live.sql<{ n: bigint }[]>`select count(*) as n from accounts`)[0]!.n);
 
   describe('the admin token', () => {
@@ -53,7 +55,8 @@ describe('admin API: accounts and API keys', () => {
 
   describe('accounts', () => {
     it('creates an account with the spec defaults', async () => {
-      const res = await admin(live.stack, 'POST', '/accounts', newAccount());
+      const body = newAccount();
+      const res = await admin(live.stack, 'POST', '/accounts', body);
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         success: true,
@@ -61,7 +64,7 @@ describe('admin API: accounts and API keys', () => {
           id: expect.stringMatching(/^acc_[0-9a-f]{24}$/),
           name: 'Padaria Central',
           document: CPF.validDigits,
-          email: 'contato@padaria.example',
+          email: body.email,
           kycStatus: 'pending',
           status: 'active',
           withdrawalsBlocked: false,
@@ -111,6 +114,33 @@ describe('admin API: accounts and API keys', () => {
       ];
       for (const [body, field] of cases) expectInvalid(await admin(live.stack, 'POST', '/accounts', body), field);
       expect(await accountCount()).toBe(before);
+    });
+
+    it('refuses a second account with the document or the e-mail of another (409 duplicate_account) unless allowDuplicate is true', async () => {
+      const first = await createAccount(live.stack, { document: CPF.other, email: 'Financeiro@Mercearia.example' });
+      const before = await accountCount();
+      const sameDocument = await admin(live.stack, 'POST', '/accounts', newAccount({ document: '111.444.777-35' }));
+      const sameEmail = await admin(live.stack, 'POST', '/accounts', newAccount({ document: generateCnpj(), email: 'financeiro@MERCEARIA.example' }));
+      for (const [res, field] of [[sameDocument, 'documento'], [sameEmail, 'e-mail']] as const) {
+        expect(res.status, res.text).toBe(409);
+        expect(res.body).toEqual({ success: false, error: { code: 'duplicate_account', message: expect.stringContaining(field) }, requestId: expect.stringMatching(REQUEST_ID) });
+        expect(res.body.error.message).toContain(first.id);
+        expect(res.body.error.message).toContain('allowDuplicate');
+      }
+      expect(await accountCount()).toBe(before);
+
+      expectInvalid(await admin(live.stack, 'POST', '/accounts', newAccount({ document: CPF.other, allowDuplicate: 'yes' })), 'allowDuplicate');
+      const allowed = await admin(live.stack, 'POST', '/accounts', newAccount({ document: CPF.other, email: 'financeiro@mercearia.example', allowDuplicate: true }));
+      expect(allowed.status, allowed.text).toBe(201);
+      expect(allowed.body.data).toMatchObject({ document: CPF.other, email: 'financeiro@mercearia.example' });
+      // The first account still holds the identity: a third one without the flag is refused.
+      expect((await admin(live.stack, 'POST', '/accounts', newAccount({ document: CPF.other }))).status).toBe(409);
+    });
+
+    it('keeps one account per document when two creations race', async () => {
+      const body = newAccount({ document: generateCnpj() });
+      const answers = await Promise.all(Array.from({ length: 8 }, () => admin(live.stack, 'POST', '/accounts', { ...body, email: `corrida${++made}@padaria.example` })));
+      expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
     });
 
     it('shows an account with its settings and a zero balance', async () => {

@@ -34,7 +34,7 @@ describe('pixctl', () => {
   });
 
   it('shows an account with its balance and changes its settings', async () => {
-    const account = await json(['accounts', 'create', '--name', 'Loja Sol', '--document', CPF.valid, '--email', 'sol@example.com']);
+    const account = await json(['accounts', 'create', '--name', 'Loja Sol', '--document', CPF.valid, '--email', 'sol@example.com', '--allow-duplicate']);
     const shown = await pixctl(['accounts', 'show', account.id]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/^balance\.currency\s+BRL$/m);
@@ -56,7 +56,7 @@ describe('pixctl', () => {
   });
 
   it('creates a key printed once, lists keys without secrets, and revokes a key', async () => {
-    const account = await json(['accounts', 'create', '--name', 'Loja Lua', '--document', CPF.valid, '--email', 'lua@example.com', '--kyc', 'approved']);
+    const account = await json(['accounts', 'create', '--name', 'Loja Lua', '--document', CPF.valid, '--email', 'lua@example.com', '--kyc', 'approved', '--allow-duplicate']);
     const created = await pixctl(['keys', 'create', account.id, '--permissions', 'balance:read,transactions:read', '--allowed-ips', '127.0.0.1, ::1']);
     expect(created.code, created.stderr).toBe(0);
     const key = /^key\s+(pix_live_\S+)$/m.exec(created.stdout)?.[1];

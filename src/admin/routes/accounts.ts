@@ -1,11 +1,19 @@
 // Admin routes of accounts: create, show (with balance) and change settings.
 import type Koa from 'koa';
 import type { Account } from '../../accounts/account.js';
-import { CHARGE_LIMITS_CONSTRAINT, createAccount, getAccount, patchAccount } from '../../accounts/repository.js';
+import {
+  accountHolding,
+  CHARGE_LIMITS_CONSTRAINT,
+  createAccount,
+  getAccount,
+  IDENTITY_CONSTRAINTS,
+  patchAccount,
+  type NewAccount,
+} from '../../accounts/repository.js';
 import type { Deps } from '../../deps.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
-import { invalidRequest, notFound } from '../../http/errors.js';
+import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { readBalance } from '../../ledger/balance.js';
 import { parseAccountPatch, parseNewAccount } from '../validation.js';
 import type { AdminRoute } from './index.js';
@@ -36,21 +44,36 @@ export function accountJson(account: Account) {
 
 export const accountNotFound = () => notFound('Conta não encontrada');
 
+const constraintOf = (err: unknown) => (err as { constraint_name?: string }).constraint_name;
+
 /** The database keeps chargeMin ≤ chargeMax whichever one a request changes; its refusal is a 400. */
 async function orderedLimits<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (err) {
-    if ((err as { constraint_name?: string }).constraint_name === CHARGE_LIMITS_CONSTRAINT) {
+    if (constraintOf(err) === CHARGE_LIMITS_CONSTRAINT) {
       throw invalidRequest('limits.chargeMin deve ser menor ou igual a limits.chargeMax');
     }
     throw err;
   }
 }
 
+/** The database keeps one account per document and per e-mail unless the operator allowed a duplicate; its refusal is a 409. */
+async function uniqueIdentity<T>(deps: Deps, input: NewAccount, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    const field = IDENTITY_CONSTRAINTS[constraintOf(err) ?? ''];
+    if (!field) throw err;
+    const holder = await accountHolding(deps.sql, field, input[field]);
+    const what = field === 'document' ? 'este documento' : 'este e-mail';
+    throw new ApiError(409, 'duplicate_account', `Já existe uma conta${holder ? ` (${holder})` : ''} com ${what}; para criar outra mesmo assim, envie allowDuplicate: true`);
+  }
+}
+
 async function create(ctx: Koa.Context, deps: Deps) {
   const input = parseNewAccount(ctx.request.body);
-  const account = await orderedLimits(createAccount(deps.sql, input));
+  const account = await uniqueIdentity(deps, input, orderedLimits(createAccount(deps.sql, input)));
   deps.log.info({ accountId: account.id }, 'account created');
   ok(ctx, accountJson(account), 201);
 }

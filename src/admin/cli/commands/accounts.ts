@@ -42,10 +42,21 @@ export const accounts: CommandGroup = {
         name: { type: 'string', description: 'holder name', required: true },
         document: { type: 'string', description: 'CPF or CNPJ (alphanumeric CNPJ too), with or without mask', required: true },
         email: { type: 'string', description: 'contact e-mail', required: true },
+        'allow-duplicate': { type: 'boolean', description: 'create it even if another account has this document or e-mail' },
         ...SETTINGS,
       },
       run: ({ options, admin }) =>
-        admin.request('POST', '/accounts', compact({ name: options.name, document: options.document, email: options.email, ...settingsBody(options) })),
+        admin.request(
+          'POST',
+          '/accounts',
+          compact({
+            name: options.name,
+            document: options.document,
+            email: options.email,
+            allowDuplicate: options['allow-duplicate'] === true || undefined,
+            ...settingsBody(options),
+          }),
+        ),
     },
     {
       name: 'show',
