@@ -23,6 +23,8 @@ export interface DevServer {
   address: string;
   uiUrl: string | null;
   stop(): Promise<void>;
+  /** SIGKILL, a crash (fault injection: `npm run chaos`); a new start on the same `dbFile` recovers the history. */
+  kill(): Promise<void>;
 }
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
@@ -71,6 +73,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
     stop: async () => {
       await stopChild(child, exited);
+      process.removeListener('exit', killOnExit);
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
       process.removeListener('exit', killOnExit);
     },
   };

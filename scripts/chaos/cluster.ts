@@ -1,0 +1,197 @@
+// The engine the campaign attacks, all of it its own: a Temporal dev server (history in a file, so a
+// kill -9 and a restart lose nothing), a fresh PostgreSQL database, one `api` and two `worker`
+// processes (`node --import tsx src/main.ts <role>`), every process on 127.0.0.1 and logging to a
+// file of the run directory. Faults: kill -9 of any process (and its restart), and termination of
+// every connection to the database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { connect, type Sql } from '../../src/db/database.js';
+import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
+import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { freePort } from '../../test/helpers/ports.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PG = process.env.CHAOS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const READY_TIMEOUT_MS = 90_000;
+
+export type Role = 'api' | 'worker';
+
+export interface EngineProcess {
+  name: string;
+  role: Role;
+  /** Up from its start until it is killed. */
+  running: boolean;
+  child: ChildProcess;
+}
+
+export interface ClusterSettings {
+  runDir: string;
+  /** Added to every engine process's environment. */
+  env: Record<string, string>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class Cluster {
+  readonly adminToken = randomBytes(16).toString('hex');
+  readonly database = `pix_chaos_${randomBytes(4).toString('hex')}`;
+  readonly databaseUrl = `${PG}/${this.database}`;
+  readonly processes: EngineProcess[] = [];
+  private temporal: DevServer | null = null;
+  private temporalPort = 0;
+  private port = 0;
+  private adminPort = 0;
+  private bundlePath = '';
+  /** The harness's own connection to the engine's database, for waiting and checking. */
+  sql: Sql | null = null;
+
+  constructor(private readonly settings: ClusterSettings) {}
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  get adminUrl(): string {
+    return `http://127.0.0.1:${this.adminPort}/admin`;
+  }
+
+  get temporalAddress(): string {
+    return `127.0.0.1:${this.temporalPort}`;
+  }
+
+  async start(workers: number): Promise<void> {
+    [this.port, this.adminPort, this.temporalPort] = [await freePort(), await freePort(), await freePort()];
+    const [bundle] = await Promise.all([
+      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
+      this.startTemporal(),
+    ]);
+    this.bundlePath = join(this.settings.runDir, 'workflows.js');
+    writeFileSync(this.bundlePath, bundle.code);
+    // The api migrates the fresh database before the workers start, so they do not race to.
+    await this.spawn('api', 'api');
+    await Promise.all(Array.from({ length: workers }, (_, i) => this.spawn('worker', `worker-${i + 1}`)));
+    this.sql = connect(this.databaseUrl, { max: 4 });
+  }
+
+  private async startTemporal(): Promise<void> {
+    this.temporal = await startDevServer({
+      port: this.temporalPort,
+      uiPort: null,
+      dbFile: join(this.settings.runDir, 'temporal.sqlite'),
+      namespace: 'default',
+    });
+  }
+
+  /** kill -9 of the Temporal dev server, then a new one on the same port and history file. */
+  async killTemporal(downMs: number): Promise<void> {
+    await this.temporal?.kill();
+    this.temporal = null;
+    await sleep(downMs);
+    await this.startTemporal();
+  }
+
+  private env(): Record<string, string> {
+    return {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(this.port),
+      ADMIN_HOST: '127.0.0.1',
+      ADMIN_PORT: String(this.adminPort),
+      ADMIN_TOKEN: this.adminToken,
+      DATABASE_URL: this.databaseUrl,
+      TEMPORAL_ADDRESS: this.temporalAddress,
+      TEMPORAL_TASK_QUEUE: 'pix-chaos',
+      TEMPORAL_WORKFLOW_BUNDLE: this.bundlePath,
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      LOG_LEVEL: 'info',
+      ...this.settings.env,
+    } as Record<string, string>;
+  }
+
+  /** Starts (or restarts) a process and waits until it serves: /readyz for the api, the worker's "worker running" line. */
+  async spawn(role: Role, name: string): Promise<EngineProcess> {
+    const log = createWriteStream(join(this.settings.runDir, `${name}.log`), { flags: 'a' });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], { cwd: ROOT, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let started = false;
+    let tail = '';
+    const collect = (chunk: Buffer) => {
+      log.write(chunk);
+      if (!started) tail = (tail + chunk.toString()).slice(-4000);
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    child.once('exit', () => log.end());
+    const proc: EngineProcess = { name, role, running: true, child };
+    const index = this.processes.findIndex((p) => p.name === name);
+    if (index >= 0) this.processes[index] = proc;
+    else this.processes.push(proc);
+
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (!(role === 'api' ? await this.apiReady() : tail.includes('"worker running"'))) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`${name} did not start (exit ${child.exitCode}):\n${tail}`);
+      }
+      await sleep(100);
+    }
+    started = true;
+    return proc;
+  }
+
+  private async apiReady(): Promise<boolean> {
+    const res = await fetch(`http://127.0.0.1:${this.port}/readyz`).catch(() => null);
+    return res?.status === 200;
+  }
+
+  /** kill -9 of one engine process; returns once it is gone. */
+  async kill(proc: EngineProcess): Promise<void> {
+    proc.running = false;
+    if (proc.child.exitCode === null && proc.child.signalCode === null) {
+      const exited = new Promise((r) => proc.child.once('exit', r));
+      proc.child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  /** Ends every connection the engine holds to its database (the harness's own are ended too and reconnect). */
+  async terminateConnections(): Promise<number> {
+    const admin = connect(`${PG}/postgres`, { max: 1 });
+    try {
+      const rows = await admin`
+        select pg_terminate_backend(pid) as ended from pg_stat_activity where datname = ${this.database} and pid <> pg_backend_pid()`;
+      return rows.filter((r) => r.ended).length;
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+  }
+
+  /** Processes that died on their own (not by a fault of the campaign). */
+  crashed(): EngineProcess[] {
+    return this.processes.filter((p) => p.running && p.child.exitCode !== null);
+  }
+
+  /** Stops everything it started; drops the database unless `keepDatabase`. */
+  async stop(keepDatabase: boolean): Promise<void> {
+    await Promise.all(this.processes.map((p) => this.kill(p)));
+    await this.sql?.end({ timeout: 5 }).catch(() => {});
+    await this.temporal?.stop().catch(() => {});
+    this.temporal = null;
+    if (keepDatabase) return;
+    const admin = connect(`${PG}/postgres`, { max: 1 });
+    try {
+      await admin.unsafe(`drop database if exists "${this.database}" with (force)`);
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+  }
+
+  /** Synchronous last resort (process exit): SIGKILL whatever still runs. */
+  killAllNow(): void {
+    for (const p of this.processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    void this.temporal?.kill();
+  }
+}

@@ -1,0 +1,86 @@
+// Faults at random moments while the workload runs: kill -9 of a worker (only while both run, so the
+// other one is there to take over) or of the api, each restarted after a short random pause; kill -9
+// of the Temporal dev server once, in the middle of the faulty phase; termination of every
+// connection to the database. Every fault is kept on a timeline for the latency figures.
+import { randomInt } from 'node:crypto';
+import type { Cluster } from './cluster.js';
+
+export type FaultKind = 'worker_kill' | 'api_kill' | 'temporal_kill' | 'db_terminate';
+
+export interface Fault {
+  kind: FaultKind;
+  target: string;
+  atMs: number;
+  /** When the killed process served again. */
+  recoveredAtMs: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class FaultInjector {
+  readonly timeline: Fault[] = [];
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  /** Restart failures: a process that would not come back is a finding. */
+  readonly errors: string[] = [];
+
+  private temporalDue = false;
+  private temporalDone = false;
+
+  constructor(private readonly cluster: Cluster) {}
+
+  /** The next fault kills Temporal (once per campaign). */
+  killTemporalNext(): void {
+    this.temporalDue = true;
+  }
+
+  start(): void {
+    this.loop = (async () => {
+      while (!this.stopped) {
+        await sleep(randomInt(1500, 5000));
+        if (this.stopped) break;
+        try {
+          if (this.temporalDue && !this.temporalDone) {
+            this.temporalDone = true;
+            await this.record('temporal_kill', 'temporal', () => this.cluster.killTemporal(randomInt(500, 3000)));
+            continue;
+          }
+          const roll = randomInt(100);
+          if (roll < 50) await this.killWorker();
+          else if (roll < 75) await this.record('db_terminate', 'postgresql', async () => void (await this.cluster.terminateConnections()));
+          else await this.killAndRestart('api');
+        } catch (err) {
+          this.errors.push((err as Error).message);
+        }
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+  }
+
+  private async record(kind: FaultKind, target: string, act: () => Promise<void>): Promise<void> {
+    const atMs = Date.now();
+    const fault: Fault = { kind, target, atMs, recoveredAtMs: atMs };
+    this.timeline.push(fault);
+    await act();
+    fault.recoveredAtMs = Date.now();
+  }
+
+  private async killWorker(): Promise<void> {
+    const workers = this.cluster.processes.filter((p) => p.role === 'worker');
+    if (workers.some((w) => !w.running)) return;
+    await this.killAndRestart(workers[randomInt(workers.length)]!.name);
+  }
+
+  private async killAndRestart(name: string): Promise<void> {
+    const proc = this.cluster.processes.find((p) => p.name === name)!;
+    await this.record(proc.role === 'api' ? 'api_kill' : 'worker_kill', name, async () => {
+      await this.cluster.kill(proc);
+      await sleep(randomInt(0, 2000));
+      await this.cluster.spawn(proc.role, proc.name);
+    });
+  }
+}
