@@ -1,8 +1,9 @@
 // The MCP endpoint on the public API port (POST /mcp, Streamable HTTP, stateless, JSON answers).
 // Every request is authenticated with the API key like a REST call (401/403 as HTTP statuses), and
-// every tools/call the key is allowed to make takes one unit of the key's quota before it runs, so
-// REST and MCP share one budget; a spent quota is an HTTP 429 with Retry-After, as on the REST API.
-// Refusals are JSON-RPC error responses whose `data` carries the service's error code.
+// takes one unit of the key's quota before it runs, whatever its method (initialize, ping, tools/list,
+// tools/call, notifications), so REST and MCP share one budget; a spent quota is an HTTP 429 with
+// Retry-After and the RateLimit headers, as on the REST API. Refusals are JSON-RPC error responses
+// whose `data` carries the service's error code.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -13,7 +14,8 @@ import type { RouteSpec } from '../api/routes.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
 import { MCP_PATH } from '../openapi/paths.js';
-import { authorizeTool, createMcpServer } from './server.js';
+import { refuseInvalidParams } from './params.js';
+import { createMcpServer } from './server.js';
 import { toolsFor, type ToolSpec } from './tools.js';
 
 /** JSON-RPC error code of a request the service refused (authentication, quota). */
@@ -22,31 +24,19 @@ export const REFUSED = -32010;
 interface JsonRpcMessage {
   id?: string | number | null;
   method?: string;
-  params?: { name?: unknown };
 }
 
 const messagesOf = (body: unknown): JsonRpcMessage[] =>
   (Array.isArray(body) ? body : [body]).filter((m): m is JsonRpcMessage => m !== null && typeof m === 'object');
 
-function allowed(caller: Caller, tool: ToolSpec): boolean {
-  try {
-    authorizeTool(caller, tool);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * One quota unit per tools/call that will run (a call the key may not make is refused by the tool
- * without counting, as the REST guard refuses permission before counting). Throws the 429.
+ * One quota unit per HTTP request, as a REST call takes, and one per further request of a JSON-RPC
+ * batch, so that batching buys nothing. Throws the 429.
  */
-async function chargeToolCalls(deps: Deps, caller: Caller, tools: Map<string, ToolSpec>, body: unknown): Promise<Quota | null> {
-  let quota: Quota | null = null;
-  for (const message of messagesOf(body)) {
-    const tool = message.method === 'tools/call' ? tools.get(String(message.params?.name)) : undefined;
-    if (tool && allowed(caller, tool)) quota = await consumeQuota(deps, caller.keyId);
-  }
+async function chargeRequest(deps: Deps, caller: Caller, body: unknown): Promise<Quota> {
+  const requests = messagesOf(body).filter((m) => m.method !== undefined && m.id !== undefined).length;
+  let quota = await consumeQuota(deps, caller.keyId);
+  for (let unit = 1; unit < requests; unit += 1) quota = await consumeQuota(deps, caller.keyId);
   return quota;
 }
 
@@ -69,6 +59,7 @@ async function serve(ctx: Koa.Context, deps: Deps, tools: Map<string, ToolSpec>,
     void server.close();
   });
   await server.connect(transport);
+  refuseInvalidParams(transport);
   ctx.respond = false;
   await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
 }
@@ -81,8 +72,7 @@ export function mcpRouter(deps: Deps, routes: RouteSpec[], jsonBody: Koa.Middlew
     let caller: Caller;
     try {
       caller = await authenticateRequest(deps, { authorization: ctx.get('authorization') || undefined, ip: ctx.ip });
-      const quota = await chargeToolCalls(deps, caller, tools, ctx.request.body);
-      if (quota) ctx.set(rateLimitHeaders(quota));
+      ctx.set(rateLimitHeaders(await chargeRequest(deps, caller, ctx.request.body)));
     } catch (err) {
       if (err instanceof ApiError) return refuse(ctx, err, ctx.request.body);
       throw err;

@@ -22,7 +22,7 @@ function errorResult(err: ApiError): CallToolResult {
 }
 
 /** Throws the guard's 403 when `caller` may not use the tool's route. */
-export function authorizeTool(caller: Caller, tool: ToolSpec): void {
+function authorizeTool(caller: Caller, tool: ToolSpec): void {
   authorize(caller, { permission: tool.route.permission!, financial: tool.route.financial });
 }
 

@@ -37,6 +37,11 @@ function answer(result: Awaited<ReturnType<Client['callTool']>>): any {
 
 const withoutRequestId = ({ requestId: _, ...rest }: any) => rest;
 
+/** One raw JSON-RPC POST to /mcp, as a client without the SDK sends it. */
+function rpc(key: string, body: unknown) {
+  return http('POST', `${stack.rootUrl}/mcp`, { token: key, body, headers: { accept: 'application/json, text/event-stream' } });
+}
+
 describe('MCP server over Streamable HTTP', () => {
   let merchant: Awaited<ReturnType<typeof createMerchant>>;
   let client: Client;
@@ -127,6 +132,33 @@ describe('MCP server over Streamable HTTP', () => {
     expect(answer(noId).error.code).toBe('invalid_request');
     await expect(client.callTool({ name: 'create_charge', arguments: {} })).rejects.toThrow(/desconhecida/);
   });
+
+  it('answers params of the wrong type with a short JSON-RPC invalid-params error, not a schema dump', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ name: 'get_balance', arguments: 'x' }, /arguments deve ser um objeto$/],
+      [{ name: 'get_balance', arguments: [1, 2] }, /arguments deve ser um objeto$/],
+      [{ name: 'get_balance', arguments: 5 }, /arguments deve ser um objeto$/],
+      [{ name: 42, arguments: {} }, /name deve ser um texto$/],
+    ];
+    for (const [params, message] of cases) {
+      const res = await rpc(merchant.key, { jsonrpc: '2.0', id: 3, method: 'tools/call', params });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringMatching(message) } });
+      expect(res.body.error.message.length).toBeLessThan(100);
+    }
+    const init = await rpc(merchant.key, { jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: 2025, capabilities: {}, clientInfo: {} } });
+    expect(init.body.error).toEqual({ code: -32602, message: 'Parâmetros inválidos em initialize: params.protocolVersion deve ser um texto' });
+
+    // In a batch, only the bad request is refused; the others are answered.
+    const batch = await rpc(merchant.key, [
+      { jsonrpc: '2.0', id: 'good', method: 'tools/call', params: { name: 'get_balance', arguments: {} } },
+      { jsonrpc: '2.0', id: 'bad', method: 'tools/call', params: { name: 'get_balance', arguments: 'x' } },
+    ]);
+    expect(batch.status).toBe(200);
+    const byId = new Map((batch.body as any[]).map((m) => [m.id, m]));
+    expect(byId.get('good').result.structuredContent.data).toEqual({ currency: 'BRL', available: expect.any(Number), reserved: expect.any(Number) });
+    expect(byId.get('bad').error.code).toBe(-32602);
+  });
 });
 
 describe('MCP authentication and permissions', () => {
@@ -151,18 +183,18 @@ describe('MCP authentication and permissions', () => {
     });
   });
 
-  it('refuses a tool whose permission the key lacks, without counting it', async () => {
+  it('refuses a tool whose permission the key lacks; its request counts once, as any MCP request', async () => {
     const account = await createAccount(stack);
     const key = await createKey(stack, account.id, ['balance:read']);
-    const client = await mcpClient(key.key);
+    const client = await mcpClient(key.key); // initialize and notifications/initialized: 2 requests
     const refused = await client.callTool({ name: 'list_transactions', arguments: {} });
     expect(refused.isError).toBe(true);
     expect(answer(refused)).toEqual({ success: false, error: { code: 'permission_denied', message: expect.stringContaining('transactions:read') } });
     const allowed = await client.callTool({ name: 'get_balance', arguments: {} });
     expect(allowed.isError).toBeFalsy();
-    // Only the allowed call counted: the REST call after it is the second of the window.
+    // 2 requests to connect, the refused call, the allowed one: the REST call after them is the fifth of the window.
     const rest = await http('GET', `${stack.baseUrl}/balance`, { token: key.key });
-    expect(rest.headers.get('ratelimit-remaining')).toBe('98');
+    expect(rest.headers.get('ratelimit-remaining')).toBe('95');
   });
 
   it('refuses every tool of a blocked account and of a key outside its IP allow-list', async () => {
@@ -185,10 +217,27 @@ describe('MCP authentication and permissions', () => {
 });
 
 describe('one quota for REST and MCP', () => {
-  it('counts 100 mixed REST and MCP calls against one window; the 101st of either is refused', async () => {
+  it('takes one unit for every MCP request, whatever its method, and one per request of a batch', async () => {
     const { key } = await createMerchant(stack);
-    const client = await mcpClient(key);
-    for (let i = 0; i < 100; i += 1) {
+    const calls: Array<[unknown, number]> = [
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, 99],
+      [{ jsonrpc: '2.0', id: 2, method: 'ping' }, 98],
+      [{ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, 97],
+      [{ jsonrpc: '2.0', id: 4, method: 'resources/list', params: {} }, 96],
+      [{ jsonrpc: '2.0', method: 'notifications/initialized' }, 95],
+      [[1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })), 92],
+    ];
+    for (const [body, remaining] of calls) {
+      const res = await rpc(key, body);
+      expect(res.status, res.text).toBeLessThan(300);
+      expect(res.headers.get('ratelimit-remaining'), JSON.stringify(body)).toBe(String(remaining));
+    }
+  });
+
+  it('counts 100 mixed REST and MCP requests against one window; the 101st of either is refused, whatever the MCP method', async () => {
+    const { key } = await createMerchant(stack);
+    const client = await mcpClient(key); // initialize and notifications/initialized: the first 2 requests
+    for (let i = 2; i < 100; i += 1) {
       if (i % 2 === 0) {
         const rest = await http('GET', `${stack.baseUrl}/balance`, { token: key });
         expect(rest.status).toBe(200);
@@ -202,23 +251,35 @@ describe('one quota for REST and MCP', () => {
     expect(rest.status).toBe(429);
     expect(rest.body.code).toBe('rate_limit_exceeded');
 
-    const refusal = await client.callTool({ name: 'get_balance', arguments: {} }).catch((err: unknown) => err);
-    expect(refusal).toBeInstanceOf(StreamableHTTPError);
-    expect((refusal as StreamableHTTPError).code).toBe(429);
-    expect((refusal as Error).message).toContain('rate_limit_exceeded');
+    for (const refused of [() => client.callTool({ name: 'get_balance', arguments: {} }), () => client.listTools(), () => client.ping(), () => mcpClient(key)]) {
+      const err = await refused().then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(StreamableHTTPError);
+      expect((err as StreamableHTTPError).code).toBe(429);
+      expect((err as Error).message).toContain('rate_limit_exceeded');
+    }
 
-    const raw = await http('POST', `${stack.rootUrl}/mcp`, {
-      token: key,
-      body: { jsonrpc: '2.0', id: 'q', method: 'tools/call', params: { name: 'get_balance', arguments: {} } },
-      headers: { accept: 'application/json, text/event-stream' },
-    });
-    expect(raw.status).toBe(429);
-    expect(Number(raw.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(raw.headers.get('ratelimit-limit')).toBe('100');
-    expect(raw.headers.get('ratelimit-remaining')).toBe('0');
-    expect(raw.body.error).toMatchObject({ code: -32010, data: { status: 429, code: 'rate_limit_exceeded', retryAfter: expect.any(Number) } });
+    const bodies = [
+      { jsonrpc: '2.0', id: 'q', method: 'tools/call', params: { name: 'get_balance', arguments: {} } },
+      { jsonrpc: '2.0', id: 'l', method: 'tools/list', params: {} },
+      { jsonrpc: '2.0', id: 'p', method: 'ping' },
+      { jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', id: 'u', method: 'no/such/method' },
+    ];
+    for (const body of bodies) {
+      const raw = await rpc(key, body);
+      expect(raw.status, body.method).toBe(429);
+      expect(Number(raw.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(raw.headers.get('ratelimit-limit')).toBe('100');
+      expect(raw.headers.get('ratelimit-remaining')).toBe('0');
+      expect(raw.body).toEqual({
+        jsonrpc: '2.0',
+        id: body.id,
+        error: { code: -32010, message: expect.any(String), data: { status: 429, code: 'rate_limit_exceeded', retryAfter: expect.any(Number), requestId: expect.stringMatching(/^req_/) } },
+      });
+    }
 
-    // Listing tools is not a call of a tool: it still works with the quota spent.
-    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    // What the issue measured: 300 concurrent tools/list with the quota spent, every one refused.
+    const burst = await Promise.all(Array.from({ length: 300 }, (_, id) => rpc(key, { jsonrpc: '2.0', id, method: 'tools/list', params: {} })));
+    expect(burst.filter((res) => res.status === 429)).toHaveLength(300);
   });
 });
