@@ -41,7 +41,7 @@ describe('transfers: settling by itself, and a worker killed mid-transfer', () =
     await worker.kill();
     // The operator fails one transfer while no worker runs: the network records it and the signal waits in Temporal.
     const failedMeanwhile = await completeTransfer(stack, toFail.id, 'failed');
-    expect(failedMeanwhile.status).toBe(200);
+    expect(failedMeanwhile.status).toBe(202);
     expect(failedMeanwhile.body.data.status).toBe('pending');
     await new Promise((r) => setTimeout(r, 2000));
     expect((await alice.client.get(`/transactions/${toApprove.id}`)).body.data.status).toBe('pending');

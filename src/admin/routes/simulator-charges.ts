@@ -11,6 +11,7 @@ import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { ChargeNotPayable, findNetworkCharge, payCharge, type NetworkCharge, type NotPayableReason } from '../../processors/simulator.js';
 import type { RoutePayer } from '../../processors/types.js';
 import type { StoredPayer } from '../../transactions/row.js';
+import { afterCommit } from './after-commit.js';
 import type { AdminRoute } from './index.js';
 
 /** Who pays when the operator does not say: the payer the charge names, at a simulated bank. */
@@ -82,7 +83,7 @@ async function pay(ctx: Koa.Context, deps: Deps) {
     if (err instanceof ChargeNotPayable) throw REFUSALS[err.reason]();
     throw err;
   }
-  await notifyChargePaid(deps, paid.transactionId);
+  await afterCommit(deps, { transactionId: paid.transactionId }, () => notifyChargePaid(deps, paid.transactionId));
   ok(ctx, networkChargeJson(paid));
 }
 

@@ -1,49 +1,56 @@
 // POST /admin/simulator/transfers/{id}/complete: the operator plays the Pix network and settles a
 // pending transfer (`outcome`: approved or failed). The network records the answer, notifies the
-// engine, and the answer is the transfer as the engine shows it once its workflow settled (or as
-// known when that takes longer than ACCEPT_WAIT_MS).
+// engine, and the answer is the transfer as the engine shows it: 200 once its workflow settled it,
+// 202 while that takes longer than ACCEPT_WAIT_MS (or its read fails after the network's commit).
+// A repeat with the outcome the network already has answers the same way; the other outcome is a 409.
 import type Koa from 'koa';
-import { within } from '../../charges/bounded-wait.js';
 import type { Deps } from '../../deps.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { completeTransfer, TransferNotPending } from '../../processors/simulator-transfers.js';
 import { findTransaction } from '../../transactions/repository.js';
+import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../../transactions/row.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
 import { transferWorkflowId } from '../../transfers/ids.js';
 import { notifyTransferAnswered } from '../../transfers/notify.js';
+import { afterCommit } from './after-commit.js';
 import type { AdminRoute } from './index.js';
 
 const OUTCOMES = ['approved', 'failed'] as const;
+type Outcome = (typeof OUTCOMES)[number];
 
-function parseOutcome(body: unknown): (typeof OUTCOMES)[number] {
+function parseOutcome(body: unknown): Outcome {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('O corpo deve ser um objeto JSON com outcome');
   const unknown = Object.keys(body).find((field) => field !== 'outcome');
   if (unknown !== undefined) throw invalidRequest(`Campo desconhecido: ${unknown}`);
   const { outcome } = body as { outcome?: unknown };
   if (!OUTCOMES.includes(outcome as never)) throw invalidRequest('outcome deve ser approved ou failed');
-  return outcome as (typeof OUTCOMES)[number];
+  return outcome as Outcome;
+}
+
+/** The network records the outcome; a transfer it already settled the same way is a repeat, not an error. */
+async function recordOutcome(deps: Deps, transferId: string, outcome: Outcome): Promise<void> {
+  try {
+    await completeTransfer(deps.sql, transferId, outcome);
+  } catch (err) {
+    if (!(err instanceof TransferNotPending)) throw err;
+    if (err.status === 'not_found') throw new ApiError(409, 'invalid_request', 'A transferência ainda não chegou à rede; tente novamente em instantes');
+    if (err.status !== outcome) throw new ApiError(409, 'invalid_request', `A transferência já foi concluída na rede (${err.status})`);
+  }
 }
 
 async function complete(ctx: Koa.Context, deps: Deps) {
   const outcome = parseOutcome(ctx.request.body);
-  const [transfer] = await deps.sql<{ accountId: string }[]>`
-    select account_id as "accountId" from transactions where id = ${ctx.params.id!} and type = 'withdrawal'`;
-  if (!transfer) throw notFound('Transferência não encontrada');
-  try {
-    await completeTransfer(deps.sql, ctx.params.id!, outcome);
-  } catch (err) {
-    if (!(err instanceof TransferNotPending)) throw err;
-    throw err.status === 'not_found'
-      ? new ApiError(409, 'invalid_request', 'A transferência ainda não chegou à rede; tente novamente em instantes')
-      : new ApiError(409, 'invalid_request', `A transferência já foi concluída na rede (${err.status})`);
-  }
-  await notifyTransferAnswered(deps, ctx.params.id!);
-  const row = (await findTransaction(deps.sql, transfer.accountId, ctx.params.id!))!;
-  const settled = deps.temporal.workflow.getHandle(transferWorkflowId(row.accountId, row.externalId)).result();
-  // However the workflow ends, the read model is the answer.
-  await within(settled.catch(() => null), deps.config.acceptWaitMs);
-  ok(ctx, serializeTransaction((await findTransaction(deps.sql, row.accountId, row.id))!));
+  const [raw] = await deps.sql<RawTransactionRow[]>`select * from transactions where id = ${ctx.params.id!} and type = 'withdrawal'`;
+  if (!raw) throw notFound('Transferência não encontrada');
+  const before = toTransactionRow(raw);
+  await recordOutcome(deps, before.id, outcome);
+
+  const settled = () => deps.temporal.workflow.getHandle(transferWorkflowId(before.accountId, before.externalId)).result();
+  await afterCommit(deps, { transactionId: before.id }, () => notifyTransferAnswered(deps, before.id).then(settled));
+  let known: TransactionRow = before;
+  await afterCommit(deps, { transactionId: before.id }, async () => (known = (await findTransaction(deps.sql, before.accountId, before.id)) ?? before));
+  ok(ctx, serializeTransaction(known), known.status === 'pending' ? 202 : 200);
 }
 
 export const SIMULATOR_TRANSFER_ROUTES: AdminRoute[] = [{ method: 'POST', path: '/simulator/transfers/:id/complete', handler: complete }];

@@ -1,0 +1,57 @@
+// The admin simulator answers what it committed, whatever fails after the commit: a database read
+// that times out right after the network recorded a payment or a transfer's answer must not turn
+// into a 500 (the client's retry would then be told "already paid / already completed"). A repeat of
+// a transfer's completion with the same outcome answers the transfer again; the other outcome is a 409.
+import { describe, expect, it } from 'vitest';
+import { connect } from '../../src/db/database.js';
+import { createCharge, payCharge } from '../helpers/charges.js';
+import { eventually } from '../helpers/eventually.js';
+import { withReadsFailingAfterCommit } from '../helpers/fail-after-commit.js';
+import { createMerchant } from '../helpers/fixtures.js';
+import { liveStack } from '../helpers/live-stack.js';
+import { completeTransfer, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
+
+describe('admin simulator after its commit', () => {
+  const live = liveStack({ env: { DATABASE_STATEMENT_TIMEOUT_MS: '1500', SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
+
+  async function withFault<T>(table: string, transactionId: string, request: () => Promise<T>): Promise<T> {
+    const sql = connect(live.stack.databaseUrl, { max: 3 });
+    try {
+      return await withReadsFailingAfterCommit(sql, { updated: { table, column: 'transaction_id', value: transactionId }, readAfter: 'transactions' }, request);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }
+
+  it('pay answers the paid charge even when the read after the payment fails', async () => {
+    const { client } = await createMerchant(live.stack);
+    const charge = await createCharge(client, { amount: 7 });
+    const paid = await withFault('simulator_charges', charge.id, () => payCharge(live.stack, charge.id));
+    expect(paid.status, paid.text).toBe(200);
+    expect(paid.body.data).toMatchObject({ transactionId: charge.id, status: 'paid', amount: 7 });
+    // The engine missed the notification (its read failed too): asking the network settles the charge.
+    await eventually(async () => (await client.get(`/transactions/${charge.id}?refresh=true`)).body.data?.status === 'approved', 20_000, 200);
+  });
+
+  it('complete answers the transfer (202 while the engine has not settled it), a repeat answers it again, the other outcome is 409', async () => {
+    const { client } = await createMerchant(live.stack);
+    await fund(live.stack, client, 20);
+    const transfer = (await postTransfer(client, cpfKeyBody())).body.data;
+    await eventually(async () => (await live.sql`select 1 from simulator_transfers where transaction_id = ${transfer.id}`).length > 0, 20_000);
+
+    const answered = await withFault('simulator_transfers', transfer.id, () => completeTransfer(live.stack, transfer.id, 'approved'));
+    expect(answered.status, answered.text).toBe(202);
+    expect(answered.body.data).toMatchObject({ id: transfer.id, status: 'pending' });
+
+    const repeated = await eventually(async () => {
+      const res = await completeTransfer(live.stack, transfer.id, 'approved');
+      expect([200, 202], res.text).toContain(res.status);
+      return res.status === 200 ? res : undefined;
+    }, 30_000, 200);
+    expect(repeated.body.data).toMatchObject({ id: transfer.id, status: 'approved' });
+
+    const other = await completeTransfer(live.stack, transfer.id, 'failed');
+    expect(other.status).toBe(409);
+    expect(other.body.error.message).toMatch(/já foi concluída.*approved/);
+  });
+});
