@@ -1,11 +1,9 @@
-// Transfer activities: thin wrappers over src/transfers/lifecycle.ts. Calls to the route go
-// through refusalsFinal (a definitive refusal is not retried).
+// Transfer activities: thin wrappers over src/transfers/lifecycle.ts.
 import type { Deps } from '../src/deps.js';
 import { notifyChargePaid } from '../src/charges/notify.js';
 import { transferRoute } from '../src/processors/transfer-routes.js';
 import type { TransferDraft } from '../src/transfers/draft.js';
 import * as lifecycle from '../src/transfers/lifecycle.js';
-import { refusalsFinal } from './refusals-final.js';
 import type { webhookActivities } from './webhooks.js';
 
 export function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
@@ -28,8 +26,8 @@ export function transferActivities(deps: Deps) {
   const lifecycleDeps = transferLifecycleDeps(deps);
   return {
     persistTransfer: (draft: TransferDraft) => lifecycle.persistTransfer(lifecycleDeps, draft),
-    sendTransferAtRoute: (draft: TransferDraft) => refusalsFinal(() => lifecycle.sendTransferAtRoute(lifecycleDeps, draft)),
-    transferStateAtRoute: (transactionId: string) => refusalsFinal(() => lifecycle.transferStateAtRoute(lifecycleDeps, transactionId)),
+    sendTransferAtRoute: (draft: TransferDraft) => lifecycle.sendTransferAtRoute(lifecycleDeps, draft),
+    transferStateAtRoute: (transactionId: string) => lifecycle.transferStateAtRoute(lifecycleDeps, transactionId),
     settleTransferApproved: (transactionId: string, settledAt: string) => lifecycle.settleTransferApproved(lifecycleDeps, transactionId, settledAt),
     settleTransferFailed: (transactionId: string, reason: string) => lifecycle.settleTransferFailed(lifecycleDeps, transactionId, reason),
   };

@@ -2,11 +2,12 @@
 // the transaction, create it at the account's route) while the API waits on the `accept` update,
 // then waits durably for the payment notification or the expiry at `expiresAt`, and settles once:
 // the route's answer decides between paid and expired, never both.
-import { allHandlersFinished, condition, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { ChargeActivities } from '../activities/charges.js';
 import type { ChargeWorkflowInput, PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
+import { UNPROCESSABLE, type Refusal } from '../src/transactions/refusal.js';
 import type { Transaction } from '../src/transactions/serialize.js';
-import { routeRefusal, transactionActivityCalls } from './transaction-activities.js';
+import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
 
 export interface AcceptRequest {
   requestId: string;
@@ -15,7 +16,8 @@ export interface AcceptRequest {
 
 export type AcceptResult =
   | { outcome: 'created' | 'repeated'; transaction: Transaction }
-  | { outcome: 'conflict'; transaction: null };
+  | { outcome: 'conflict'; transaction: null }
+  | { outcome: 'refused'; refusal: Refusal };
 
 export const acceptUpdate = defineUpdate<AcceptResult, [AcceptRequest]>('accept');
 /** Asks the route for the latest state of a pending charge; answers the transaction as it is then. */
@@ -25,9 +27,11 @@ export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');
 
 const { routeCalls, ledgerCalls, acceptCalls } = transactionActivityCalls<ChargeActivities>();
 
-export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transaction> {
+export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transaction | null> {
   const transactionId = input.draft.transactionId;
   let transaction: Transaction | null = null;
+  /** Set when the accept step refused the charge: every request of the key is answered with it. */
+  let refusal: Refusal | null = null;
   /** The persisted charge's fingerprint; null when the key is bound to another operation. */
   let fingerprint: string | null = null;
   let createdByThisRun = false;
@@ -37,6 +41,7 @@ export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transa
 
   setHandler(acceptUpdate, async (request): Promise<AcceptResult> => {
     await condition(() => accepted);
+    if (refusal) return { outcome: 'refused', refusal };
     if (fingerprint === null || request.fingerprint !== fingerprint) return { outcome: 'conflict', transaction: null };
     const created = createdByThisRun && request.requestId === input.requestId;
     return { outcome: created ? 'created' : 'repeated', transaction: transaction! };
@@ -48,6 +53,7 @@ export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transa
 
   setHandler(refreshUpdate, async (): Promise<Transaction> => {
     await condition(() => accepted);
+    if (refusal) throw ApplicationFailure.nonRetryable('the charge was refused: nothing to refresh', 'ChargeRefused');
     if (transaction!.id !== transactionId || transaction!.status !== 'pending' || confirmedPayment) return transaction!;
     const state = await routeCalls.chargeStateAtRoute(transactionId);
     if (state.status === 'paid') {
@@ -57,7 +63,17 @@ export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transa
     return transaction!;
   });
 
-  const persisted = await acceptCalls.persistCharge({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds });
+  const persisted = await acceptCalls.persistCharge({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds }).catch((err) => {
+    if (!permanentFailure(err, transactionId)) throw err;
+    return { refusal: UNPROCESSABLE };
+  });
+  if ('refusal' in persisted) {
+    // Nothing was kept: the key stays free, and a request after this run ends is a new attempt.
+    refusal = persisted.refusal;
+    accepted = true;
+    await condition(allHandlersFinished);
+    return null;
+  }
   transaction = persisted.transaction;
   fingerprint = persisted.fingerprint;
   createdByThisRun = persisted.created;
@@ -73,7 +89,8 @@ export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transa
     try {
       transaction = await acceptCalls.openChargeAtRoute(transactionId);
     } catch (err) {
-      if (!routeRefusal(err)) throw err;
+      // Nothing can be paid yet: a charge the route refused, or could not be stored, fails.
+      if (!routeRefusal(err) && !permanentFailure(err, transactionId)) throw err;
       transaction = await settle({ status: 'failed' });
     }
   }

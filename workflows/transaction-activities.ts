@@ -1,7 +1,8 @@
 // How the charge and transfer workflows call their activities, and how they recognise a route's
 // definitive refusal. Bundled with the workflows: it imports only @temporalio/workflow and pure modules.
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { ROUTE_REFUSED } from '../src/processors/types.js';
+import { PERMANENT_DATA_ERROR } from '../src/temporal/failures.js';
 
 // A processor outage must not lose a transaction: retry without an attempt limit, backing off to a minute.
 const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
@@ -18,8 +19,23 @@ export function transactionActivityCalls<A>() {
   };
 }
 
-/** The route's definitive refusal: wrapped in an ActivityFailure by a regular activity, bare from a local one. */
-export function routeRefusal(err: unknown): ApplicationFailure | null {
+/** An activity's non-retryable failure of `type`: wrapped in an ActivityFailure by a regular activity, bare from a local one. */
+function failureOfType(err: unknown, type: string): ApplicationFailure | null {
   const failure = err instanceof ActivityFailure ? err.cause : err;
-  return failure instanceof ApplicationFailure && failure.type === ROUTE_REFUSED ? failure : null;
+  return failure instanceof ApplicationFailure && failure.type === type ? failure : null;
+}
+
+/** The route's definitive refusal. */
+export function routeRefusal(err: unknown): ApplicationFailure | null {
+  return failureOfType(err, ROUTE_REFUSED);
+}
+
+/**
+ * A PostgreSQL data or constraint error, which no retry can change: logged for operators with the
+ * word `alert` and the transaction id (the Web UI shows the failed activity too).
+ */
+export function permanentFailure(err: unknown, transactionId: string): ApplicationFailure | null {
+  const failure = failureOfType(err, PERMANENT_DATA_ERROR);
+  if (failure) log.error('alert: operation stopped by a permanent data error', { alert: 'permanent_data_error', transactionId, error: failure.message });
+  return failure;
 }

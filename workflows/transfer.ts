@@ -5,9 +5,10 @@
 // settles the reservation, failed releases it.
 import { allHandlersFinished, condition, continueAsNew, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { TransferActivities } from '../activities/transfers.js';
-import type { RouteTransferState, TransferRefusal, TransferWorkflowInput } from '../src/transfers/draft.js';
+import type { PersistedTransfer, RouteTransferState, TransferRefusal, TransferWorkflowInput } from '../src/transfers/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
-import { routeRefusal, transactionActivityCalls } from './transaction-activities.js';
+import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
+import { UNPROCESSABLE } from '../src/transactions/refusal.js';
 
 export interface TransferAcceptRequest {
   requestId: string;
@@ -51,7 +52,10 @@ export async function transferWorkflow(input: TransferWorkflowInput): Promise<Tr
     notified = true;
   });
 
-  const persisted = await acceptCalls.persistTransfer(input.draft);
+  const persisted = await acceptCalls.persistTransfer(input.draft).catch((err): PersistedTransfer => {
+    if (!permanentFailure(err, transactionId)) throw err;
+    return { outcome: 'refused', refusal: UNPROCESSABLE };
+  });
   if (persisted.outcome === 'refused') {
     answer = persisted;
     await condition(allHandlersFinished);

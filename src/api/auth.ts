@@ -6,6 +6,7 @@ import { findKeyHolder, hashApiKey, isWellFormedApiKey } from '../accounts/api-k
 import { isIpAllowed } from '../accounts/ip-allowlist.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
+import { accountUnavailable, kycRequired } from '../transactions/acceptance.js';
 import type { Permission } from './routes.js';
 
 export interface AuthRequest {
@@ -26,26 +27,33 @@ function bearerKey(authorization: string | undefined): string {
 
 /**
  * 401 invalid_api_key (missing, malformed, unknown or revoked: unknown and revoked answer alike),
- * then 403 ip_not_allowed, then 403 account_unavailable. Nothing is cached, so a revocation or a
- * blocked account applies to the very next request, whichever process serves it.
+ * then 403 ip_not_allowed. Nothing is cached, so a revocation applies to the very next request,
+ * whichever process serves it.
  */
-export async function authenticateRequest(deps: Pick<Deps, 'sql'>, request: AuthRequest): Promise<Caller> {
+export async function identifyCaller(deps: Pick<Deps, 'sql'>, request: AuthRequest): Promise<Caller> {
   const keyHash = hashApiKey(bearerKey(request.authorization));
   const holder = await findKeyHolder(deps.sql, keyHash);
   if (!holder || holder.key.revokedAt !== null) throw invalidApiKey('Chave de API inválida ou revogada');
   if (!isIpAllowed(request.ip, holder.key.allowedIps)) {
     throw new ApiError(403, 'ip_not_allowed', `O IP de origem ${request.ip} não está autorizado para esta chave de API`);
   }
-  if (holder.account.status !== 'active') throw new ApiError(403, 'account_unavailable', 'Conta bloqueada ou indisponível');
   return { account: holder.account, keyId: holder.key.id, keyHash, permissions: holder.key.permissions };
+}
+
+/** identifyCaller, then 403 account_unavailable when the key's account is blocked. */
+export async function authenticateRequest(deps: Pick<Deps, 'sql'>, request: AuthRequest): Promise<Caller> {
+  const caller = await identifyCaller(deps, request);
+  if (caller.account.status !== 'active') throw accountUnavailable();
+  return caller;
+}
+
+export function permissionRefusal(caller: Caller, permission: Permission): ApiError | null {
+  return caller.permissions.includes(permission) ? null : new ApiError(403, 'permission_denied', `A chave de API não tem a permissão ${permission}`);
 }
 
 /** 403 permission_denied naming the missing permission, then 403 kyc_required for financial operations. */
 export function authorize(caller: Caller, requirement: { permission: Permission; financial: boolean }): void {
-  if (!caller.permissions.includes(requirement.permission)) {
-    throw new ApiError(403, 'permission_denied', `A chave de API não tem a permissão ${requirement.permission}`);
-  }
-  if (requirement.financial && caller.account.kycStatus !== 'approved') {
-    throw new ApiError(403, 'kyc_required', 'A verificação de identidade (KYC) da conta não está concluída');
-  }
+  const refusal = permissionRefusal(caller, requirement.permission);
+  if (refusal) throw refusal;
+  if (requirement.financial && caller.account.kycStatus !== 'approved') throw kycRequired();
 }

@@ -2,11 +2,13 @@
 // key, and an answer that is 201 (created), 200 (repeated, idempotent) or 202 (still being accepted).
 import type { TSchema } from 'typebox';
 import type { Caller } from '../accounts/account.js';
-import type { CreationAnswer } from '../charges/create.js';
 import { IdempotencyKeyHeaderSchema } from '../charges/idempotency.js';
 import type { Deps } from '../deps.js';
 import { ok } from '../http/edge.js';
+import type { ApiError } from '../http/errors.js';
+import { isKeyBound, type CreationAnswer } from '../transactions/creation.js';
 import { TransactionSchema } from '../transactions/schema.js';
+import { takeQuota } from './guard.js';
 import type { Permission, RouteSpec } from './routes.js';
 
 /** What every creation can answer besides its own errors. */
@@ -28,6 +30,15 @@ export interface CreationRoute {
   /** Errors of this creation only, listed after the common ones of the same status. */
   errors: NonNullable<RouteSpec['errors']>;
   create(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer>;
+  /** The workflow that holds a key of this creation while it decides. */
+  workflowId(accountId: string, key: string): string;
+}
+
+/** The key as sent (header first, else the body's externalId), unchecked: only looked up. */
+function sentKey(headerKey: string | undefined, body: unknown): string | undefined {
+  if (headerKey) return headerKey;
+  const externalId = typeof body === 'object' && body !== null ? (body as { externalId?: unknown }).externalId : undefined;
+  return typeof externalId === 'string' ? externalId : undefined;
 }
 
 export function creationRoute(route: CreationRoute): RouteSpec {
@@ -36,6 +47,7 @@ export function creationRoute(route: CreationRoute): RouteSpec {
     path: route.path,
     permission: route.permission,
     financial: true,
+    joinsBoundKey: true,
     summary: route.summary,
     operationId: route.operationId,
     request: { body: route.body, headers: IdempotencyKeyHeaderSchema },
@@ -43,7 +55,18 @@ export function creationRoute(route: CreationRoute): RouteSpec {
     successStatuses: [201, 200, 202],
     errors: [...CREATION_ERRORS, ...route.errors].sort((a, b) => a.status - b.status),
     async handler(ctx, deps) {
-      const answer = await route.create(deps, ctx.state.caller as Caller, ctx.request.body, ctx.get('idempotency-key') || undefined, ctx.state.requestId as string);
+      const caller = ctx.state.caller as Caller;
+      const headerKey = ctx.get('idempotency-key') || undefined;
+      if (ctx.state.accountRefusal) {
+        // The account could not start an operation now (guard.ts): only a key already bound may go on, to learn its outcome.
+        const key = sentKey(headerKey, ctx.request.body);
+        if (!key || !(await isKeyBound(deps, caller.account.id, key, route.workflowId(caller.account.id, key)))) {
+          throw ctx.state.accountRefusal as ApiError;
+        }
+        ctx.state.accountRefusal = undefined;
+        await takeQuota(ctx, deps, caller.keyId);
+      }
+      const answer = await route.create(deps, caller, ctx.request.body, headerKey, ctx.state.requestId as string);
       ok(ctx, answer.transaction, answer.status, { idempotent: answer.idempotent });
     },
   };

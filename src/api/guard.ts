@@ -9,6 +9,11 @@
 //     5. 403 kyc_required         financial route and the account's identity check is not approved
 //     6. 429 rate_limit_exceeded  the key's 100-per-60-s window is spent
 //
+// Creation routes (`joinsBoundKey`) treat 3 and 5 differently: a request whose idempotency key is
+// already bound to an operation joins that operation and learns its outcome even when the account
+// could not start a new one now; the creation handler decides, once the body is read (until then
+// any refusal of the request is the account's 403, as on other routes).
+//
 // Only a request that passes 1–5 counts against the key's quota, and from step 6 on every answer
 // (success or error) carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. The IP is
 // checked before the account so that a caller outside the allow-list learns nothing about it.
@@ -16,10 +21,17 @@
 // (the API app is created with Koa's `proxy` set from that setting, which is what `ctx.ip` reads).
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
-import { authenticateRequest, authorize } from './auth.js';
+import type { ApiError } from '../http/errors.js';
+import { accountUnavailable, kycRequired } from '../transactions/acceptance.js';
+import { identifyCaller, permissionRefusal } from './auth.js';
 import { publicLimiter } from './public-limit.js';
 import { consumeQuota, rateLimitHeaders } from './rate-limit.js';
 import type { RouteSpec } from './routes.js';
+
+/** Counts the request against the key's quota (429 when spent) and sets the RateLimit headers. */
+export async function takeQuota(ctx: Koa.Context, deps: Deps, keyId: string): Promise<void> {
+  ctx.set(rateLimitHeaders(await consumeQuota(deps, keyId)));
+}
 
 export function guard(route: RouteSpec, deps: Deps): Koa.Middleware {
   if (route.permission === null) {
@@ -29,13 +41,23 @@ export function guard(route: RouteSpec, deps: Deps): Koa.Middleware {
       return next();
     };
   }
-  const requirement = { permission: route.permission, financial: route.financial };
+  const permission = route.permission;
   return async (ctx, next) => {
-    const caller = await authenticateRequest(deps, { authorization: ctx.get('authorization') || undefined, ip: ctx.ip });
-    authorize(caller, requirement);
-    const quota = await consumeQuota(deps, caller.keyId);
-    ctx.set(rateLimitHeaders(quota));
+    const caller = await identifyCaller(deps, { authorization: ctx.get('authorization') || undefined, ip: ctx.ip });
+    const blocked = caller.account.status !== 'active' ? accountUnavailable() : null;
+    const denied = permissionRefusal(caller, permission);
+    if (blocked && (denied || !route.joinsBoundKey)) throw blocked;
+    if (denied) throw denied;
     ctx.state.caller = caller;
+    const refusal = blocked ?? (route.financial && caller.account.kycStatus !== 'approved' ? kycRequired() : null);
+    if (refusal) {
+      if (!route.joinsBoundKey) throw refusal;
+      ctx.state.accountRefusal = refusal;
+      return next().catch((err: unknown) => {
+        throw (ctx.state.accountRefusal as ApiError | undefined) ?? err;
+      });
+    }
+    await takeQuota(ctx, deps, caller.keyId);
     return next();
   };
 }

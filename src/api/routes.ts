@@ -15,6 +15,8 @@ export interface RouteSpec {
   permission: Permission | null;
   /** Financial routes also require completed identity verification (403 kyc_required). */
   financial: boolean;
+  /** Creation routes: a request whose idempotency key is bound to an operation joins it whatever the account's state (guard.ts). */
+  joinsBoundKey?: boolean;
   summary: string;
   operationId: string;
   /** Schemas that validate the request; the OpenAPI document is generated from the same objects. */

@@ -1,9 +1,22 @@
 // The data a charge workflow carries. Pure types only: the workflow bundle imports this file.
 import type { RoutePayer } from '../processors/types.js';
+import type { Refusal } from '../transactions/refusal.js';
 import type { DraftBasics } from '../transactions/draft.js';
 import type { StoredSplitShare } from '../transactions/row.js';
+import type { Transaction } from '../transactions/serialize.js';
+import type { SplitRequestItem } from './schema.js';
 
-/** Everything needed to persist a charge, computed and checked by the API before the workflow starts. */
+/** What the client asked for, judged by the account's rules in the accept step (src/charges/terms.ts). */
+export interface ChargeAsked {
+  amountCents: number;
+  coverFee: boolean;
+  split: SplitRequestItem[];
+}
+
+/**
+ * A charge as the API previewed it when the request came (what a 202 shows), and what the client
+ * asked. The accept step prices `asked` again against the account as it is then.
+ */
 export interface ChargeDraft extends DraftBasics {
   merchantName: string;
   /** What the payer pays. */
@@ -12,7 +25,19 @@ export interface ChargeDraft extends DraftBasics {
   split: StoredSplitShare[];
   payer: { name: string; document: string; email?: string };
   webhookUrl: string | null;
+  /** Absent in runs started before the accept step applied the account's rules (their API had applied them). */
+  asked?: ChargeAsked;
 }
+
+/** The accept step's answer: the persisted charge (new, or the key's existing one), or the refusal. */
+export type PersistedCharge =
+  | {
+      transaction: Transaction;
+      fingerprint: string;
+      /** False when the row already existed (a retried activity, or a later run for the same key). */
+      created: boolean;
+    }
+  | { refusal: Refusal };
 
 export interface ChargeWorkflowInput {
   /** The request that started the workflow: only its accept update is answered 201. */

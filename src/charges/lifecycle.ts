@@ -1,7 +1,7 @@
 // The steps of a charge's life that touch PostgreSQL or the route, each idempotent so that an
 // activity retried by Temporal does its work once: persist, open at the route, ask the route, and
 // settle (status change, ledger posting and event in one PostgreSQL transaction).
-import type { Sql } from '../db/database.js';
+import type { Sql, TxSql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
 import { chargeRoute, UnknownRoute } from '../processors/registry.js';
@@ -9,49 +9,72 @@ import { RouteRefused, type ChargeRoute, type ChargeState } from '../processors/
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
-import type { ChargeDraft, PaidAtRoute, RouteChargeState } from './draft.js';
+import { accept, checkAccountState } from '../transactions/acceptance.js';
+import type { ChargeDraft, PaidAtRoute, PersistedCharge, RouteChargeState } from './draft.js';
+import { chargeTerms, type ChargeTerms } from './terms.js';
 
 export interface LifecycleDeps {
   sql: Sql;
 }
 
-export interface Persisted {
-  transaction: Transaction;
-  fingerprint: string;
-  /** False when the row already existed (a retried activity, or a later run for the same key). */
-  created: boolean;
-}
-
-/** Inserts the pending `txn_` row; an existing row for the same id or (account, key) is returned as is. */
+/**
+ * The accept step: the key's existing charge as it is, or the account's rules applied now (state,
+ * receiving, limits, fee, split) and the pending `txn_` row inserted, or the refusal (nothing kept).
+ * A draft without `asked` comes from a run whose API already priced it: its amounts stand.
+ */
 export async function persistCharge(
   deps: LifecycleDeps,
   input: { draft: ChargeDraft; createdAtMs: number; ttlSeconds: number },
-): Promise<Persisted> {
+): Promise<PersistedCharge> {
   const { draft } = input;
-  const createdAt = new Date(input.createdAtMs);
-  const expiresAt = new Date(input.createdAtMs + input.ttlSeconds * 1000);
+  const decided = await accept(deps.sql, draft.accountId, async (tx, account) => {
+    const [existing] = await tx<RawTransactionRow[]>`
+      select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
+    if (existing) return persisted(toTransactionRow(existing), false);
+    checkAccountState(account);
+    const terms = draft.asked ? await chargeTerms(tx, account, draft.asked) : draft;
+    const [inserted] = await insertCharge(tx, draft, terms, input);
+    // Another run (a transfer) took the key between the check and the insert: that operation answers.
+    if (!inserted) return persisted(await loadByKey(tx, draft), false);
+    return persisted(toTransactionRow(inserted), true);
+  });
+  return 'refused' in decided ? { refusal: decided.refused } : decided.accepted;
+}
+
+const persisted = (row: TransactionRow, created: boolean): PersistedCharge => ({
+  transaction: serializeTransaction(row),
+  fingerprint: row.fingerprint,
+  created,
+});
+
+async function loadByKey(tx: TxSql, draft: ChargeDraft): Promise<TransactionRow> {
+  const [raw] = await tx<RawTransactionRow[]>`
+    select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
+  if (!raw) throw new Error(`charge ${draft.transactionId}: insert skipped but no row found`);
+  return toTransactionRow(raw);
+}
+
+function insertCharge(
+  tx: TxSql,
+  draft: ChargeDraft,
+  terms: ChargeTerms,
+  times: { createdAtMs: number; ttlSeconds: number },
+): Promise<RawTransactionRow[]> {
+  const createdAt = new Date(times.createdAtMs);
+  const expiresAt = new Date(times.createdAtMs + times.ttlSeconds * 1000);
   const payer: StoredPayer = { name: draft.payer.name, document: draft.payer.document, email: draft.payer.email ?? null };
-  const [inserted] = await deps.sql<RawTransactionRow[]>`
+  return tx<RawTransactionRow[]>`
     insert into transactions (
       id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
       amount, fee, net_amount, split_amount, split, description, payer, webhook_url, fingerprint,
       api_key_id, expires_at, created_at, updated_at)
     values (
       ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'in', 'payment', 'pix', 'pending', 'monitoring', ${draft.route},
-      ${draft.amountCents}, ${draft.feeCents}, ${draft.netAmountCents}, ${draft.splitAmountCents},
-      ${deps.sql.json(draft.split as never)}, ${draft.description}, ${deps.sql.json(payer as never)}, ${draft.webhookUrl}, ${draft.fingerprint},
+      ${terms.amountCents}, ${terms.feeCents}, ${terms.netAmountCents}, ${terms.splitAmountCents},
+      ${tx.json(terms.split as never)}, ${draft.description}, ${tx.json(payer as never)}, ${draft.webhookUrl}, ${draft.fingerprint},
       ${draft.apiKeyId}, ${expiresAt}, ${createdAt}, ${createdAt})
     on conflict do nothing
     returning *`;
-  if (inserted) {
-    const row = toTransactionRow(inserted);
-    return { transaction: serializeTransaction(row), fingerprint: row.fingerprint, created: true };
-  }
-  const [existing] = await deps.sql<RawTransactionRow[]>`
-    select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
-  if (!existing) throw new Error(`charge ${draft.transactionId}: insert skipped but no row found`);
-  const row = toTransactionRow(existing);
-  return { transaction: serializeTransaction(row), fingerprint: row.fingerprint, created: false };
 }
 
 function routeOf(deps: LifecycleDeps, row: TransactionRow): ChargeRoute {

@@ -1,6 +1,6 @@
 // Split recipients: each item's `recipient` (e-mail, CPF/CNPJ or account id) resolved to one active
 // account, with the spec's codes for a missing, blocked, ambiguous, self or repeated recipient.
-import type { Sql } from '../db/database.js';
+import type { Sql, TxSql } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { recipientIdentifier, type RecipientIdentifier } from './schema.js';
 
@@ -18,7 +18,7 @@ function matches(candidate: Candidate, identifier: RecipientIdentifier): boolean
 }
 
 /** The account id of every split recipient, in the order of the items. */
-export async function resolveSplitRecipients(sql: Sql, selfAccountId: string, recipients: string[]): Promise<string[]> {
+export async function resolveSplitRecipients(sql: Sql | TxSql, selfAccountId: string, recipients: string[]): Promise<string[]> {
   if (recipients.length === 0) return [];
   const identifiers = recipients.map((recipient, index) => {
     const identifier = recipientIdentifier(recipient);

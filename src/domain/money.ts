@@ -20,3 +20,8 @@ export function reaisToCents(value: unknown): number | null {
 export function centsToReais(cents: number | bigint): number {
   return Number(cents) / 100;
 }
+
+/** Centavos as Brazilians read them in a message: 14990 → "R$ 149,90". */
+export function formatReais(cents: number): string {
+  return `R$ ${(cents / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}

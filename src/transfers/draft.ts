@@ -1,9 +1,22 @@
 // The data a transfer workflow carries. Pure types only: the workflow bundle imports this file.
 import type { TransferRequest } from '../processors/types.js';
+import type { Refusal } from '../transactions/refusal.js';
 import type { DraftBasics } from '../transactions/draft.js';
 import type { Transaction } from '../transactions/serialize.js';
+import type { TransferDestination } from './destination.js';
 
-/** Everything needed to accept a transfer, computed and checked by the API before the workflow starts. */
+/** What the client asked for, judged by the account's rules in the accept step (src/transfers/terms.ts). */
+export interface TransferAsked {
+  /** The amount the body sent, in centavos; null when omitted (allowed when the BR Code defines it). */
+  amountCents: number | null;
+  coverFee: boolean;
+  destination: TransferDestination;
+}
+
+/**
+ * A transfer as the API previewed it when the request came (what a 202 shows), and what the client
+ * asked. The accept step prices `asked` again against the account as it is then.
+ */
 export interface TransferDraft extends DraftBasics {
   /** `internal` when the destination is a BR Code of a pending charge of this engine. */
   method: 'pix' | 'internal';
@@ -15,6 +28,8 @@ export interface TransferDraft extends DraftBasics {
   payer: { name: string; document: string; email: string };
   /** The public `counterparty` of the transaction: the destination as resolved. */
   counterparty: Record<string, unknown>;
+  /** Absent in runs started before the accept step applied the account's rules (their API had applied them). */
+  asked?: TransferAsked;
 }
 
 export interface TransferWorkflowInput {
@@ -23,8 +38,8 @@ export interface TransferWorkflowInput {
   draft: TransferDraft;
 }
 
-/** Why the acceptance refused a transfer; nothing was persisted. */
-export type TransferRefusal = 'WITHDRAWAL_IN_PROGRESS' | 'INSUFFICIENT_BALANCE' | 'WITHDRAWALS_BLOCKED' | 'ACCOUNT_UNAVAILABLE';
+/** Why the accept step refused a transfer (nothing was persisted); runs accepted before refusals carried their answer gave a code. */
+export type TransferRefusal = Refusal | 'WITHDRAWAL_IN_PROGRESS' | 'INSUFFICIENT_BALANCE' | 'WITHDRAWALS_BLOCKED' | 'ACCOUNT_UNAVAILABLE';
 
 export type PersistedTransfer =
   | { outcome: 'persisted'; transaction: Transaction; fingerprint: string; created: boolean }

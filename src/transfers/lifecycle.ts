@@ -4,25 +4,22 @@
 // PostgreSQL transaction).
 import type { Sql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
+import type { Account } from '../accounts/account.js';
+import { ApiError, operationRefused } from '../http/errors.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
 import { RouteRefused, type TransferRoute, type TransferState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
-import type { PersistedTransfer, RouteTransferState, TransferDraft, TransferRefusal } from './draft.js';
+import { accept, checkAccountState } from '../transactions/acceptance.js';
+import type { PersistedTransfer, RouteTransferState, TransferDraft } from './draft.js';
+import { transferTerms, withdrawalsBlocked, type TransferTerms } from './terms.js';
 
 export interface TransferLifecycleDeps {
   sql: Sql;
   /** A transfer's `expiresAt` is its creation plus this (the charge TTL, the spec's "creation time plus 15 minutes"). */
   expirySeconds: number;
   transferRoute(name: string): TransferRoute;
-}
-
-/** Thrown inside the acceptance transaction to roll it back with the reason. */
-class Refused extends Error {
-  constructor(readonly refusal: TransferRefusal) {
-    super(refusal);
-  }
 }
 
 const persisted = (row: TransactionRow, created: boolean): PersistedTransfer => ({
@@ -32,56 +29,63 @@ const persisted = (row: TransactionRow, created: boolean): PersistedTransfer => 
   created,
 });
 
+const withdrawalInProgress = () =>
+  new ApiError(409, 'WITHDRAWAL_IN_PROGRESS', 'Já existe uma transferência pendente nesta conta; aguarde a conclusão');
+
+/** A draft of a run whose API priced it already: its amounts stand, the account's state is checked again. */
+function legacyTerms(draft: TransferDraft, account: Account): TransferTerms {
+  if (account.withdrawalsBlocked) throw withdrawalsBlocked();
+  return draft;
+}
+
 /**
- * Accepts the transfer in one PostgreSQL transaction: the pending `out_` row and the reservation of
- * the debited amount (available → reserved). The one-pending-transfer index, the account's state
- * and a balance that cannot go negative refuse it with nothing changed. An existing row for the
- * same (account, key) is returned as is.
+ * The accept step, in one PostgreSQL transaction: the key's existing transfer as it is, or the
+ * account's rules applied now (state, withdrawals, minimum, fee, destination) and the pending `out_`
+ * row inserted with the reservation of the debited amount (available → reserved). The
+ * one-pending-transfer index and a balance that cannot go negative refuse it with nothing kept.
  */
 export async function persistTransfer(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<PersistedTransfer> {
-  try {
-    return await deps.sql.begin(async (tx) => {
-      const [existing] = await tx<RawTransactionRow[]>`
+  const decided = await accept(deps.sql, draft.accountId, async (tx, account) => {
+    const [existing] = await tx<RawTransactionRow[]>`
+      select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
+    if (existing) return persisted(toTransactionRow(existing), false);
+    checkAccountState(account);
+    const terms = draft.asked ? await transferTerms(tx, account, draft.asked) : legacyTerms(draft, account);
+    const [inserted] = await tx<RawTransactionRow[]>`
+      insert into transactions (
+        id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
+        amount, fee, net_amount, debited_amount, recipient_amount, description, payer, counterparty, fingerprint, api_key_id, expires_at)
+      values (
+        ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'out', 'withdrawal', ${terms.method}, 'pending', 'monitoring', ${draft.route},
+        ${terms.amountCents}, ${terms.feeCents}, ${terms.netAmountCents}, ${terms.debitedAmountCents}, ${terms.recipientAmountCents},
+        ${draft.description}, ${tx.json(draft.payer)}, ${tx.json(terms.counterparty as never)}, ${draft.fingerprint}, ${draft.apiKeyId},
+        now() + make_interval(secs => ${deps.expirySeconds}))
+      on conflict do nothing
+      returning *`;
+    if (!inserted) {
+      // Either the same key won a race (return it) or another transfer of the account is pending.
+      const [raced] = await tx<RawTransactionRow[]>`
         select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
-      if (existing) return persisted(toTransactionRow(existing), false);
-      const [account] = await tx<{ status: string; withdrawals_blocked: boolean }[]>`
-        select status, withdrawals_blocked from accounts where id = ${draft.accountId} for share`;
-      if (!account || account.status !== 'active') throw new Refused('ACCOUNT_UNAVAILABLE');
-      if (account.withdrawals_blocked) throw new Refused('WITHDRAWALS_BLOCKED');
-      const [inserted] = await tx<RawTransactionRow[]>`
-        insert into transactions (
-          id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
-          amount, fee, net_amount, debited_amount, recipient_amount, description, payer, counterparty, fingerprint, api_key_id, expires_at)
-        values (
-          ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'out', 'withdrawal', ${draft.method}, 'pending', 'monitoring', ${draft.route},
-          ${draft.amountCents}, ${draft.feeCents}, ${draft.netAmountCents}, ${draft.debitedAmountCents}, ${draft.recipientAmountCents},
-          ${draft.description}, ${tx.json(draft.payer)}, ${tx.json(draft.counterparty as never)}, ${draft.fingerprint}, ${draft.apiKeyId},
-          now() + make_interval(secs => ${deps.expirySeconds}))
-        on conflict do nothing
-        returning *`;
-      if (!inserted) {
-        // Either the same key won a race (return it) or another transfer of the account is pending.
-        const [raced] = await tx<RawTransactionRow[]>`
-          select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
-        if (raced) return persisted(toTransactionRow(raced), false);
-        throw new Refused('WITHDRAWAL_IN_PROGRESS');
-      }
+      if (raced) return persisted(toTransactionRow(raced), false);
+      throw withdrawalInProgress();
+    }
+    try {
       await post(tx, {
         key: `transfer:${draft.transactionId}:reserve`,
         transactionId: draft.transactionId,
         description: 'Transferência Pix: reserva do valor debitado',
         entries: [
-          { account: customerAccount(draft.accountId, 'available'), amount: -draft.debitedAmountCents },
-          { account: customerAccount(draft.accountId, 'reserved'), amount: draft.debitedAmountCents },
+          { account: customerAccount(draft.accountId, 'available'), amount: -terms.debitedAmountCents },
+          { account: customerAccount(draft.accountId, 'reserved'), amount: terms.debitedAmountCents },
         ],
       });
-      return persisted(toTransactionRow(inserted), true);
-    });
-  } catch (err) {
-    if (err instanceof Refused) return { outcome: 'refused', refusal: err.refusal };
-    if (err instanceof InsufficientFunds) return { outcome: 'refused', refusal: 'INSUFFICIENT_BALANCE' };
-    throw err;
-  }
+    } catch (err) {
+      if (err instanceof InsufficientFunds) throw operationRefused('Saldo disponível insuficiente para a transferência');
+      throw err;
+    }
+    return persisted(toTransactionRow(inserted), true);
+  });
+  return 'refused' in decided ? { outcome: 'refused', refusal: decided.refused } : decided.accepted;
 }
 
 function travelling(state: TransferState): RouteTransferState {
@@ -103,11 +107,12 @@ function routeOf(deps: TransferLifecycleDeps, name: string): TransferRoute {
   }
 }
 
-/** Sends the transfer through the account's route (idempotent by transaction id at the route). */
+/** Sends the accepted transfer through the account's route (idempotent by transaction id at the route). */
 export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<RouteTransferState> {
+  const row = await loadTransactionRow(deps.sql, draft.transactionId);
   const state = await routeOf(deps, draft.route).sendTransfer({
     transactionId: draft.transactionId,
-    amountCents: draft.recipientAmountCents,
+    amountCents: row.recipientAmountCents!,
     destination: draft.destination,
     description: draft.description,
     payer: { name: draft.payer.name, document: draft.payer.document },

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charges/draft.js';
+import type { Refusal } from '../../src/transactions/refusal.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.js';
 import { FakeRoute } from '../helpers/fake-route.js';
@@ -18,6 +19,8 @@ class FakeEngine extends FakeRoute {
   routeState: RouteChargeState = { status: 'pending' };
   transaction: Transaction | null = null;
   dispatched: string[] = [];
+  /** When set, the accept step refuses the charge with it. */
+  refusal: Refusal | null = null;
 
   constructor() {
     super(server);
@@ -39,6 +42,11 @@ class FakeEngine extends FakeRoute {
     return {
       persistCharge: async ({ draft, createdAtMs, ttlSeconds }) => {
         await this.record('persistCharge');
+        if (this.refusal) {
+          // Slow enough for every request sent meanwhile to join this run.
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          return { refusal: this.refusal };
+        }
         this.transaction ??= transactionOf(draft, createdAtMs, ttlSeconds);
         return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true };
       },
@@ -100,15 +108,19 @@ function draft(): ChargeDraft {
   };
 }
 
+/** What the accept update answers when the charge was not refused. */
+type Answered = Exclude<AcceptResult, { outcome: 'refused' }>;
+
 /** Starts a charge workflow the way the API does (update-with-start of `accept`) and runs `scenario` while a worker serves it. */
-async function withCharge<T>(engine: FakeEngine, scenario: (run: { accepted: AcceptResult; workflowId: string; result: () => Promise<Transaction> }) => Promise<T>): Promise<T> {
+async function withCharge<T>(engine: FakeEngine, scenario: (run: { accepted: Answered; workflowId: string; result: () => Promise<Transaction> }) => Promise<T>): Promise<T> {
   const { worker, taskQueue } = await server.worker('charges', engine.activities());
   const input = { requestId: 'req_1', ttlSeconds: 900, draft: draft() };
   const workflowId = `charge:${input.draft.accountId}:${input.draft.externalId}`;
   return worker.runUntil(async () => {
     const handle = await server.env.client.workflow.start('chargeWorkflow', { taskQueue, workflowId, args: [input] });
     const accepted = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }] });
-    return scenario({ accepted, workflowId, result: () => handle.result() });
+    expect(accepted.outcome).not.toBe('refused');
+    return scenario({ accepted: accepted as Answered, workflowId, result: async () => (await handle.result())! });
   });
 }
 
@@ -219,5 +231,23 @@ describe('charge workflow (time-skipping)', () => {
       await handle.terminate('test done');
     });
     expect(engine.called('persistCharge')).toHaveLength(1);
+  });
+
+  it('answers the refusal of the accept step to every request of the key and ends without touching the route', async () => {
+    const engine = new FakeEngine();
+    engine.refusal = { status: 403, code: 'kyc_required', message: 'KYC pendente' };
+    const { worker, taskQueue } = await server.worker('charges', engine.activities());
+    const input = { requestId: 'req_1', ttlSeconds: 900, draft: draft() };
+    await worker.runUntil(async () => {
+      const handle = await server.env.client.workflow.start('chargeWorkflow', { taskQueue, workflowId: `charge-refused-${taskQueue}`, args: [input] });
+      const [first, again] = await Promise.all(
+        ['req_1', 'req_2'].map((requestId) => handle.executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint: DRAFT_FINGERPRINT }] })),
+      );
+      expect(first).toEqual({ outcome: 'refused', refusal: engine.refusal });
+      expect(again).toEqual(first);
+      expect(await handle.result()).toBeNull();
+    });
+    expect(engine.called('openChargeAtRoute')).toHaveLength(0);
+    expect(engine.dispatched).toEqual([]);
   });
 });

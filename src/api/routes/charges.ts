@@ -2,6 +2,7 @@
 // still being accepted (202). The work happens in src/charges/create.ts.
 import { createCharge } from '../../charges/create.js';
 import { ChargeBodySchema } from '../../charges/schema.js';
+import { chargeWorkflowId } from '../../charges/ids.js';
 import { creationRoute } from '../creation-route.js';
 
 export const createChargeRoute = creationRoute({
@@ -19,5 +20,6 @@ export const createChargeRoute = creationRoute({
     { status: 409, code: 'SPLIT_RECIPIENT_DUPLICATED' },
     { status: 422, code: 'SPLIT_EXCEEDS_SALE' },
   ],
+  workflowId: chargeWorkflowId,
   create: createCharge,
 });

@@ -2,6 +2,7 @@
 // idempotent), or learn that it is still being accepted (202). The work happens in src/transfers/create.ts.
 import { createTransfer } from '../../transfers/create.js';
 import { TransferBodySchema } from '../../transfers/schema.js';
+import { transferWorkflowId } from '../../transfers/ids.js';
 import { creationRoute } from '../creation-route.js';
 
 export const createTransferRoute = creationRoute({
@@ -14,5 +15,6 @@ export const createTransferRoute = creationRoute({
     { status: 409, code: 'WITHDRAWAL_IN_PROGRESS' },
     { status: 423, code: 'invalid_request' },
   ],
+  workflowId: transferWorkflowId,
   create: createTransfer,
 });

@@ -1,0 +1,53 @@
+// The account's rules for a charge: receiving enabled, the amount within the account's limits and
+// above the fee, the split fitting the sale and naming other active accounts. Each refusal is the
+// ApiError the API answers; the accept step (src/transactions/acceptance.ts) decides with them.
+import type { Account } from '../accounts/account.js';
+import type { Sql, TxSql } from '../db/database.js';
+import { chargeAmounts } from '../domain/fees.js';
+import { formatReais } from '../domain/money.js';
+import { ApiError, invalidRequest, operationRefused } from '../http/errors.js';
+import type { StoredSplitShare } from '../transactions/row.js';
+import type { ChargeAsked } from './draft.js';
+import { resolveSplitRecipients } from './recipients.js';
+
+export interface ChargeTerms {
+  /** What the payer pays. */
+  amountCents: number;
+  feeCents: number;
+  splitAmountCents: number;
+  netAmountCents: number;
+  split: StoredSplitShare[];
+}
+
+export async function chargeTerms(sql: Sql | TxSql, account: Account, asked: ChargeAsked): Promise<ChargeTerms> {
+  if (!account.pixReceivingEnabled) throw operationRefused('O recebimento via Pix está desativado para esta conta');
+  const { chargeMinCents, chargeMaxCents } = account.limits;
+  if (asked.amountCents < chargeMinCents || asked.amountCents > chargeMaxCents) {
+    throw invalidRequest(`Valor fora dos limites: a cobrança deve ser de ${formatReais(chargeMinCents)} a ${formatReais(chargeMaxCents)}`);
+  }
+  const amounts = chargeAmounts({
+    amountCents: asked.amountCents,
+    coverFee: asked.coverFee,
+    rule: account.fees.charge,
+    split: asked.split.map((item) => ({
+      recipient: item.recipient,
+      ...(item.amountCents !== undefined ? { amount: item.amountCents } : { percent: item.percent! }),
+    })),
+  });
+  if (!amounts.ok && amounts.code === 'FEE_EXCEEDS_AMOUNT') throw invalidRequest('O valor deve ser maior que a taxa da operação');
+  if (!amounts.ok) throw new ApiError(422, 'SPLIT_EXCEEDS_SALE', 'O split não cabe no valor da venda depois da taxa');
+  const recipients = await resolveSplitRecipients(sql, account.id, asked.split.map((item) => item.recipient));
+  return {
+    amountCents: amounts.payerAmountCents,
+    feeCents: amounts.feeCents,
+    splitAmountCents: amounts.splitAmountCents,
+    netAmountCents: amounts.netAmountCents,
+    split: asked.split.map((item, index) => ({
+      recipient: item.recipient,
+      accountId: recipients[index]!,
+      amountCents: amounts.splitShares[index]!.amountCents,
+      percent: item.percent ?? null,
+      description: item.description ?? null,
+    })),
+  };
+}

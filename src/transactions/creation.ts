@@ -1,0 +1,51 @@
+// What charge and transfer creations share after their own validation: the answer of the accept
+// step as HTTP (201 created, 200 repeated, 409 conflict, the refusal's own 4xx), the 202 given when
+// the accept step did not answer in time, and whether a key is already bound to an operation.
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { idempotencyConflict } from '../charges/idempotency.js';
+import type { Deps } from '../deps.js';
+import type { ApiError } from '../http/errors.js';
+import type { Refusal } from './refusal.js';
+import { findTransaction } from './repository.js';
+import { serializeTransaction, type Transaction } from './serialize.js';
+
+export interface CreationAnswer {
+  status: 200 | 201 | 202;
+  idempotent: boolean;
+  transaction: Transaction;
+}
+
+/** What an accept update answers, whichever the workflow. */
+export type AcceptOutcome<R = Refusal> =
+  | { outcome: 'created' | 'repeated'; transaction: Transaction }
+  | { outcome: 'conflict' }
+  | { outcome: 'refused'; refusal: R };
+
+export function creationAnswer<R>(result: AcceptOutcome<R>, refused: (refusal: R) => ApiError): CreationAnswer {
+  if (result.outcome === 'conflict') throw idempotencyConflict();
+  if (result.outcome === 'refused') throw refused(result.refusal);
+  return result.outcome === 'created'
+    ? { status: 201, idempotent: false, transaction: result.transaction }
+    : { status: 200, idempotent: true, transaction: result.transaction };
+}
+
+/** What a request that could not wait for the accept step answers: 202 with the transaction as known now. */
+export async function stillAccepting(deps: Deps, accountId: string, key: string, fingerprint: string, fallback: () => Transaction): Promise<CreationAnswer> {
+  const row = await findTransaction(deps.sql, accountId, key);
+  if (row && row.externalId === key && row.fingerprint !== fingerprint) throw idempotencyConflict();
+  const known = row && row.externalId === key ? serializeTransaction(row) : fallback();
+  return { status: 202, idempotent: false, transaction: known };
+}
+
+/** A key is bound while an operation of the account holds it: a persisted transaction, or a workflow still deciding. */
+export async function isKeyBound(deps: Deps, accountId: string, key: string, workflowId: string): Promise<boolean> {
+  const row = await findTransaction(deps.sql, accountId, key);
+  if (row && row.externalId === key) return true;
+  try {
+    const { status } = await deps.temporal.workflow.getHandle(workflowId).describe();
+    return status.name === 'RUNNING';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}

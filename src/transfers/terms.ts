@@ -1,0 +1,54 @@
+// The account's rules for a transfer: withdrawals allowed, the amount at least the account's minimum
+// and above the fee, and a destination that can still be paid (a BR Code of this engine's own charge
+// makes the transfer internal). Each refusal is the ApiError the API answers; the accept step
+// (src/transactions/acceptance.ts) decides with them. The balance is checked by the reservation.
+import type { Account } from '../accounts/account.js';
+import type { Sql, TxSql } from '../db/database.js';
+import type { TransferAmounts } from '../domain/fees.js';
+import { ApiError, operationRefused } from '../http/errors.js';
+import { priceTransfer } from './amounts.js';
+import type { BrCodeDestination, TransferDestination } from './destination.js';
+import type { TransferAsked } from './draft.js';
+
+export interface TransferTerms extends Omit<TransferAmounts, 'ok'> {
+  amountCents: number;
+  method: 'pix' | 'internal';
+  /** The public `counterparty` of the transaction: the destination as resolved. */
+  counterparty: Record<string, unknown>;
+}
+
+export const withdrawalsBlocked = () => new ApiError(423, 'invalid_request', 'Transferências bloqueadas pela administração da conta');
+
+/**
+ * A BR Code of a pending charge of this engine makes the transfer internal (it pays that charge);
+ * a code of a charge that can no longer be paid is refused before anything moves.
+ */
+async function paysOwnCharge(sql: Sql | TxSql, destination: BrCodeDestination): Promise<boolean> {
+  const [charge] = await sql<{ payable: boolean }[]>`
+    select (status = 'pending' and expires_at > now()) as payable
+    from transactions where pix_copy_paste = ${destination.code} and direction = 'in'
+    limit 1`;
+  if (!charge) return false;
+  if (!charge.payable) throw operationRefused('Este BR Code não pode mais ser pago: a cobrança já foi paga, cancelada ou expirou');
+  return true;
+}
+
+function counterpartyOf(destination: TransferDestination, internal: boolean): Record<string, unknown> {
+  if (destination.type === 'pix_key') return { type: 'pix_key', keyType: destination.keyType, key: destination.key };
+  return {
+    type: 'br_code',
+    pixKey: destination.pixKey,
+    url: destination.url,
+    txid: destination.txid,
+    merchantName: destination.merchantName,
+    merchantCity: destination.merchantCity,
+    internal,
+  };
+}
+
+export async function transferTerms(sql: Sql | TxSql, account: Account, asked: TransferAsked): Promise<TransferTerms> {
+  if (account.withdrawalsBlocked) throw withdrawalsBlocked();
+  const { ok: _ok, ...amounts } = priceTransfer(asked, account);
+  const internal = asked.destination.type === 'br_code' && (await paysOwnCharge(sql, asked.destination));
+  return { ...amounts, method: internal ? 'internal' : 'pix', counterparty: counterpartyOf(asked.destination, internal) };
+}
