@@ -1,7 +1,7 @@
 // Process entry point. Roles: `all` (npm start: API, admin API, worker and, without TEMPORAL_ADDRESS,
 // an embedded Temporal dev server), `api`, `worker`, `migrate`.
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { createAdminApp } from './admin/app.js';
@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectFromConfig, ensureDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import type { Deps } from './deps.js';
+import { createHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
 import { connectClient, connectWorker } from './temporal/connection.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
@@ -83,10 +84,10 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
       log.info({ taskQueue: config.temporalTaskQueue }, 'worker running');
     }
     if (role === 'all' || role === 'api') {
-      const api = createServer(createApiApp(deps).callback());
+      const api = createHttpServer(createApiApp(deps), log);
       const apiPort = await listen(api, config.port, config.host);
       cleanups.push(() => closeServer(api));
-      const admin = createServer(createAdminApp(deps).callback());
+      const admin = createHttpServer(createAdminApp(deps), log);
       const adminPort = await listen(admin, config.adminPort, config.adminHost);
       cleanups.push(() => closeServer(admin));
       log.info(

@@ -12,11 +12,42 @@ export async function qrPngBase64(text: string): Promise<string> {
   return png.toString('base64');
 }
 
-/** Decodes the QR code of a base64 PNG; null when it is not a PNG or holds no readable QR code. */
+// A QR code image of a BR Code is a few tens of kB and a few hundred pixels wide (ours: 300 px, 3 kB);
+// 2,000 px and 150 kB are far above any real one. A PNG's size is in its header: an image over budget is
+// refused before a pixel is decoded (8000×8000 px of zeros compress to 10 kB and decode to 256 MB).
+export const QR_IMAGE_LIMITS = { side: 2000, bytes: 150_000 } as const;
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export type QrImageCheck = { ok: true; png: Buffer } | { ok: false; reason: string };
+
+export const UNREADABLE_QR = 'QR code ilegível (envie o BR Code ou a imagem PNG em base64)';
+
+/** The budget of a QR image, from its size and PNG header (IHDR) alone. */
+export function checkQrImage(base64: string): QrImageCheck {
+  const png = Buffer.from(base64, 'base64');
+  if (png.length > QR_IMAGE_LIMITS.bytes) return { ok: false, reason: `imagem de QR code com mais de ${QR_IMAGE_LIMITS.bytes} bytes` };
+  if (png.length < 33 || !png.subarray(0, 8).equals(PNG_SIGNATURE) || png.toString('latin1', 12, 16) !== 'IHDR') return { ok: false, reason: UNREADABLE_QR };
+  const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  if (width > QR_IMAGE_LIMITS.side || height > QR_IMAGE_LIMITS.side) {
+    return { ok: false, reason: `imagem de QR code de ${width}×${height} px (máximo ${QR_IMAGE_LIMITS.side}×${QR_IMAGE_LIMITS.side})` };
+  }
+  // pngjs inflates an interlaced image without any output limit; QR generators do not interlace.
+  if (png[28] !== 0) return { ok: false, reason: 'imagem de QR code em PNG entrelaçado (envie um PNG sem entrelaçamento)' };
+  return { ok: true, png };
+}
+
+/**
+ * Decodes the QR code of a base64 PNG within the budget; null when it is over budget, not a PNG or
+ * holds no readable QR code. Takes up to seconds of CPU for a large image: requests use qr-reader.ts,
+ * which runs it off the event loop.
+ */
 export function decodeQrPngBase64(base64: string): string | null {
+  const check = checkQrImage(base64);
+  if (!check.ok) return null;
   let image: PNG;
   try {
-    image = PNG.sync.read(Buffer.from(base64, 'base64'));
+    image = PNG.sync.read(check.png);
   } catch {
     return null;
   }

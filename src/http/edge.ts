@@ -1,10 +1,12 @@
 // Plumbing shared by the public and the admin API: request ids, version header, envelopes,
-// JSON body parsing with clear 400s, a 404 for unknown routes, one access log line per request,
-// and no stack trace or internal detail in any answer.
+// JSON body parsing with clear 400s (bounds on its shape and its text: json-shape.ts), a 404 for
+// unknown routes, one access log line per request, and no stack trace or internal detail in any answer.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type { Logger } from '../log.js';
 import { ApiError, internalError, invalidRequest, notFound } from './errors.js';
+import { checkJsonDepth, checkJsonShape } from './json-shape.js';
+import { checkText, forbiddenCharacter } from './text-rule.js';
 
 declare module 'koa' {
   interface Request {
@@ -30,8 +32,8 @@ export function ok(ctx: Koa.Context, data: unknown, status = 200, extra: Record<
   ctx.body = { success: true, ...extra, data, requestId: ctx.state.requestId };
 }
 
-function errorBody(ctx: Koa.Context, err: ApiError) {
-  return { success: false, ...err.extra, error: { code: err.code, message: err.message }, requestId: ctx.state.requestId };
+export function errorBody(requestId: string, err: ApiError) {
+  return { success: false, ...err.extra, error: { code: err.code, message: err.message }, requestId };
 }
 
 /** Request id, version header, error envelope and access log: the outermost middleware of both apps. */
@@ -42,7 +44,7 @@ export function edge(log: Logger): Koa.Middleware {
     ctx.set('X-Request-Id', ctx.state.requestId);
     ctx.set('X-Service-Version', SERVICE_VERSION);
     try {
-      refuseNulBytes(ctx);
+      checkPathAndQuery(ctx);
       await next();
       if (ctx.body === undefined && ctx.status === 404) throw notFound('Rota não encontrada');
     } catch (caught) {
@@ -54,7 +56,7 @@ export function edge(log: Logger): Koa.Middleware {
       }
       ctx.status = err.status;
       ctx.set(err.headers);
-      ctx.body = errorBody(ctx, err);
+      ctx.body = errorBody(ctx.state.requestId, err);
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
@@ -65,18 +67,23 @@ export function edge(log: Logger): Koa.Middleware {
   };
 }
 
-// PostgreSQL text cannot hold U+0000, and no identifier or text of this service contains it: refuse it at
-// the door rather than let it reach a query (or, worse, an activity that would retry forever).
-function refuseNulBytes(ctx: Koa.Context): void {
-  if (/%00/i.test(ctx.path)) throw notFound('Recurso não encontrado');
-  if (/%00/i.test(ctx.querystring)) throw invalidRequest('Parâmetro com caractere nulo');
+// Text the router reads obeys the rule of bodies (text-rule.ts; PostgreSQL cannot even store U+0000 or
+// a lone surrogate, and an activity given one would retry forever). A path segment with such a
+// character is an identifier that cannot exist: 404 as for any unknown one. A query parameter: 400.
+function checkPathAndQuery(ctx: Koa.Context): void {
+  if (ctx.path.split('/').some((segment) => forbiddenCharacter(decodedSegment(segment)) !== null)) throw notFound('Recurso não encontrado');
+  for (const [name, value] of Object.entries(ctx.query)) {
+    checkText(name, 'Nome de parâmetro');
+    for (const item of [value ?? []].flat()) checkText(item, `Parâmetro ${name}`);
+  }
 }
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v));
-  return false;
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // malformed escapes: the router answers those
+  }
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -95,12 +102,13 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     if (length > limitBytes) throw invalidRequest(`O corpo excede o limite de ${limitBytes} bytes`);
     const raw = await readLimited(ctx.req, limitBytes);
     ctx.state.rawBody = raw;
+    checkJsonDepth(raw);
     try {
       ctx.request.body = raw.length === 0 ? undefined : JSON.parse(raw);
     } catch {
       throw invalidRequest('JSON malformado no corpo da requisição');
     }
-    if (containsNul(ctx.request.body)) throw invalidRequest('Texto com caractere nulo (U+0000) no corpo da requisição');
+    checkJsonShape(ctx.request.body);
     return next();
   };
 }

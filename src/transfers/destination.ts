@@ -1,10 +1,14 @@
 // Where a transfer goes, resolved from either body shape into one canonical form, so that the legacy
 // `pixKey` + `pixKeyType` and the modern `destination: {type: 'pix_key', value}` of the same key
 // compare equal, and a BR Code sent as copy-and-paste text or as a QR code (text or PNG image) is the
-// same destination: the BR Code payload itself.
+// same destination: the BR Code payload itself. A QR image is read first (readQrImageDestination, off
+// the event loop), so that resolving stays synchronous and cheap.
 import { parseBrCode } from '../domain/brcode.js';
 import { validatePixKey, type PixKeyType } from '../domain/pix-keys.js';
-import { decodeQrPngBase64 } from '../domain/qrcode.js';
+import { readQrImage } from '../domain/qr-reader.js';
+import { UNREADABLE_QR } from '../domain/qrcode.js';
+import { ApiError, invalidRequest } from '../http/errors.js';
+import { checkText } from '../http/text-rule.js';
 
 export type TransferDestination =
   | { type: 'pix_key'; keyType: PixKeyType; key: string }
@@ -59,13 +63,34 @@ function brCodeDestination(code: string, field: string): DestinationResult {
   };
 }
 
-/** A `qr_code` value is the payload itself or a base64 PNG of the QR code (a `data:` prefix is tolerated). */
+/** A `qr_code` value, once any image in it was read (readQrImageDestination): the payload itself. */
 function qrCodeDestination(value: string): DestinationResult {
   if (parseBrCode(value).ok) return brCodeDestination(value, 'destination.value');
-  const image = value.trim().replace(/^data:image\/png;base64,/i, '');
-  const decoded = decodeQrPngBase64(image);
-  if (decoded === null) return refuse('destination.value: QR code ilegível (envie o BR Code ou a imagem PNG em base64)');
-  return brCodeDestination(decoded, 'destination.value (QR code)');
+  return refuse(`destination.value: ${UNREADABLE_QR}`);
+}
+
+const isQrImageDestination = (body: unknown): body is { destination: { type: 'qr_code'; value: string } } => {
+  const destination = (body as { destination?: { type?: unknown; value?: unknown } } | null)?.destination;
+  return destination?.type === 'qr_code' && typeof destination.value === 'string' && !parseBrCode(destination.value).ok;
+};
+
+/**
+ * A body whose `qr_code` destination is a base64 PNG of the QR code (a `data:` prefix is tolerated)
+ * comes back with the BR Code the image carries in its place; any other body as it is. The image is
+ * read within a size budget and off the event loop (qr-reader.ts); the text read obeys the rule of
+ * every text the service takes in (text-rule.ts). Throws 400 when it cannot be read, 503 when the
+ * readers are all busy.
+ */
+export async function readQrImageDestination(body: unknown): Promise<unknown> {
+  if (!isQrImageDestination(body)) return body;
+  const image = body.destination.value.trim().replace(/^data:image\/png;base64,/i, '');
+  const read = await readQrImage(image);
+  if (!read.ok) {
+    if (read.retryable) throw new ApiError(503, 'internal_error', read.reason, { 'Retry-After': '1' });
+    throw invalidRequest(`destination.value: ${read.reason}`);
+  }
+  checkText(read.text, 'Campo /destination/value (BR Code lido do QR code)');
+  return { ...body, destination: { ...body.destination, value: read.text } };
 }
 
 export function resolveDestination(fields: DestinationFields): DestinationResult {

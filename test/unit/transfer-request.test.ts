@@ -4,6 +4,7 @@ import { buildBrCode } from '../../src/domain/brcode.js';
 import { qrPngBase64 } from '../../src/domain/qrcode.js';
 import { ApiError } from '../../src/http/errors.js';
 import { priceTransfer, requestedAmountCents, transferComparedFields } from '../../src/transfers/amounts.js';
+import { readQrImageDestination } from '../../src/transfers/destination.js';
 import { parseTransferBody } from '../../src/transfers/schema.js';
 
 const CODE_WITH_AMOUNT = buildBrCode({
@@ -132,7 +133,7 @@ describe('parseTransferBody: destinations', () => {
       { destination: { type: 'qr_code', value: image } },
       { destination: { type: 'qr_code', value: `data:image/png;base64,${image}` } },
     ];
-    const parsed = bodies.map((body) => parseTransferBody(body));
+    const parsed = await Promise.all(bodies.map(async (body) => parseTransferBody(await readQrImageDestination(body))));
     for (const request of parsed) {
       expect(request.destination).toMatchObject({ type: 'br_code', code: CODE_WITH_AMOUNT, amountCents: 2550, pixKey: 'fulano@example.com' });
       expect(transferComparedFields(request)).toEqual(transferComparedFields(parsed[0]!));

@@ -1,0 +1,139 @@
+// Hostile input at the edge, against a real stack: a PNG bomb as a QR code, deeply nested JSON,
+// control and bidi characters and lone surrogates in any text, and oversized headers. Each is a 4xx
+// with the spec's envelope, at once, and the process keeps answering everyone else.
+import QRCode from 'qrcode';
+import { describe, expect, it } from 'vitest';
+import { buildBrCode } from '../../src/domain/brcode.js';
+import { qrPngBase64 } from '../../src/domain/qrcode.js';
+import { chargeBody, newKey, postCharge } from '../helpers/charges.js';
+import { createMerchant } from '../helpers/fixtures.js';
+import { pngBomb, withMerchantName } from '../helpers/hostile-images.js';
+import { liveStack } from '../helpers/live-stack.js';
+import { ADMIN_TOKEN, http, type HttpResult } from '../helpers/stack.js';
+import { postTransfer } from '../helpers/transfers.js';
+
+const live = liveStack();
+const CODE = buildBrCode({ pixKey: 'loja@example.com', amountCents: 1000, txid: 'pedido1', merchantName: 'Loja', merchantCity: 'Recife' });
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+function expectInvalid(res: HttpResult, message?: RegExp): void {
+  expect(res.status, res.text).toBe(400);
+  expect(res.body).toMatchObject({ success: false, error: { code: 'invalid_request' }, requestId: expect.stringMatching(/^req_/) });
+  if (message) expect(res.body.error.message).toMatch(message);
+}
+
+/** Polls /healthz until `work` settles; the slowest answer it got meanwhile. */
+async function slowestHealthzDuring(work: Promise<unknown>): Promise<number> {
+  let settled = false;
+  void work.finally(() => (settled = true));
+  let slowest = 0;
+  do {
+    const { value, ms } = await timed(() => http('GET', `${live.stack.rootUrl}/healthz`));
+    expect(value.status).toBe(200);
+    slowest = Math.max(slowest, ms);
+    await new Promise((r) => setTimeout(r, 10));
+  } while (!settled);
+  return slowest;
+}
+
+describe('a QR code image is bounded before it is decoded, and decoded off the event loop', () => {
+  it('answers a PNG bomb (8000×8000 px in 10 kB) with 400 within 100 ms, while /healthz answers', async () => {
+    const { client } = await createMerchant(live.stack);
+    const bomb = { destination: { type: 'qr_code', value: pngBomb(8000) } };
+    await postTransfer(client, { destination: { type: 'qr_code', value: 'aGVsbG8=' } }); // warm the route
+    for (let i = 0; i < 3; i++) {
+      const request = timed(() => postTransfer(client, bomb));
+      const healthz = await http('GET', `${live.stack.rootUrl}/healthz`);
+      const { value: res, ms } = await request;
+      expect(healthz.status).toBe(200);
+      expectInvalid(res, /8000×8000 px/);
+      expect(ms).toBeLessThan(100);
+    }
+  });
+
+  it('keeps /healthz answering while the largest allowed image (2000 px) is decoded, and reads it', async () => {
+    const { client } = await createMerchant(live.stack);
+    const image = (await QRCode.toBuffer(CODE, { type: 'png', width: 2000 })).toString('base64');
+    const transfer = postTransfer(client, { destination: { type: 'qr_code', value: image } });
+    const slowest = await slowestHealthzDuring(transfer);
+    // Read and resolved: the account has no balance.
+    expect((await transfer).body.error).toMatchObject({ code: 'operation_refused' });
+    expect(slowest).toBeLessThan(500);
+  });
+
+  it('applies the text rule to the BR Code a QR image carries', async () => {
+    const { client } = await createMerchant(live.stack);
+    for (const name of ['Lo\u0007ja', '\u202eLoja']) {
+      const image = await qrPngBase64(withMerchantName(CODE, name));
+      expectInvalid(await postTransfer(client, { destination: { type: 'qr_code', value: image } }), /Campo \/destination\/value \(BR Code lido do QR code\)/);
+    }
+  });
+});
+
+describe('deeply nested JSON is a 400, never a 500', () => {
+  const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+
+  it('on /mcp without a key, on charges, transfers and the admin API', async () => {
+    const { key } = await createMerchant(live.stack);
+    const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const answers = [
+      await http('POST', `${live.stack.rootUrl}/mcp`, { rawBody: deep, headers: json }),
+      await http('POST', `${live.stack.baseUrl}/transactions`, { rawBody: deep, headers: { ...json, 'idempotency-key': newKey() }, token: key }),
+      await http('POST', `${live.stack.baseUrl}/transfers`, { rawBody: `{"amount":10,"x":${deep}}`, headers: { ...json, 'idempotency-key': newKey() }, token: key }),
+      await http('POST', `${live.stack.adminUrl}/accounts`, { rawBody: deep, headers: json, token: ADMIN_TOKEN }),
+    ];
+    for (const res of answers) expectInvalid(res, /aninhado demais/);
+    expect(live.stack.processes[0]!.output()).not.toMatch(/unhandled error/);
+  });
+});
+
+describe('one text rule for every string: control characters, ANSI escapes, bidi overrides, lone surrogates', () => {
+  it.each([
+    ['payer.name with a bell', { payer: { name: 'Maria\u0007', document: '529.982.247-25' } }, '/payer/name'],
+    ['payer.name with a lone surrogate', { payer: { name: 'Maria\ud800', document: '529.982.247-25' } }, '/payer/name'],
+    ['description with an ANSI colour', { description: '\u001b[31mPedido' }, '/description'],
+    ['description with a right-to-left override', { description: 'Pedido \u202e24' }, '/description'],
+    ['description with a newline', { description: 'Pedido\n42' }, '/description'],
+  ])('a charge with %s is refused naming the field, and nothing is created', async (_name, overrides, pointer) => {
+    const { client } = await createMerchant(live.stack);
+    const externalId = newKey('hostile');
+    const res = await postCharge(client, chargeBody({ ...overrides, externalId }), null);
+    expectInvalid(res, new RegExp(`Campo ${pointer.replaceAll('/', '\\/')}`));
+    expect((await client.get(`/transactions/${externalId}`)).status).toBe(404);
+    expect((await client.get('/transactions')).body.data).toEqual([]);
+  });
+
+  it('covers split descriptions, keys, BR Codes sent as text, query parameters and the admin API', async () => {
+    const { client, key } = await createMerchant(live.stack);
+    const split = [{ document: '529.982.247-25', amount: 10, description: 'ok' }, { document: '111.444.777-35', amount: 10, description: 'x\ud800' }];
+    expectInvalid(await postCharge(client, chargeBody({ split })), /Campo \/split\/1\/description/);
+    expectInvalid(await postCharge(client, chargeBody({ payer: { 'name\u001b[2J': 'x' } })), /Nome de campo em \/payer/);
+    for (const name of ['Loja\ud800', 'Lo\u0007ja']) {
+      expectInvalid(await postTransfer(client, { destination: { type: 'pix_copy_paste', value: withMerchantName(CODE, name) } }), /Campo \/destination\/value/);
+    }
+    const query = await http('GET', `${live.stack.baseUrl}/transactions?status=%1B%5B31m`, { token: key });
+    expectInvalid(query, /Parâmetro status/);
+    const account = await http('POST', `${live.stack.adminUrl}/accounts`, { token: ADMIN_TOKEN, body: { name: 'Loja \u202egnp.exe', document: '11.222.333/0001-81', email: 'a@example.com' } });
+    expectInvalid(account, /Campo \/name/);
+    expect((await client.get('/transactions')).body.data).toEqual([]);
+  });
+});
+
+describe('oversized headers', () => {
+  it('get a 431 with the envelope and the service headers, on the API and the admin API', async () => {
+    for (const url of [`${live.stack.baseUrl}/balance`, `${live.stack.adminUrl}/accounts`]) {
+      const res = await http('GET', url, { headers: { 'x-padding': 'x'.repeat(20_000) } });
+      expect(res.status).toBe(431);
+      expect(res.headers.get('x-service-version')).toBe('1.1.0');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'invalid_request' }, requestId: expect.stringMatching(/^req_/) });
+      expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
+    }
+    expect((await http('GET', `${live.stack.rootUrl}/healthz`)).status).toBe(200);
+  });
+});
