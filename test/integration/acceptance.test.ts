@@ -28,7 +28,7 @@ describe('acceptance decided once, in the workflow', () => {
   let stack: Stack;
   let sql: Sql;
   beforeAll(async () => {
-    stack = await startStack({ layout: 'split', env: { ACCEPT_WAIT_MS: '1500', SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
+    stack = await startStack({ layout: 'split', env: { ACCEPT_WAIT_MS: '3000', SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
     sql = connect(stack.databaseUrl, { max: 1 });
   });
   afterAll(async () => {
