@@ -14,7 +14,7 @@ import { invokeRoute } from './invoke.js';
 import type { ToolSpec } from './tools.js';
 
 const INSTRUCTIONS =
-  'Read-only access to the Pix payments account of the API key: balance, transactions and disputes (MED). Amounts are decimal reais (BRL); only status `approved` means paid. Every tool call counts against the key quota of 100 requests per 60 seconds, shared with the REST API.';
+  'Read-only access to the Pix payments account of the API key: balance, transactions and disputes (MED). Amounts are decimal reais (BRL); only status `approved` means paid. Every request to this server (tool calls, listing tools, ping, initialize) counts against the key quota of 100 requests per 60 seconds, shared with the REST API.';
 
 function errorResult(err: ApiError): CallToolResult {
   const envelope = { success: false, error: { code: err.code, message: err.message } };
