@@ -1,13 +1,18 @@
 // The admin API's side of the MED workflow: open a MED (update-with-start of `med:<id>`, waiting for
-// the `opened` update) and hand a decision to the running workflow.
+// the `opened` update) and hand a decision to the running workflow. Both wait at most ACCEPT_WAIT_MS:
+// past that (no worker answering) the answer is the MED as known, marked pending (202), as the public
+// API does; a repeat (same Idempotency-Key, or the same decision) joins the same workflow.
 import { randomBytes } from 'node:crypto';
-import { WithStartWorkflowOperation } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { decideUpdate, medWorkflow, openedUpdate } from '../../workflows/med.js';
+import { TIMED_OUT, within } from '../charges/bounded-wait.js';
+import { ensureStarted } from '../temporal/accept-with-start.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import type { Deps } from '../deps.js';
+import { bindOpenRequest } from './open-requests.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused, type MedChangeResult } from './results.js';
-import type { MedOutcome } from './row.js';
+import type { MedOutcome, MedRow } from './row.js';
 import { serializeMed } from './serialize.js';
 
 export const medWorkflowId = (medId: string) => `med:${medId}`;
@@ -18,22 +23,85 @@ export interface MedNotification {
   reason: string;
 }
 
-export async function openMedThroughWorkflow(deps: Deps, notification: MedNotification): Promise<MedChangeResult> {
-  const [charge] = await deps.sql<{ accountId: string }[]>`select account_id as "accountId" from transactions where id = ${notification.transactionId}`;
-  if (!charge) return medNotFound('Transação não encontrada');
-  const medId = `med_${randomBytes(12).toString('hex')}`;
-  return deps.temporal.workflow.executeUpdateWithStart(openedUpdate, {
-    startWorkflowOperation: new WithStartWorkflowOperation(medWorkflow, {
-      workflowId: medWorkflowId(medId),
-      taskQueue: deps.config.temporalTaskQueue,
-      workflowIdConflictPolicy: 'FAIL',
-      args: [{ open: { medId, ...notification, deadlineSeconds: deps.config.medDecisionDeadlineSeconds } }],
-      typedSearchAttributes: [
-        { key: ACCOUNT_ID_ATTRIBUTE, value: charge.accountId },
-        { key: TRANSACTION_ID_ATTRIBUTE, value: notification.transactionId },
-      ],
-    }),
-  });
+export interface MedAnswer {
+  result: MedChangeResult;
+  /** The workflow did not answer within ACCEPT_WAIT_MS: `result` is the MED as known so far. */
+  pending: boolean;
+  /** An earlier request under the same Idempotency-Key opened it. */
+  repeated: boolean;
+}
+
+const answered = (result: MedChangeResult, repeated = false): MedAnswer => ({ result, pending: false, repeated });
+const known = (row: MedRow): MedChangeResult => ({ ok: true, med: serializeMed(row), eventIds: [] });
+
+interface DisputedCharge {
+  accountId: string;
+  externalId: string;
+  amount: bigint;
+  refunded: bigint;
+}
+
+/** The MED as it will be opened, before its workflow recorded it (nothing retained yet). */
+function toBeOpened(medId: string, charge: DisputedCharge, notification: MedNotification, deadlineSeconds: number): MedRow {
+  const now = new Date();
+  return {
+    id: medId,
+    accountId: charge.accountId,
+    transactionId: notification.transactionId,
+    externalId: charge.externalId,
+    status: 'open',
+    reason: notification.reason,
+    amountCents: notification.amountCents ?? Number(charge.amount - charge.refunded),
+    retainedAmountCents: 0,
+    returnedAmountCents: 0,
+    deadlineAt: new Date(now.getTime() + deadlineSeconds * 1000),
+    overdue: false,
+    decidedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export async function openMedThroughWorkflow(deps: Deps, notification: MedNotification, idempotencyKey: string | null): Promise<MedAnswer> {
+  const [charge] = await deps.sql<DisputedCharge[]>`
+    select account_id as "accountId", external_id as "externalId", amount, refunded_amount as refunded
+    from transactions where id = ${notification.transactionId}`;
+  if (!charge) return answered(medNotFound('Transação não encontrada'));
+  let medId = `med_${randomBytes(12).toString('hex')}`;
+  let repeated = false;
+  if (idempotencyKey !== null) {
+    const bound = await bindOpenRequest(deps.sql, idempotencyKey, notification, medId);
+    medId = bound.medId;
+    repeated = bound.outcome === 'repeat';
+    const recorded = repeated ? await findMedById(deps.sql, medId) : null;
+    if (recorded) return answered(known(recorded), true);
+  }
+  const workflowId = medWorkflowId(medId);
+  const deadlineSeconds = deps.config.medDecisionDeadlineSeconds;
+  const opened = deps.temporal.workflow
+    .executeUpdateWithStart(openedUpdate, {
+      startWorkflowOperation: new WithStartWorkflowOperation(medWorkflow, {
+        workflowId,
+        taskQueue: deps.config.temporalTaskQueue,
+        // A repeat joins the workflow of its first request; one already finished (a refused MED) is not run again.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        args: [{ open: { medId, ...notification, deadlineSeconds } }],
+        typedSearchAttributes: [
+          { key: ACCOUNT_ID_ATTRIBUTE, value: charge.accountId },
+          { key: TRANSACTION_ID_ATTRIBUTE, value: notification.transactionId },
+        ],
+      }),
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return deps.temporal.workflow.getHandle(workflowId).result() as Promise<MedChangeResult>;
+    });
+  const result = await within(opened, deps.config.acceptWaitMs);
+  if (result !== TIMED_OUT) return answered(result, repeated);
+  await ensureStarted(deps, workflowId);
+  const recorded = await findMedById(deps.sql, medId);
+  return { result: known(recorded ?? toBeOpened(medId, charge, notification, deadlineSeconds)), pending: true, repeated };
 }
 
 /** The answer a MED that is no longer open gives: itself for the same decision, a refusal for the other. */
@@ -41,18 +109,24 @@ async function decidedAnswer(deps: Deps, medId: string, outcome: MedOutcome): Pr
   const med = await findMedById(deps.sql, medId);
   if (!med) return medNotFound();
   if (med.status === 'open') return null;
-  return med.status === outcome ? { ok: true, med: serializeMed(med), eventIds: [] } : medRefused(`A MED já foi decidida (${med.status})`);
+  return med.status === outcome ? known(med) : medRefused(`A MED já foi decidida (${med.status})`);
 }
 
-export async function decideMedThroughWorkflow(deps: Deps, medId: string, outcome: MedOutcome): Promise<MedChangeResult> {
+export async function decideMedThroughWorkflow(deps: Deps, medId: string, outcome: MedOutcome): Promise<MedAnswer> {
   const settled = await decidedAnswer(deps, medId, outcome);
-  if (settled) return settled;
-  try {
-    return await deps.temporal.workflow.getHandle(medWorkflowId(medId)).executeUpdate(decideUpdate, { args: [outcome] });
-  } catch (err) {
-    // The workflow finished between our read and the update: the record tells what was decided.
-    const answer = await decidedAnswer(deps, medId, outcome);
-    if (answer) return answer;
-    throw err;
-  }
+  if (settled) return answered(settled);
+  const decided = deps.temporal.workflow
+    .getHandle(medWorkflowId(medId))
+    // One update per decision: a repeat while the first still waits for a worker joins it.
+    .executeUpdate(decideUpdate, { args: [outcome], updateId: `decide:${outcome}` })
+    .catch(async (err: unknown) => {
+      // The workflow finished between our read and the update: the record tells what was decided.
+      const answer = await decidedAnswer(deps, medId, outcome);
+      if (answer) return answer;
+      throw err;
+    });
+  const result = await within(decided, deps.config.acceptWaitMs);
+  if (result !== TIMED_OUT) return answered(result);
+  await ensureStarted(deps, medWorkflowId(medId));
+  return { result: known((await findMedById(deps.sql, medId))!), pending: true, repeated: false };
 }

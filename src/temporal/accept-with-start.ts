@@ -7,6 +7,7 @@ import { TIMED_OUT, within } from '../charges/bounded-wait.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
+import { WORKFLOW_TASK_TIMEOUT } from './timeouts.js';
 
 /** What the `accept` update of a transaction workflow is asked with. */
 export interface AcceptRequest {
@@ -34,7 +35,7 @@ const REACHABILITY_WAIT_MS = 2000;
  * Temporal does not answer at all, the start did not get through: 503, and the client repeats with
  * the same key (spec idempotency rule 8).
  */
-async function ensureStarted(deps: Deps, workflowId: string): Promise<void> {
+export async function ensureStarted(deps: Deps, workflowId: string): Promise<void> {
   const reachable = await within(
     deps.temporal.workflow.getHandle(workflowId).describe().then(
       () => true,
@@ -59,6 +60,7 @@ export async function acceptWithStart<Input, Ret>(deps: Deps, start: AcceptStart
       workflowId: start.workflowId,
       taskQueue: deps.config.temporalTaskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
       args: [start.input],
       typedSearchAttributes: [
         { key: ACCOUNT_ID_ATTRIBUTE, value: start.accountId },

@@ -1,13 +1,15 @@
 // Admin routes of MEDs: the simulator plays the payer's institution opening a dispute, and an
-// operator (the receiving PSP's analyst) decides it. Both run through the MED workflow.
+// operator (the receiving PSP's analyst) decides it. Both run through the MED workflow and answer 202
+// with the MED as known when it does not answer within ACCEPT_WAIT_MS. Opening accepts an
+// Idempotency-Key: a repeat with the same body answers the same MED (200), another body is a 409.
 import type Koa from 'koa';
 import type { Deps } from '../../deps.js';
 import { reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest } from '../../http/errors.js';
-import type { MedChangeResult } from '../../meds/results.js';
+import { resolveIdempotencyKey } from '../../charges/idempotency.js';
 import { MED_OUTCOMES, type MedOutcome } from '../../meds/row.js';
-import { decideMedThroughWorkflow, openMedThroughWorkflow, type MedNotification } from '../../meds/workflow-client.js';
+import { decideMedThroughWorkflow, openMedThroughWorkflow, type MedAnswer, type MedNotification } from '../../meds/workflow-client.js';
 import type { AdminRoute } from './index.js';
 
 const DEFAULT_REASON = 'fraud';
@@ -40,22 +42,25 @@ function parseOutcome(body: unknown): MedOutcome {
   return outcome as MedOutcome;
 }
 
-function answer(ctx: Koa.Context, result: MedChangeResult, status: number): void {
+function answer(ctx: Koa.Context, { result, pending }: MedAnswer, status: number, extra: Record<string, unknown> = {}): void {
   if (!result.ok) throw new ApiError(result.status, result.code, result.message);
-  ok(ctx, result.med, status);
+  ok(ctx, result.med, pending ? 202 : status, extra);
 }
 
 async function open(ctx: Koa.Context, deps: Deps) {
-  const result = await openMedThroughWorkflow(deps, parseNotification(ctx.request.body));
-  if (result.ok) deps.log.info({ medId: result.med.id, transactionId: result.med.transactionId }, 'MED opened');
-  answer(ctx, result, 201);
+  const header = ctx.get('idempotency-key');
+  const key = header === '' ? null : resolveIdempotencyKey(header, undefined);
+  const notification = parseNotification(ctx.request.body);
+  const opened = await openMedThroughWorkflow(deps, notification, key);
+  if (opened.result.ok && !opened.repeated) deps.log.info({ medId: opened.result.med.id, transactionId: notification.transactionId, pending: opened.pending }, 'MED opened');
+  answer(ctx, opened, opened.repeated ? 200 : 201, key === null ? {} : { idempotent: opened.repeated });
 }
 
 async function decide(ctx: Koa.Context, deps: Deps) {
   const outcome = parseOutcome(ctx.request.body);
-  const result = await decideMedThroughWorkflow(deps, ctx.params.id!, outcome);
-  if (result.ok) deps.log.info({ medId: result.med.id, outcome }, 'MED decided');
-  answer(ctx, result, 200);
+  const decided = await decideMedThroughWorkflow(deps, ctx.params.id!, outcome);
+  if (decided.result.ok && !decided.pending) deps.log.info({ medId: decided.result.med.id, outcome }, 'MED decided');
+  answer(ctx, decided, 200);
 }
 
 export const MED_ROUTES: AdminRoute[] = [
