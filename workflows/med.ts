@@ -7,6 +7,7 @@ import type { WebhookActivities } from '../activities/webhooks.js';
 import type { OpenMedInput } from '../src/meds/open.js';
 import type { MedChangeResult } from '../src/meds/results.js';
 import type { MedOutcome } from '../src/meds/row.js';
+import { HEARTBEAT_TIMEOUT } from './heartbeat.js';
 
 export interface MedWorkflowInput {
   open: OpenMedInput;
@@ -18,6 +19,7 @@ export const decideUpdate = defineUpdate<MedChangeResult, [MedOutcome]>('decide'
 
 const activities = proxyActivities<MedActivities & Pick<WebhookActivities, 'dispatchEvent'>>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 

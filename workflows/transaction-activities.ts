@@ -3,6 +3,7 @@
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { ROUTE_REFUSED } from '../src/processors/types.js';
 import { PERMANENT_DATA_ERROR } from '../src/temporal/failures.js';
+import { HEARTBEAT_TIMEOUT } from './heartbeat.js';
 
 // A processor outage must not lose a transaction: retry without an attempt limit, backing off to a minute.
 const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
@@ -10,8 +11,8 @@ const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterva
 /** Calls to the route, calls that settle in the ledger, and the accept step's calls, for activities `A`. */
 export function transactionActivityCalls<A>() {
   return {
-    routeCalls: proxyActivities<A>({ startToCloseTimeout: '15 seconds', retry }),
-    ledgerCalls: proxyActivities<A>({ startToCloseTimeout: '30 seconds', retry }),
+    routeCalls: proxyActivities<A>({ startToCloseTimeout: '15 seconds', heartbeatTimeout: HEARTBEAT_TIMEOUT, retry }),
+    ledgerCalls: proxyActivities<A>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: HEARTBEAT_TIMEOUT, retry }),
     // The accept step runs while the API waits: local activities run in the worker within the workflow
     // task, saving a server round trip per step. Past the local retry threshold a retry becomes a
     // durable timer, so a long outage still waits without holding the task.

@@ -5,6 +5,7 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.js';
 import type { AttemptOutcome, AttemptTrigger } from '../src/webhooks/attempt.js';
 import { retryDelayMs, type RetrySchedule } from '../src/webhooks/schedule.js';
+import { HEARTBEAT_TIMEOUT } from './heartbeat.js';
 
 export interface WebhookDeliveryInput {
   deliveryId: string;
@@ -23,6 +24,7 @@ export interface WebhookDeliveryResult {
 // receiver's answer, which comes back as an outcome: without a limit, backing off to a minute.
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 

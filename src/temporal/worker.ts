@@ -15,5 +15,7 @@ export async function createWorker(deps: Deps, connection: NativeConnection): Pr
     taskQueue: deps.config.temporalTaskQueue,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(deps),
+    // A workflow cached on a worker that died waits this long before another worker takes its next task.
+    stickyQueueScheduleToStartTimeout: '2 seconds',
   });
 }

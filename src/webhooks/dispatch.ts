@@ -10,6 +10,7 @@ import type { Sql } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import type { DeliveryView } from './deliveries.js';
 import { MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from './schedule.js';
+import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 
 /** How long an operator's redelivery request waits for its attempt (8 s at most, plus scheduling). */
 const REDELIVERY_WAIT_MS = 20_000;
@@ -66,6 +67,7 @@ function startDelivery(deps: Deps, workflowId: string, input: WebhookDeliveryInp
     workflowId,
     args: [input],
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
     typedSearchAttributes: [
       { key: ACCOUNT_ID_ATTRIBUTE, value: owner.accountId },
       ...(owner.transactionId === null ? [] : [{ key: TRANSACTION_ID_ATTRIBUTE, value: owner.transactionId }]),
