@@ -7,6 +7,7 @@ import { createCharge, newKey, payCharge, waitForStatus } from '../helpers/charg
 import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
+import { runPixctl } from '../helpers/pixctl-run.js';
 import { ADMIN_TOKEN, http, spawnEngine, waitWorker, type HttpResult } from '../helpers/stack.js';
 
 /** Longer than ACCEPT_WAIT_MS plus the reachability check: a call still waiting then waits without bound. */
@@ -60,6 +61,15 @@ describe('MEDs opened and decided by retrying clients', () => {
     const withoutKey = await openMed(body);
     expect(withoutKey.status).toBe(422);
     expect(withoutKey.body).not.toHaveProperty('idempotent');
+  });
+
+  it('pixctl meds open --idempotency-key: the same command twice opens one MED', async () => {
+    const { charge } = await approvedCharge(12);
+    const command = ['meds', 'open', charge.id, '--amount', '2', '--idempotency-key', newKey('cli'), '--json'];
+    const [first, again] = [await runPixctl(live.stack, command), await runPixctl(live.stack, command)];
+    expect(first.code, first.stderr).toBe(0);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
   });
 
   it('a repeat of a refused opening answers the same refusal', async () => {

@@ -19,13 +19,13 @@ export class AdminClient {
   }
 
   /** Calls /admin{path} and returns the envelope's `data`. */
-  async request(method: string, path: string, body?: unknown): Promise<unknown> {
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
     const url = `${this.baseUrl}/admin${path}`;
     let res: Response;
     try {
       res = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { ...headers, authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {

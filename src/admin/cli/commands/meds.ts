@@ -14,9 +14,13 @@ export const meds: CommandGroup = {
       options: {
         amount: { type: 'string', description: 'disputed amount, reais (default: everything not yet returned)' },
         reason: { type: 'string', description: 'reason reported by the payer institution, e.g. fraud or operational_failure (default fraud)' },
+        'idempotency-key': { type: 'string', description: 'repeating the command with the same key answers the same MED instead of opening another' },
       },
-      run: ({ args, options, admin }) =>
-        admin.request('POST', '/simulator/meds', compact({ transactionId: args.transactionId, amount: numberOption(options, 'amount'), reason: options.reason })),
+      run: ({ args, options, admin }) => {
+        const key = options['idempotency-key'];
+        const body = compact({ transactionId: args.transactionId, amount: numberOption(options, 'amount'), reason: options.reason });
+        return admin.request('POST', '/simulator/meds', body, typeof key === 'string' ? { 'Idempotency-Key': key } : {});
+      },
     },
     {
       name: 'decide',
