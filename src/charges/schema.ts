@@ -1,28 +1,41 @@
 // POST /transactions: the body's typebox schema (validation and the OpenAPI document come from it)
-// and the checks a schema cannot express (CPF check digits, two decimals, the split's either/or),
+// and the checks a schema cannot express (CPF check digits, a name of 3 letters once trimmed, a public webhook address),
 // each failure mapped to the spec's code and a Portuguese message.
 import Type, { type Static } from 'typebox';
-import { Compile } from 'typebox/compile';
 import { isValidCpf, normalizeDocument, documentKind } from '../domain/documents.js';
 import { reaisToCents } from '../domain/money.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { parseReceiverUrl } from '../webhooks/ssrf.js';
-import { checkBodyExternalId } from './idempotency.js';
+import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../api/request-schema.js';
+import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
 
 export const SplitItemSchema = Type.Object(
   {
     recipient: Type.String({ minLength: 1, maxLength: 200, description: 'Conta recebedora: e-mail, CPF/CNPJ ou identificador da conta (acc_…)' }),
-    amount: Type.Optional(Type.Number({ minimum: 0.01, description: 'Valor em reais (mínimo 0,01, até duas casas decimais); informe amount ou percent' })),
+    amount: Type.Optional(reais({ minimum: 0.01, description: 'Valor em reais (mínimo 0,01, até duas casas decimais); informe amount ou percent' })),
     percent: Type.Optional(Type.Number({ minimum: 0.01, maximum: 100, description: 'Percentual do valor da venda (0,01 a 100); informe amount ou percent' })),
     description: Type.Optional(Type.String({ maxLength: 140 })),
   },
-  { description: 'Cada item leva amount ou percent, nunca os dois e nunca nenhum' },
+  {
+    description: 'Cada item leva amount ou percent, nunca os dois e nunca nenhum',
+    oneOf: [
+      { title: 'Comissão em reais', required: ['amount'], not: { required: ['percent'] } },
+      { title: 'Comissão em percentual', required: ['percent'], not: { required: ['amount'] } },
+    ],
+  },
 );
 
+/** An idempotency key in a body: the rules of the `Idempotency-Key` header. */
+export const ExternalIdSchema = Type.String({
+  maxLength: 100,
+  pattern: IDEMPOTENCY_KEY_PATTERN.source,
+  description: 'Chave de idempotência; alternativa ao cabeçalho Idempotency-Key (até 100 caracteres: letras, dígitos e . _ : / -)',
+});
+
 export const ChargeBodySchema = Type.Object({
-  amount: Type.Number({
+  amount: reais({
     exclusiveMinimum: 0,
     description: 'Valor em reais, até duas casas decimais; de 1 a 10000 (limites ajustáveis por conta)',
   }),
@@ -31,7 +44,7 @@ export const ChargeBodySchema = Type.Object({
     document: Type.String({ minLength: 1, maxLength: 20, description: 'CPF válido, com ou sem pontuação' }),
     email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Null()])),
   }),
-  externalId: Type.Optional(Type.String({ maxLength: 100, description: 'Chave de idempotência; alternativa ao cabeçalho Idempotency-Key' })),
+  externalId: Type.Optional(ExternalIdSchema),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()])),
   coverFee: Type.Optional(Type.Boolean({ default: false, description: 'true: o pagador paga também a taxa' })),
   split: Type.Optional(Type.Array(SplitItemSchema, { maxItems: SPLIT_MAX_RECIPIENTS })),
@@ -40,7 +53,7 @@ export const ChargeBodySchema = Type.Object({
 
 export type ChargeBody = Static<typeof ChargeBodySchema>;
 
-const validator = Compile(ChargeBodySchema);
+const validators = compileRequestSchema(ChargeBodySchema);
 
 /** A split item after the body checks: amount in centavos or percent, recipient as sent. */
 export interface SplitRequestItem {
@@ -86,11 +99,13 @@ function schemaError(path: string, keyword: string): ApiError {
     const index = Number(item[1]);
     const field = item[3];
     if (field === 'recipient') return recipientInvalid(index);
+    if (field === 'amount' && keyword === TWO_DECIMALS_KEYWORD) return invalidRequest(`split[${index}].amount deve ter no máximo duas casas decimais`);
     if (field === 'amount') return splitInvalid(`split[${index}].amount deve ser um valor em reais de no mínimo 0,01`);
     if (field === 'percent') return splitInvalid(`split[${index}].percent deve estar entre 0,01 e 100`);
     if (field === 'description') return invalidRequest(`split[${index}].description deve ser um texto de até 140 caracteres`);
     return splitInvalid(`split[${index}] deve ser um objeto com recipient e amount ou percent`);
   }
+  if (path === '/amount' && keyword === TWO_DECIMALS_KEYWORD) return invalidRequest('amount deve ter no máximo duas casas decimais');
   if (path === '/split' && keyword === 'maxItems') {
     return new ApiError(400, 'SPLIT_TOO_MANY_RECIPIENTS', `O split aceita no máximo ${SPLIT_MAX_RECIPIENTS} recebedores`);
   }
@@ -110,15 +125,6 @@ function schemaError(path: string, keyword: string): ApiError {
   return invalidRequest(byPath[path] ?? MESSAGES.body);
 }
 
-/** Where an error points; a `required` error points at the missing property itself. */
-export function errorPath(error: { instancePath: string; keyword: string; params: object }): string {
-  if (error.keyword === 'required') {
-    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0];
-    if (missing) return `${error.instancePath}/${missing}`;
-  }
-  return error.instancePath;
-}
-
 /** The split array's own size rule outranks complaints about its items, as the spec gives it its own code. */
 const rank = (path: string, keyword: string) => (path === '/split' && keyword === 'maxItems' ? 0 : 1);
 
@@ -136,12 +142,6 @@ export function recipientIdentifier(recipient: string): RecipientIdentifier | nu
   return null;
 }
 
-function centsOrRefuse(value: number, message: string): number {
-  const cents = reaisToCents(value);
-  if (cents === null) throw invalidRequest(message);
-  return cents;
-}
-
 function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): SplitRequestItem {
   const hasAmount = item.amount !== undefined;
   const hasPercent = item.percent !== undefined;
@@ -150,7 +150,8 @@ function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): Sp
   }
   if (!recipientIdentifier(item.recipient)) throw recipientInvalid(index);
   const parsed: SplitRequestItem = { recipient: item.recipient.trim() };
-  if (hasAmount) parsed.amountCents = centsOrRefuse(item.amount!, `split[${index}].amount deve ter no máximo duas casas decimais`);
+  // The schema checked the two decimals exactly (compileRequestSchema).
+  if (hasAmount) parsed.amountCents = reaisToCents(item.amount)!;
   else parsed.percent = item.percent!;
   if (item.description !== undefined) parsed.description = item.description;
   return parsed;
@@ -162,15 +163,23 @@ function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): Sp
  */
 export function parseChargeBody(body: unknown, options: { webhookAllowInsecure: boolean }): ChargeRequest {
   checkBodyExternalId(body);
-  if (!validator.Check(body)) {
-    const errors = validator
+  if (!validators.fields.Check(body)) {
+    const errors = validators.fields
       .Errors(body)
       .map((e) => ({ path: errorPath(e), keyword: e.keyword }))
       .sort((a, b) => rank(a.path, a.keyword) - rank(b.path, b.keyword));
     const first = errors[0] ?? { path: '', keyword: 'type' };
     throw schemaError(first.path, first.keyword);
   }
-  const amountCents = centsOrRefuse(body.amount, 'amount deve ter no máximo duas casas decimais');
+  // A split item's amount-or-percent rule (the schema's `oneOf`) is named by parseSplitItem; the last
+  // check only makes sure the engine never takes a body its published schema refuses.
+  const request = chargeRequest(body, options);
+  if (!validators.all.Check(body)) throw invalidRequest(MESSAGES.body);
+  return request;
+}
+
+function chargeRequest(body: ChargeBody, options: { webhookAllowInsecure: boolean }): ChargeRequest {
+  const amountCents = reaisToCents(body.amount)!;
   const name = body.payer.name.trim();
   if (name.length < 3) throw invalidRequest(MESSAGES.name);
   if (!isValidCpf(body.payer.document)) throw invalidRequest(MESSAGES.cpf);

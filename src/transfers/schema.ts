@@ -1,15 +1,17 @@
 // POST /transfers: the body's typebox schema (validation and the OpenAPI document come from it) for
 // both shapes, the modern `destination {type, value}` and the legacy `pixKey` + `pixKeyType`, and the
-// checks a schema cannot express (two decimals, DICT key formats, BR Code CRC), each refusal a 400
-// `invalid_request` with a Portuguese message that names the field. A text `externalId` is an
-// idempotency key, so the idempotency rules judge it (400 `invalid_idempotency_key`), not the schema.
+// checks a schema cannot express (DICT key formats, BR Code CRC), each refusal a 400 `invalid_request`
+// with a Portuguese message that names the field. The schema's `oneOf` says which fields go together
+// (destination, or pixKey with pixKeyType); resolveDestination names what is missing or extra. A text
+// `externalId` is an idempotency key, so the idempotency rules judge it first (400 `invalid_idempotency_key`).
 import Type, { type Static } from 'typebox';
-import { Compile } from 'typebox/compile';
-import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../charges/idempotency.js';
-import { errorPath } from '../charges/schema.js';
+import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../api/request-schema.js';
+import { checkBodyExternalId } from '../charges/idempotency.js';
+import { ExternalIdSchema } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
 import { invalidRequest } from '../http/errors.js';
+import { requiredAmountCents } from './amounts.js';
 import { resolveDestination, type TransferDestination } from './destination.js';
 
 export const DESTINATION_TYPES = ['pix_key', 'pix_copy_paste', 'qr_code'] as const;
@@ -18,9 +20,31 @@ export type DestinationType = (typeof DESTINATION_TYPES)[number];
 /** A base64 PNG of a QR code is far larger than a BR Code; 200 kB leaves room for big images. */
 const DESTINATION_VALUE_MAX = 200_000;
 
+const destinationType = (type: object) => ({ properties: { destination: { properties: { type } } } });
+
+/**
+ * The body's two shapes, as JSON Schema `oneOf` (resolveDestination names what is missing or extra):
+ * `destination` (a Pix key, with `amount` and an optional `pixKeyType`; or a BR Code), or the legacy
+ * `pixKey` with `pixKeyType` and `amount`.
+ */
+const TRANSFER_SHAPES = {
+  oneOf: [
+    {
+      title: 'Destino (forma moderna)',
+      required: ['destination'],
+      not: { required: ['pixKey'] },
+      oneOf: [
+        { title: 'Chave Pix', required: ['amount'], ...destinationType({ const: 'pix_key' }) },
+        { title: 'BR Code (copia e cola ou QR code)', not: { required: ['pixKeyType'] }, ...destinationType({ enum: ['pix_copy_paste', 'qr_code'] }) },
+      ],
+    },
+    { title: 'Chave Pix (forma legada)', required: ['pixKey', 'pixKeyType', 'amount'], not: { required: ['destination'] } },
+  ],
+};
+
 export const TransferBodySchema = Type.Object({
   amount: Type.Optional(
-    Type.Number({
+    reais({
       exclusiveMinimum: 0,
       description:
         'Valor em reais, até duas casas decimais, mínimo 3 (ajustável por conta). Obrigatório para chave Pix e para BR Code estático sem valor; quando o código define o valor, o valor do código prevalece',
@@ -43,13 +67,7 @@ export const TransferBodySchema = Type.Object({
   pixKeyType: Type.Optional(
     Type.Union(PIX_KEY_TYPES.map((t) => Type.Literal(t)), { description: 'Tipo da chave: cpf, cnpj, email, phone (+55…) ou random' }),
   ),
-  externalId: Type.Optional(
-    Type.String({
-      maxLength: 100,
-      pattern: IDEMPOTENCY_KEY_PATTERN.source,
-      description: 'Chave de idempotência; alternativa ao cabeçalho Idempotency-Key',
-    }),
-  ),
+  externalId: Type.Optional(ExternalIdSchema),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()], { description: 'Até 140 caracteres; null equivale a não enviar' })),
   coverFee: Type.Optional(
     Type.Boolean({
@@ -58,7 +76,7 @@ export const TransferBodySchema = Type.Object({
         'true: a conta paga a taxa além do valor; false: o recebedor recebe o valor menos a taxa. Um BR Code que define o valor recebe sempre esse valor inteiro: a taxa é debitada além dele, qualquer que seja coverFee',
     }),
   ),
-});
+}, TRANSFER_SHAPES);
 
 export type TransferBody = Static<typeof TransferBodySchema>;
 
@@ -72,11 +90,12 @@ export interface TransferRequest {
   coverFee: boolean;
 }
 
-const validator = Compile(TransferBodySchema);
+const validators = compileRequestSchema(TransferBodySchema);
 
 const MESSAGES: Record<string, string> = {
   '': 'O corpo deve ser um objeto JSON com os campos da transferência',
   '/amount': 'amount deve ser um número em reais maior que zero, com até duas casas decimais',
+  [`/amount ${TWO_DECIMALS_KEYWORD}`]: 'amount deve ter no máximo duas casas decimais',
   '/destination': 'destination deve ser um objeto com type e value',
   '/destination/type': 'destination.type deve ser pix_key, pix_copy_paste ou qr_code',
   '/destination/value': `destination.value é obrigatório (texto de até ${DESTINATION_VALUE_MAX} caracteres)`,
@@ -94,22 +113,25 @@ const MESSAGES: Record<string, string> = {
  */
 export function parseTransferBody(body: unknown): TransferRequest {
   checkBodyExternalId(body);
-  if (!validator.Check(body)) {
-    const first = validator.Errors(body).map(errorPath)[0] ?? '';
-    throw invalidRequest(MESSAGES[first] ?? MESSAGES['']!);
-  }
-  let amountCents: number | null = null;
-  if (body.amount !== undefined) {
-    amountCents = reaisToCents(body.amount);
-    if (amountCents === null) throw invalidRequest('amount deve ter no máximo duas casas decimais');
+  if (!validators.fields.Check(body)) {
+    const first = validators.fields.Errors(body)[0];
+    const path = first ? errorPath(first) : '';
+    throw invalidRequest(MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!);
   }
   const destination = resolveDestination(body);
   if (!destination.ok) throw invalidRequest(destination.reason);
-  return {
-    amountCents,
+  const request: TransferRequest = {
+    // The schema checked the two decimals exactly (compileRequestSchema).
+    amountCents: body.amount === undefined ? null : reaisToCents(body.amount)!,
     destination: destination.destination,
     ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
     description: body.description ?? null,
     coverFee: body.coverFee ?? false,
   };
+  if (!validators.all.Check(body)) {
+    // Past resolveDestination, the one shape rule left is the amount a Pix key needs.
+    requiredAmountCents(request);
+    throw invalidRequest(MESSAGES['']!);
+  }
+  return request;
 }

@@ -43,7 +43,7 @@ describe('405 method_not_allowed', () => {
   });
 
   it('keeps 404 for an unknown path, whatever the method', async () => {
-    for (const method of ['GET', ['DELETE']]) {
+    for (const method of ['GET', 'DELETE']) {
       const res = await http(method, `${live.stack.baseUrl}/nowhere`);
       expect(res.status, method).toBe(404);
       expect(res.body.error.code).toBe('not_found');

@@ -1,0 +1,55 @@
+// What the request schemas (POST /transactions, POST /transfers) share: their compilation and the reading
+// of their errors.
+//
+// Amounts in reais with at most two decimal places: JSON Schema says "two decimals"
+// with `multipleOf: 0.01` (no other keyword can), so that is what the schemas and the OpenAPI document
+// carry. Validators that divide binary floats misjudge it both ways: a plain division refuses 1.15
+// (114.99999999999999), typebox's 1e-10 tolerance refuses most amounts above R$ 1 million and accepts
+// 0.1 + 0.2. So the engine compiles its validators with each `multipleOf: 0.01` checked exactly instead,
+// on the number's shortest decimal form (`reaisToCents`), the rule the amounts were always parsed by.
+import Type, { type TNumberOptions, type TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { reaisToCents } from '../domain/money.js';
+
+const CENT = 0.01;
+
+/** The keyword of the exact check in typebox's errors. */
+export const TWO_DECIMALS_KEYWORD = '~refine';
+
+/** A number of reais with at most two decimal places. */
+export const reais = (options: TNumberOptions) => Type.Number({ ...options, multipleOf: CENT });
+
+const hasTwoDecimalsAtMost = (value: unknown) => typeof value !== 'number' || reaisToCents(Math.abs(value)) !== null;
+
+/** A plain copy of `node` with every `multipleOf: 0.01` replaced by the exact check, and without `oneOf` when `withOneOf` is false. */
+function forEngine(node: unknown, withOneOf: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => forEngine(item, withOneOf));
+  if (node === null || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'multipleOf' && value === CENT) || (key === 'oneOf' && !withOneOf)) continue;
+    copy[key] = forEngine(value, withOneOf);
+  }
+  return (node as { multipleOf?: unknown }).multipleOf === CENT
+    ? Type.Refine(copy as unknown as TSchema, hasTwoDecimalsAtMost, () => 'no máximo duas casas decimais')
+    : copy;
+}
+
+/**
+ * typebox's validators of a request schema, with the two-decimal rule of `reais()` evaluated exactly:
+ * `all` checks every rule; `fields` leaves out the `oneOf` rules that say which fields go together, so
+ * that its errors name a field (the code that resolves the request names the others more precisely,
+ * and typebox keeps only the first 8 errors, which the branches of a `oneOf` would crowd).
+ */
+export function compileRequestSchema<const T extends TSchema>(schema: T) {
+  return { all: Compile(forEngine(schema, true) as T), fields: Compile(forEngine(schema, false) as T) };
+}
+
+/** Where an error points; a `required` error points at the missing property itself. */
+export function errorPath(error: { keyword: string; instancePath: string; params: object }): string {
+  if (error.keyword === 'required') {
+    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0];
+    if (missing) return `${error.instancePath}/${missing}`;
+  }
+  return error.instancePath;
+}
