@@ -1,18 +1,8 @@
 // The edge's bounds on a JSON body: nesting depth on the raw text, then list and object sizes and the
 // text rule on every key and string, each refusal a 400 invalid_request naming the field.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
 import { checkJsonDepth, checkJsonShape, JSON_LIMITS } from '../../src/http/json-shape.js';
-
-function refusal(check: () => void): ApiError {
-  try {
-    check();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from '../helpers/refusal.js';
 
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 

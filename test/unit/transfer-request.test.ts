@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Account } from '../../src/accounts/account.js';
 import { buildBrCode } from '../../src/domain/brcode.js';
 import { qrPngBase64 } from '../../src/domain/qrcode.js';
-import { ApiError } from '../../src/http/errors.js';
 import { priceTransfer, requestedAmountCents, transferComparedFields } from '../../src/transfers/amounts.js';
 import { readQrImageDestination } from '../../src/transfers/destination.js';
 import { parseTransferBody } from '../../src/transfers/schema.js';
+import { refusal } from '../helpers/refusal.js';
 
 const CODE_WITH_AMOUNT = buildBrCode({
   pixKey: 'fulano@example.com',
@@ -33,16 +33,6 @@ function account(overrides: Partial<Account> = {}): Account {
     updatedAt: new Date(),
     ...overrides,
   };
-}
-
-function refusal(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('parseTransferBody: refusals', () => {
