@@ -1,12 +1,15 @@
 // The embedded Temporal dev server for `npm start` without TEMPORAL_ADDRESS, and for the tests:
 // `temporal server start-dev` from the pinned CLI, with the search attributes the engine uses and the
-// flags update-with-start needs. History persists in a file when `dbFile` is given.
+// flags update-with-start needs. History persists in a file when `dbFile` is given. It ends with the
+// process that started it, whatever kills that one (see boundToThisProcess), and never silently
+// shares its port (see dev-server-port.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import type { Logger } from '../log.js';
-import { temporalCli } from './executables.js';
+import { claimDevServerPort, removePidFile, writePidFile } from './dev-server-port.js';
+import { setpriv, temporalCli } from './executables.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
 
 
@@ -25,6 +28,16 @@ export interface DevServer {
   stop(): Promise<void>;
   /** SIGKILL, a crash (fault injection: `npm run chaos`); a new start on the same `dbFile` recovers the history. */
   kill(): Promise<void>;
+}
+
+/**
+ * `cli args`, run so that the kernel SIGKILLs it when its parent thread ends: node spawns from its main
+ * thread, so that is when this process ends, by a SIGKILL or an OOM kill too, where no exit handler
+ * runs. Without setpriv (not Linux) it is a plain child, killed by our exit handler only.
+ */
+function boundToThisProcess(cli: string, args: string[]): [string, string[]] {
+  const wrapper = setpriv();
+  return wrapper ? [wrapper, ['--pdeathsig', 'KILL', cli, ...args]] : [cli, args];
 }
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
@@ -48,8 +61,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     args.push('--dynamic-config-value', flag);
   }
 
+  await claimDevServerPort(options.port, options.dbFile, options.log);
   // Its own process group, so a Ctrl-C reaches only us and we stop it last, after the worker.
-  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(...boundToThisProcess(cli, args), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const dbFile = options.dbFile;
+  if (dbFile && child.pid !== undefined) writePidFile(dbFile, child.pid, options.port);
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   let output = '';
@@ -74,6 +90,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     stop: async () => {
       await stopChild(child, exited);
       process.removeListener('exit', killOnExit);
+      if (dbFile) removePidFile(dbFile);
     },
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

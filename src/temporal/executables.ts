@@ -24,3 +24,5 @@ export function findExecutable(name: string, override: string | null | undefined
 export const temporalCli = (override?: string | null) => findExecutable('temporal', override ?? process.env.TEMPORAL_CLI_PATH);
 export const temporalTestServer = (override?: string | null) =>
   findExecutable('temporal-test-server', override ?? process.env.TEMPORAL_TEST_SERVER_PATH);
+/** util-linux `setpriv` (Linux): runs a command with a parent-death signal. */
+export const setpriv = () => findExecutable('setpriv', null);
