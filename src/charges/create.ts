@@ -3,9 +3,9 @@
 // applies the account's rules and answers for every request of the key.
 import type { Caller } from '../accounts/account.js';
 import type { Deps } from '../deps.js';
-import { ApiError, invalidRequest } from '../http/errors.js';
+import { invalidRequest } from '../http/errors.js';
 import { refusalError } from '../transactions/acceptance.js';
-import { creationAnswer, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
+import { creationAnswer, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { findTransaction } from '../transactions/repository.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
@@ -15,19 +15,9 @@ import type { ChargeAsked, ChargeDraft } from './draft.js';
 import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from './idempotency.js';
 import { chargeTransactionId, chargeWorkflowId } from './ids.js';
 import { chargeComparedFields, parseChargeBody, type ChargeRequest } from './schema.js';
-import { chargeTerms, type ChargeTerms } from './terms.js';
+import { chargeTerms } from './terms.js';
 import { checkReceiverUrl } from '../webhooks/ssrf.js';
 import { acceptWithStart } from '../temporal/accept-with-start.js';
-
-/** The charge as the account's rules price it now, for a 202's preview; the accept step decides. */
-async function previewTerms(deps: Deps, caller: Caller, asked: ChargeAsked): Promise<ChargeTerms> {
-  try {
-    return await chargeTerms(deps.sql, caller.account, asked);
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    return { amountCents: asked.amountCents, feeCents: 0, splitAmountCents: 0, netAmountCents: asked.amountCents, split: [] };
-  }
-}
 
 async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, key: string, fingerprint: string): Promise<ChargeDraft> {
   const { account } = caller;
@@ -40,7 +30,13 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
     fingerprint,
     route: account.route,
     merchantName: account.name,
-    ...(await previewTerms(deps, caller, asked)),
+    ...(await previewOf(chargeTerms(deps.sql, account, asked), () => ({
+      amountCents: asked.amountCents,
+      feeCents: 0,
+      splitAmountCents: 0,
+      netAmountCents: asked.amountCents,
+      split: [],
+    }))),
     description: request.description,
     payer: request.payer,
     webhookUrl: request.webhookUrl,

@@ -4,7 +4,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { idempotencyConflict } from '../charges/idempotency.js';
 import type { Deps } from '../deps.js';
-import type { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import type { Refusal } from './refusal.js';
 import { findTransaction } from './repository.js';
 import { serializeTransaction, type Transaction } from './serialize.js';
@@ -27,6 +27,16 @@ export function creationAnswer<R>(result: AcceptOutcome<R>, refused: (refusal: R
   return result.outcome === 'created'
     ? { status: 201, idempotent: false, transaction: result.transaction }
     : { status: 200, idempotent: true, transaction: result.transaction };
+}
+
+/** The terms the account's rules give now, for a 202's preview; `unpriced` when they refuse (the accept step decides). */
+export async function previewOf<T>(terms: Promise<T>, unpriced: () => T): Promise<T> {
+  try {
+    return await terms;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return unpriced();
+  }
 }
 
 /** What a request that could not wait for the accept step answers: 202 with the transaction as known now. */

@@ -9,7 +9,7 @@ import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../ch
 import type { Deps } from '../deps.js';
 import { ApiError, operationRefused } from '../http/errors.js';
 import { accountUnavailable, refusalError } from '../transactions/acceptance.js';
-import { creationAnswer, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
+import { creationAnswer, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { findTransaction } from '../transactions/repository.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
@@ -20,7 +20,7 @@ import { readQrImageDestination } from './destination.js';
 import type { TransferAsked, TransferDraft, TransferRefusal } from './draft.js';
 import { transferTransactionId, transferWorkflowId } from './ids.js';
 import { parseTransferBody, type TransferRequest } from './schema.js';
-import { transferTerms, withdrawalsBlocked, type TransferTerms } from './terms.js';
+import { transferTerms, withdrawalsBlocked } from './terms.js';
 
 /** The answers of runs accepted before refusals carried their own (a code only). */
 const CODED_REFUSALS: Record<Exclude<TransferRefusal, object>, () => ApiError> = {
@@ -32,25 +32,6 @@ const CODED_REFUSALS: Record<Exclude<TransferRefusal, object>, () => ApiError> =
 
 const transferRefusalError = (refusal: TransferRefusal): ApiError =>
   typeof refusal === 'string' ? CODED_REFUSALS[refusal]() : refusalError(refusal);
-
-/** The transfer as the account's rules price it now, for a 202's preview; the accept step decides. */
-async function previewTerms(deps: Deps, caller: Caller, asked: TransferAsked): Promise<TransferTerms> {
-  try {
-    return await transferTerms(deps.sql, caller.account, asked);
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    const amountCents = requiredAmountCents(asked);
-    return {
-      amountCents,
-      feeCents: 0,
-      debitedAmountCents: amountCents,
-      recipientAmountCents: amountCents,
-      netAmountCents: amountCents,
-      method: 'pix',
-      counterparty: {},
-    };
-  }
-}
 
 function routeDestination(request: TransferRequest): TransferDraft['destination'] {
   const { destination } = request;
@@ -69,7 +50,10 @@ async function draftTransfer(deps: Deps, caller: Caller, request: TransferReques
     externalId: key,
     fingerprint,
     route: account.route,
-    ...(await previewTerms(deps, caller, asked)),
+    ...(await previewOf(transferTerms(deps.sql, account, asked), () => {
+      const amountCents = requiredAmountCents(asked);
+      return { amountCents, feeCents: 0, debitedAmountCents: amountCents, recipientAmountCents: amountCents, netAmountCents: amountCents, method: 'pix', counterparty: {} };
+    })),
     description: request.description,
     destination: routeDestination(request),
     payer: { name: account.name, document: account.document, email: account.email },
