@@ -7,6 +7,7 @@ import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from
 import { decideUpdate, medWorkflow, openedUpdate } from '../../workflows/med.js';
 import { TIMED_OUT, within } from '../charges/bounded-wait.js';
 import { ensureStarted } from '../temporal/accept-with-start.js';
+import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import type { Deps } from '../deps.js';
 import { bindOpenRequest } from './open-requests.js';
@@ -86,6 +87,7 @@ export async function openMedThroughWorkflow(deps: Deps, notification: MedNotifi
         // A repeat joins the workflow of its first request; one already finished (a refused MED) is not run again.
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
         args: [{ open: { medId, ...notification, deadlineSeconds } }],
         typedSearchAttributes: [
           { key: ACCOUNT_ID_ATTRIBUTE, value: charge.accountId },
