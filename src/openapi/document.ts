@@ -119,7 +119,8 @@ const DESCRIPTION = (mcpUrl: string) =>
     '- Authentication: `Authorization: Bearer <API key>`; each operation names its permission (`x-permission`).',
     '- Quota: 100 requests per 60-second window per key, the window starting at the first call, shared by every authenticated route and the MCP server. Answers carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`; a 429 carries `Retry-After`.',
     '- Envelopes: success `{success: true, data, requestId}` (creations add `idempotent`, lists add `pagination`); error `{success: false, error: {code, message}, requestId}`. Decide by `error.code`; `message` is Portuguese text for humans.',
-    '- Money is decimal reais (at most two decimal places); dates are ISO 8601 UTC with milliseconds.',
+    '- Money is decimal reais (at most two decimal places, `multipleOf: 0.01` in the schemas: read it on the decimal text, not on a binary float); dates are ISO 8601 UTC with milliseconds.',
+    '- A method a path does not serve answers 405 `method_not_allowed` with an `Allow` header listing the ones it does; an unknown path answers 404 `not_found`.',
     '- Only `status` `approved` means paid. Webhooks are signed with `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`.',
     `- A read-only MCP server (Streamable HTTP) with the same key, permissions and quota listens at \`${mcpUrl}\`.`,
   ].join('\n');
