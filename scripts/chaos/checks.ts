@@ -125,7 +125,7 @@ async function nothingPending(sql: Sql): Promise<CheckResult> {
     examined: counted!.total,
     violations: [
       ...transactions.map((t) => `${t.type} ${t.id} still pending (created ${t.created_at.toISOString()}, expires ${t.expires_at.toISOString()})`),
-      ...meds.map((m) => `MED ${m.id} still open after its decision was answered`),
+      ...meds.map((m) => `MED ${m.id} still open`),
       ...deliveries.map((d) => `webhook delivery ${d.id} of ${d.event_id} not succeeded after ${d.attempt_count} attempts`),
     ],
   };
@@ -171,6 +171,13 @@ async function expectations(sql: Sql, workload: WorkloadResult): Promise<CheckRe
   for (const e of workload.expectations) {
     if ('medId' in e) {
       if (meds.get(e.medId) !== e.status) violations.push(`MED ${e.medId}: ${meds.get(e.medId) ?? 'missing'}, expected ${e.status} (${e.why})`);
+      continue;
+    }
+    if ('transferId' in e) {
+      const pair = `${transactions.get(e.transferId)?.status} ${transactions.get(e.chargeId)?.status}`;
+      if (!['approved approved', 'approved refunded', 'failed cancelled'].includes(pair)) {
+        violations.push(`${e.why} ${e.transferId} of ${e.chargeId}: ${pair}, expected both approved, or failed and cancelled`);
+      }
       continue;
     }
     const row = transactions.get(e.transactionId);

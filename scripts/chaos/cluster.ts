@@ -23,7 +23,7 @@ export type Role = 'api' | 'worker';
 export interface EngineProcess {
   name: string;
   role: Role;
-  /** Up from its start until it is killed. */
+  /** Serving: from the moment it is ready until it is killed. */
   running: boolean;
   child: ChildProcess;
 }
@@ -125,7 +125,7 @@ export class Cluster {
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
     child.once('exit', () => log.end());
-    const proc: EngineProcess = { name, role, running: true, child };
+    const proc: EngineProcess = { name, role, running: false, child };
     const index = this.processes.findIndex((p) => p.name === name);
     if (index >= 0) this.processes[index] = proc;
     else this.processes.push(proc);
@@ -139,6 +139,7 @@ export class Cluster {
       await sleep(100);
     }
     started = true;
+    proc.running = true;
     return proc;
   }
 

@@ -1,9 +1,10 @@
-// Faults at random moments while the workload runs: kill -9 of a worker (only while both run, so the
-// other one is there to take over) or of the api, each restarted after a short random pause; kill -9
-// of the Temporal dev server once, in the middle of the faulty phase; termination of every
-// connection to the database. Every fault is kept on a timeline for the latency figures.
+// Faults at random moments (every 4 to 10 s) while the workload runs: kill -9 of a worker (only while
+// both serve, so the other one is there to take over) or of the api (only while it serves), each
+// restarted in the background after a short random pause; kill -9 of the Temporal dev server once, in
+// the middle of the faulty phase; termination of every connection to the database. Every fault is
+// kept on a timeline for the latency figures.
 import { randomInt } from 'node:crypto';
-import type { Cluster } from './cluster.js';
+import type { Cluster, EngineProcess } from './cluster.js';
 
 export type FaultKind = 'worker_kill' | 'api_kill' | 'temporal_kill' | 'db_terminate';
 
@@ -21,6 +22,7 @@ export class FaultInjector {
   readonly timeline: Fault[] = [];
   private stopped = false;
   private loop: Promise<void> | null = null;
+  private readonly restarts: Promise<void>[] = [];
   /** Restart failures: a process that would not come back is a finding. */
   readonly errors: string[] = [];
 
@@ -37,7 +39,7 @@ export class FaultInjector {
   start(): void {
     this.loop = (async () => {
       while (!this.stopped) {
-        await sleep(randomInt(1500, 5000));
+        await sleep(randomInt(4000, 10_000));
         if (this.stopped) break;
         try {
           if (this.temporalDue && !this.temporalDone) {
@@ -46,9 +48,9 @@ export class FaultInjector {
             continue;
           }
           const roll = randomInt(100);
-          if (roll < 50) await this.killWorker();
-          else if (roll < 75) await this.record('db_terminate', 'postgresql', async () => void (await this.cluster.terminateConnections()));
-          else await this.killAndRestart('api');
+          if (roll < 40) this.killWorker();
+          else if (roll < 80) await this.record('db_terminate', 'postgresql', async () => void (await this.cluster.terminateConnections()));
+          else this.killAndRestart(this.cluster.processes.find((p) => p.role === 'api')!);
         } catch (err) {
           this.errors.push((err as Error).message);
         }
@@ -56,9 +58,11 @@ export class FaultInjector {
     })();
   }
 
+  /** Stops injecting and waits for every restart under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.loop;
+    await Promise.all(this.restarts);
   }
 
   private async record(kind: FaultKind, target: string, act: () => Promise<void>): Promise<void> {
@@ -69,18 +73,20 @@ export class FaultInjector {
     fault.recoveredAtMs = Date.now();
   }
 
-  private async killWorker(): Promise<void> {
+  /** Kills one worker while both run, so that the other one is there to take over. */
+  private killWorker(): void {
     const workers = this.cluster.processes.filter((p) => p.role === 'worker');
-    if (workers.some((w) => !w.running)) return;
-    await this.killAndRestart(workers[randomInt(workers.length)]!.name);
+    if (workers.every((w) => w.running)) this.killAndRestart(workers[randomInt(workers.length)]!);
   }
 
-  private async killAndRestart(name: string): Promise<void> {
-    const proc = this.cluster.processes.find((p) => p.name === name)!;
-    await this.record(proc.role === 'api' ? 'api_kill' : 'worker_kill', name, async () => {
+  /** kill -9, then a restart after a short pause, in the background (faults go on meanwhile). */
+  private killAndRestart(proc: EngineProcess): void {
+    if (!proc.running) return;
+    const restart = this.record(proc.role === 'api' ? 'api_kill' : 'worker_kill', proc.name, async () => {
       await this.cluster.kill(proc);
       await sleep(randomInt(0, 2000));
       await this.cluster.spawn(proc.role, proc.name);
-    });
+    }).catch((err) => void this.errors.push((err as Error).message));
+    this.restarts.push(restart);
   }
 }

@@ -1,4 +1,4 @@
-// npm run chaos [OPS=300] [SECONDS=300]: a fault-injection campaign against an engine of its own
+// npm run chaos [OPS=300] [SECONDS=1800]: a fault-injection campaign against an engine of its own
 // (Temporal dev server, fresh PostgreSQL database, one api and two worker processes, all on
 // 127.0.0.1). A baseline share of the OPS operations runs without faults; the rest runs while workers,
 // the api and (once) Temporal are killed with SIGKILL and the database's connections are terminated,
@@ -21,7 +21,7 @@ import { WebhookReceiver } from './receiver.js';
 import { Workload } from './workload.js';
 
 const OPS = Number(process.argv[2] ?? 300);
-const SECONDS = Number(process.argv[3] ?? 300);
+const SECONDS = Number(process.argv[3] ?? 1800);
 const LANES = Number(process.env.CHAOS_LANES ?? 6);
 const CHARGE_TTL_SECONDS = 20;
 const SETTLE_LIMIT_MS = 180_000;
@@ -61,8 +61,8 @@ function report(input: {
   const { workload, client, injector, checks, latencies } = input;
   const ops = [...workload.result.ops.entries()].map(([k, n]) => `${k} ${n}`).join(', ');
   const total = [...workload.result.ops.values()].reduce((a, b) => a + b, 0);
-  const faultCounts = new Map<string, number>();
-  for (const f of injector.timeline) faultCounts.set(f.kind, (faultCounts.get(f.kind) ?? 0) + 1);
+  const faultCounts = new Map<string, number[]>();
+  for (const f of injector.timeline) faultCounts.set(f.kind, [...(faultCounts.get(f.kind) ?? []), f.recoveredAtMs - f.atMs]);
   const kills = injector.timeline.filter((f) => f.kind !== 'db_terminate').length;
   const deliveries = input.receiver.deliveries();
   const violations = checks.reduce((n, c) => n + c.violations.length, 0) + input.crashed.length + injector.errors.length + input.stillMoving.length;
@@ -71,7 +71,8 @@ function report(input: {
     `Chaos campaign: ${total} operations of ${OPS} in ${input.elapsedS.toFixed(0)} s, ${LANES} at a time (logs: ${input.runDir})`,
     `  operations  ${ops}`,
     `  requests    ${client.requests} sent; repeated after: ${[...client.retries.entries()].map(([c, n]) => `${c} ×${n}`).join(', ') || 'nothing'}`,
-    `  faults      ${[...faultCounts.entries()].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'} (${kills} kills)`,
+    `  faults      ${[...faultCounts.entries()].map(([k, d]) => `${k} ${d.length}`).join(', ') || 'none'} (${kills} kills)`,
+    `  back after  ${[...faultCounts.entries()].map(([k, d]) => `${k} ${(d.reduce((a, b) => a + b, 0) / d.length / 1000).toFixed(1)} s avg`).join(', ') || '-'}`,
     `  webhooks    ${deliveries.requests} requests received, ${deliveries.eventIds.size} distinct events verified`,
     ...(input.crashed.length ? [`  CRASHED     ${input.crashed.join('; ')}`] : []),
     ...(injector.errors.length ? [`  RESTART FAILED ${injector.errors.join('; ')}`] : []),
@@ -99,7 +100,7 @@ function report(input: {
 
 async function main(): Promise<number> {
   if (!Number.isInteger(OPS) || OPS < 1 || !(SECONDS > 0)) {
-    process.stderr.write('usage: npm run chaos [OPS=300] [SECONDS=300]\n');
+    process.stderr.write('usage: npm run chaos [OPS=300] [SECONDS=1800]\n');
     return 2;
   }
   const runDir = mkdtempSync(join(tmpdir(), 'pix-chaos-'));
