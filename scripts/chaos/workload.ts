@@ -108,8 +108,8 @@ export class Workload {
     private readonly totalOps: number,
   ) {}
 
-  private admin(method: string, path: string, body?: unknown, retryIf?: (a: Answer) => boolean): Promise<Answer> {
-    return this.client.untilFinal(method, `${this.target.adminUrl}${path}`, { token: this.target.adminToken, body, retryIf });
+  private admin(method: string, path: string, body?: unknown, options: { retryIf?: (a: Answer) => boolean; headers?: Record<string, string> } = {}): Promise<Answer> {
+    return this.client.untilFinal(method, `${this.target.adminUrl}${path}`, { token: this.target.adminToken, body, ...options });
   }
 
   async createMerchant(label: string): Promise<Merchant> {
@@ -272,7 +272,7 @@ export class Workload {
     if (answer.status === 422) return; // refused (balance): nothing reserved, nothing to expect
     const transferId: string = answer.body.data.id;
     const notAtNetworkYet = (a: Answer) => a.status === 409 && /ainda não chegou/.test(a.body?.error?.message ?? '');
-    const completed = await this.admin('POST', `/simulator/transfers/${transferId}/complete`, { outcome }, notAtNetworkYet);
+    const completed = await this.admin('POST', `/simulator/transfers/${transferId}/complete`, { outcome }, { retryIf: notAtNetworkYet });
     if (completed.status === 200) this.expect(transferId, outcome, `the network ${outcome} it`);
     else if (completed.status === 409) {
       // An earlier attempt whose answer was lost, or the network had already decided: it says which.
@@ -300,12 +300,11 @@ export class Workload {
   private async med(chargeId: string): Promise<void> {
     const [charge] = await this.target.sql<{ amount: bigint }[]>`select amount from transactions where id = ${chargeId}`;
     const partial = Math.random() < 0.4 ? Math.max(1, Math.floor(Number(charge!.amount) / 2)) / 100 : undefined;
-    const opened = await this.admin('POST', '/simulator/meds', { transactionId: chargeId, ...(partial ? { amount: partial } : {}), reason: 'fraud' });
-    let medId: string | undefined;
-    if (opened.status === 201) medId = opened.body.data.id;
-    // An earlier attempt whose answer was lost opened it: the refusal names it.
-    else if (opened.status === 422) medId = /\((med_[0-9a-f]+)\)/.exec(opened.body?.error?.message ?? '')?.[1];
-    if (!medId) throw new Unexpected(`MED on ${chargeId} answered ${opened.status} ${JSON.stringify(opened.body?.error)}`);
+    const key = newKey('m');
+    const body = { transactionId: chargeId, ...(partial ? { amount: partial } : {}), reason: 'fraud' };
+    const opened = await this.admin('POST', '/simulator/meds', body, { headers: { 'Idempotency-Key': key } });
+    if (opened.status !== 201 && opened.status !== 200) throw new Unexpected(`MED on ${chargeId} key ${key} answered ${opened.status} ${JSON.stringify(opened.body?.error)}`);
+    const medId: string = opened.body.data.id;
     const outcome = Math.random() < 0.5 ? 'accepted' : 'rejected';
     const decided = await this.admin('POST', `/meds/${medId}/decision`, { outcome });
     if (decided.status !== 200) throw new Unexpected(`decision ${outcome} of ${medId} answered ${decided.status} ${JSON.stringify(decided.body?.error)}`);
