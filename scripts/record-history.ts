@@ -7,6 +7,9 @@
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
 // operator would, and writes the scenario's workflow history to test/replay/histories/<name>.json
 // (protobuf JSON: Temporal's field names, enums by name, 64-bit integers and bytes as strings).
+// Payloads are encrypted as in production, under the committed TEST-ONLY key set
+// (test/replay/test-payload-keys.json), and the files are named <scenario>-encrypted.json: the histories
+// recorded before encryption keep their names and stay as they are.
 // historyToJSON of @temporalio/common is not used: with the two protobufjs copies this install
 // holds it fails ("type must be a Type").
 // Record again after an intentional, versioned workflow change; never edit a history by hand.
@@ -16,8 +19,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { Client, Connection } from '@temporalio/client';
 import { startEngine } from '../bench/engine.js';
+import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
+import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HISTORIES_DIR = join(ROOT, 'test', 'replay', 'histories');
@@ -147,7 +153,9 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, timeo
 }
 
 async function merchantOf(admin: ScenarioContext['admin']): Promise<ScenarioContext['merchant']> {
-  const account = await admin('POST', '/accounts', { name: 'Loja Replay', document: '11222333000181', email: `replay.${Date.now()}@example.com`, kycStatus: 'approved' });
+  // One account per document and e-mail: a fresh CNPJ for each scenario's merchant.
+  const account = await admin('POST', '/accounts', { name: 'Loja Replay', document: generateCnpj(), email: `replay.${Date.now()}@example.com`, kycStatus: 'approved' });
+  if (account.status !== 201) throw new Error(`account creation answered ${account.status}: ${JSON.stringify(account.body)}`);
   const key = await admin('POST', `/accounts/${account.body.data.id}/api-keys`, { permissions: ['payments:write', 'transactions:read', 'transfers:write', 'balance:read'] });
   if (key.status !== 201) throw new Error(`api key creation answered ${key.status}`);
   return { accountId: account.body.data.id, key: key.body.data.key };
@@ -165,8 +173,12 @@ async function main() {
     SIMULATOR_TRANSFER_DELAY_MS: '-1',
     WEBHOOK_ALLOW_INSECURE: 'true',
     WEBHOOK_RETRY_INITIAL_MS: '200',
+    PAYLOAD_KEYS_FILE: TEST_PAYLOAD_KEYS_FILE,
   });
-  const client = new Client({ connection: await Connection.connect({ address: engine.temporalAddress }) });
+  const client = new Client({
+    connection: await Connection.connect({ address: engine.temporalAddress }),
+    dataConverter: encryptingDataConverter(testPayloadKeys()),
+  });
   try {
     const urls = { api: `http://127.0.0.1:${engine.port}/v1`, admin: `http://127.0.0.1:${engine.adminPort}/admin` };
     const admin: ScenarioContext['admin'] = (method, path, body) => call(`${urls.admin}${path}`, method, engine.adminHeaders, body);
@@ -183,7 +195,7 @@ async function main() {
       const workflowId = await SCENARIOS[name]!(ctx);
       const handle = client.workflow.getHandle(workflowId);
       await handle.result();
-      const file = join(HISTORIES_DIR, `${name}.json`);
+      const file = join(HISTORIES_DIR, `${name}-encrypted.json`);
       writeFileSync(file, `${JSON.stringify(await handle.fetchHistory(), null, 1)}\n`);
       process.stdout.write(`recorded ${name} (${workflowId}) → ${file}\n`);
     }

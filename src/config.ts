@@ -1,4 +1,6 @@
 // Every setting the engine reads from the environment, parsed and checked once at start.
+import { readFileSync } from 'node:fs';
+import { parsePayloadKeys, PayloadKeysError, type PayloadKeys } from './temporal/codec/keys.js';
 
 export interface Config {
   port: number;
@@ -29,6 +31,12 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   publicBaseUrl: string | null;
+  /** Keys of the payload codec (PAYLOAD_KEYS or PAYLOAD_KEYS_FILE); null when neither is set. */
+  payloadKeys: PayloadKeys | null;
+  /** Web UI origins allowed to call the codec endpoint from a browser (CORS). */
+  codecCorsOrigins: string[];
+  /** Secret path segment of the codec endpoint for a Web UI, which cannot send ADMIN_TOKEN (admin/routes/codec.ts). */
+  codecUiSecret: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -58,12 +66,66 @@ function str(env: Env, name: string): string | null {
   return raw === undefined || raw === '' ? null : raw;
 }
 
+/** Reads and checks a payload key file; `label` names it in errors. */
+export function readPayloadKeysFile(path: string, label: string): PayloadKeys {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${label}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return payloadKeysOf(text, label);
+}
+
+function payloadKeysOf(text: string, source: string): PayloadKeys {
+  try {
+    return parsePayloadKeys(text, source);
+  } catch (err) {
+    if (err instanceof PayloadKeysError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
+function payloadKeys(env: Env): PayloadKeys | null {
+  const inline = str(env, 'PAYLOAD_KEYS');
+  const file = str(env, 'PAYLOAD_KEYS_FILE');
+  if (inline && file) throw new ConfigError('PAYLOAD_KEYS and PAYLOAD_KEYS_FILE are both set: give the key set once');
+  if (inline) return payloadKeysOf(inline, 'PAYLOAD_KEYS');
+  if (file) return readPayloadKeysFile(file, `PAYLOAD_KEYS_FILE (${file})`);
+  return null;
+}
+
+function origins(env: Env, name: string, fallback: string[]): string[] {
+  const raw = str(env, name);
+  if (raw === null) return fallback;
+  const list = raw.split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of list) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!parsed || parsed.origin !== origin) throw new ConfigError(`${name} must list origins like http://localhost:8233 (scheme, host and port only), got "${origin}"`);
+  }
+  return list;
+}
+
+function secret(env: Env, name: string, minLength: number): string | null {
+  const raw = str(env, name);
+  if (raw !== null && !new RegExp(`^[A-Za-z0-9_-]{${minLength},}$`).test(raw)) {
+    throw new ConfigError(`${name} must be at least ${minLength} letters, digits, '_' or '-'`);
+  }
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const simulatorTransferDelayMs = int(env, 'SIMULATOR_TRANSFER_DELAY_MS', 2000, -1);
+  const temporalUiPort = int(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -76,7 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     temporalAddress: str(env, 'TEMPORAL_ADDRESS'),
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE || 'pix',
-    temporalUiPort: int(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535),
+    temporalUiPort,
     temporalCliPath: str(env, 'TEMPORAL_CLI_PATH'),
     temporalTestServerPath: str(env, 'TEMPORAL_TEST_SERVER_PATH'),
     dataDir: env.DATA_DIR || '.data',
@@ -91,5 +153,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     publicBaseUrl: str(env, 'PUBLIC_BASE_URL'),
+    payloadKeys: payloadKeys(env),
+    codecUiSecret: secret(env, 'CODEC_UI_SECRET', 24),
+    codecCorsOrigins: origins(env, 'CODEC_CORS_ORIGINS', [`http://localhost:${temporalUiPort}`, `http://127.0.0.1:${temporalUiPort}`]),
   };
 }

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import { createAdminApp } from './admin/app.js';
+import { codecUiEndpoint, newCodecUiSecret } from './admin/routes/codec.js';
 import { createApiApp } from './api/app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectFromConfig, ensureDatabase } from './db/database.js';
@@ -12,6 +13,7 @@ import { migrate } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
+import { resolvePayloadKeys } from './temporal/codec/key-file.js';
 import { connectClient, connectWorker } from './temporal/connection.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { createWorker } from './temporal/worker.js';
@@ -51,14 +53,17 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
     const applied = await migrate(sql);
     if (applied.length) log.info({ migrations: applied }, 'database migrated');
     if (role === 'migrate') return shutdown;
+    const payloadKeys = resolvePayloadKeys(config, role);
 
     let address = config.temporalAddress;
     let devServer: DevServer | null = null;
+    const codecUiSecret = config.codecUiSecret ?? (address ? null : newCodecUiSecret());
     if (!address) {
       if (role !== 'all') throw new ConfigError('TEMPORAL_ADDRESS is required for the api and worker roles');
       devServer = await startDevServer({
         port: Number(process.env.TEMPORAL_DEV_PORT || 7233),
         uiPort: config.temporalUiPort,
+        uiCodecEndpoint: codecUiEndpoint(config.adminHost, config.adminPort, codecUiSecret!),
         dbFile: resolve(join(config.dataDir, 'temporal.sqlite')),
         namespace: config.temporalNamespace,
         cliPath: config.temporalCliPath,
@@ -67,14 +72,14 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
       cleanups.push(() => devServer!.stop());
       address = devServer.address;
     }
-    const temporal = await connectClient(address, config.temporalNamespace);
+    const temporal = await connectClient(address, config.temporalNamespace, payloadKeys.keys);
     cleanups.push(() => temporal.connection.close());
     const deps: Deps = { config, log, sql, temporal };
 
     if (role === 'all' || role === 'worker') {
       const connection = await connectWorker(address, log);
       cleanups.push(() => connection.close());
-      const worker: Worker = await createWorker(deps, connection);
+      const worker: Worker = await createWorker(deps, connection, payloadKeys.keys);
       const running = worker.run();
       running.catch((err) => log.fatal({ err }, 'worker stopped'));
       cleanups.push(async () => {
@@ -87,7 +92,7 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
       const api = createHttpServer(createApiApp(deps), log);
       const apiPort = await listen(api, config.port, config.host);
       cleanups.push(() => closeServer(api));
-      const admin = createHttpServer(createAdminApp(deps), log);
+      const admin = createHttpServer(createAdminApp(deps, { keys: payloadKeys.keys, uiSecret: codecUiSecret }), log);
       const adminPort = await listen(admin, config.adminPort, config.adminHost);
       cleanups.push(() => closeServer(admin));
       log.info(
@@ -95,6 +100,8 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
           api: `http://localhost:${apiPort}/v1`,
           admin: `http://${config.adminHost}:${adminPort}/admin`,
           temporalUi: devServer?.uiUrl ?? null,
+          payloadKeyFile: payloadKeys.file,
+          payloadKeyFileCreated: payloadKeys.created,
           apiPort,
           adminPort,
         },
@@ -104,6 +111,7 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
         process.stdout.write(
           `\n  Pix engine ready\n  API            http://localhost:${apiPort}/v1\n  Admin API      http://${config.adminHost}:${adminPort}/admin${config.adminToken ? '' : '  (ADMIN_TOKEN unset: refuses all)'}\n` +
             (devServer?.uiUrl ? `  Temporal Web UI ${devServer.uiUrl}\n` : '') +
+            (payloadKeys.file ? `  Payload keys   ${payloadKeys.file}${payloadKeys.created ? '  (created now: back it up, histories do not decrypt without it)' : ''}\n` : '') +
             '\n',
         );
       }

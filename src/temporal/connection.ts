@@ -1,11 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import type { Logger } from '../log.js';
+import { encryptingDataConverter } from './codec/data-converter.js';
+import type { PayloadKeys } from './codec/keys.js';
 
-
-export async function connectClient(address: string, namespace: string): Promise<Client> {
+/** A client of the engine's namespace: every payload it sends is encrypted, every one it reads decrypted. */
+export async function connectClient(address: string, namespace: string, keys: PayloadKeys): Promise<Client> {
   const connection = await Connection.connect({ address });
-  return new Client({ connection, namespace });
+  return new Client({ connection, namespace, dataConverter: encryptingDataConverter(keys) });
 }
 
 let runtimeInstalled = false;

@@ -16,6 +16,8 @@ import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attribu
 export interface DevServerOptions {
   port: number;
   uiPort: number | null; // null: headless
+  /** The remote codec endpoint the Web UI decodes payloads with (the engine's admin port: admin/routes/codec.ts). */
+  uiCodecEndpoint?: string | null;
   dbFile: string | null; // null: in memory
   namespace: string;
   cliPath?: string | null;
@@ -48,6 +50,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace, '--log-level', 'error'];
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
+  if (options.uiPort !== null && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFile) {
     mkdirSync(dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);

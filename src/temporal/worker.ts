@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import type { Deps } from '../deps.js';
+import { encryptingDataConverter } from './codec/data-converter.js';
+import type { PayloadKeys } from './codec/keys.js';
 
 export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'index.ts');
 
-export async function createWorker(deps: Deps, connection: NativeConnection): Promise<Worker> {
+export async function createWorker(deps: Deps, connection: NativeConnection, keys: PayloadKeys): Promise<Worker> {
   const bundlePath = process.env.TEMPORAL_WORKFLOW_BUNDLE;
   return Worker.create({
     connection,
@@ -15,6 +17,7 @@ export async function createWorker(deps: Deps, connection: NativeConnection): Pr
     taskQueue: deps.config.temporalTaskQueue,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(deps),
+    dataConverter: encryptingDataConverter(keys),
     // A workflow cached on a worker that died waits this long before another worker takes its next task.
     stickyQueueScheduleToStartTimeout: '2 seconds',
   });

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { freshDatabaseUrl } from './database.js';
+import { TEST_PAYLOAD_KEYS_FILE } from './payload-keys.js';
 import { freePort } from './ports.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -111,6 +112,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
     WEBHOOK_ALLOW_INSECURE: 'true',
     LOG_LEVEL: 'info',
+    PAYLOAD_KEYS_FILE: TEST_PAYLOAD_KEYS_FILE,
     ...options.env,
   };
   const rootUrl = `http://127.0.0.1:${port}`;

@@ -312,9 +312,10 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     const { merchant, receiver } = await h.merchantWithEndpoint((n) => ({ status: n === 1 ? 500 : 200 }));
     const charge = await h.paidCharge(merchant);
     const eventId = `evt_${charge.id}_approved`;
-    const temporal = await connectClient(inject('temporalAddress'), 'default');
+    const config = loadConfig(h.live.stack.env);
+    const temporal = await connectClient(inject('temporalAddress'), 'default', config.payloadKeys!);
     try {
-      const deps = { config: loadConfig(h.live.stack.env), log: createLogger('silent'), sql: h.live.sql, temporal };
+      const deps = { config, log: createLogger('silent'), sql: h.live.sql, temporal };
       // While its workflow waits to retry after the first failure, then once it has succeeded.
       const [pending] = await eventually(async () => {
         const found = await h.deliveries(`eventId=${eventId}`);

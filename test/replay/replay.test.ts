@@ -1,11 +1,16 @@
 // Replays every recorded history (test/replay/histories/*.json, written by `npm run record-history`)
-// against today's workflow code: a change that breaks determinism fails here.
+// against today's workflow code: a change that breaks determinism fails here. The replaying worker has the
+// payload codec with the TEST-ONLY keys the *-encrypted histories were recorded under; the older
+// histories, recorded before encryption, replay through it in clear.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
+import { encodingOf, historyPayloads, isLocalActivityMarkerData } from '../helpers/history-payloads.js';
+import { testPayloadKeys } from '../helpers/payload-keys.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
@@ -19,6 +24,19 @@ describe('workflow replay', () => {
     expect(files.length).toBeGreaterThan(0);
   });
 
+  it('has encrypted histories whose every payload is ciphertext under the test key', () => {
+    const recorded = files.filter((f) => f.endsWith('-encrypted.json'));
+    expect(recorded).toEqual(expect.arrayContaining(['charge-paid-encrypted.json', 'transfer-approved-encrypted.json']));
+    for (const file of recorded) {
+      const payloads = historyPayloads(JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')));
+      expect(payloads.length, file).toBeGreaterThan(0);
+      const encrypted = payloads.filter((p) => encodingOf(p) === 'binary/encrypted');
+      expect(encrypted.length, file).toBeGreaterThan(0);
+      expect(new Set(encrypted.map((p) => p.metadata['encryption-key-id']?.toString())), file).toEqual(new Set([testPayloadKeys().current]));
+      expect(payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isLocalActivityMarkerData(p)), file).toEqual([]);
+    }
+  });
+
   it('replays every recorded history without nondeterminism', async () => {
     // Decoded with @temporalio/proto directly: the SDK's own JSON reader (proto-utils) trips over the
     // two protobufjs copies this install holds ("type must be a Type").
@@ -27,7 +45,10 @@ describe('workflow replay', () => {
       history: temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8'))),
     }));
     const outcomes: Array<{ workflowId: string; error: string | null }> = [];
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') } }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: encryptingDataConverter(testPayloadKeys()) },
+      histories,
+    )) {
       outcomes.push({ workflowId: result.workflowId, error: result.error ? `${result.error.name}: ${result.error.message}` : null });
     }
     expect(outcomes).toEqual(files.map((file) => ({ workflowId: file.replace(/\.json$/, ''), error: null })));
