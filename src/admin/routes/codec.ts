@@ -3,9 +3,10 @@
 // while Temporal keeps ciphertext. Body and answer: {"payloads": [{"metadata": {"<key>": "<base64>"},
 // "data": "<base64>"}]}; the UI sends X-Namespace. Guarded by ADMIN_TOKEN as a bearer token (the CLI's
 // --codec-auth "Bearer …"). The Web UI cannot send that token (it sends only its own OIDC access token),
-// so the embedded dev server's UI is given /codec/ui/<secret>, a path made at each start and known only to
-// that UI, which it can reach only on this machine. Browsers call from the UI's origin: CORS for the
-// origins of CODEC_CORS_ORIGINS, preflight (OPTIONS) included, answered without a token.
+// so a UI is given /codec/ui/<secret> instead: CODEC_UI_SECRET, or for the embedded dev server's UI (local
+// to this machine) a secret made at each start. Whoever can open that UI reads decoded histories through
+// it anyway; the secret keeps everyone else out. Browsers call from the UI's origin: CORS for the origins
+// of CODEC_CORS_ORIGINS, preflight (OPTIONS) included, answered without a token.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type { Payload } from '@temporalio/common';
@@ -65,8 +66,9 @@ function object(value: unknown, pointer: string): Record<string, unknown> {
 }
 
 function payloadsOf(body: unknown): Payload[] {
-  const { payloads } = object(body, 'O corpo');
-  if (!Array.isArray(payloads)) throw invalidRequest('Campo /payloads é obrigatório e deve ser uma lista');
+  // The CLI sends {} for no payloads (protobuf JSON leaves an empty list out).
+  const { payloads = [] } = object(body ?? {}, 'O corpo');
+  if (!Array.isArray(payloads)) throw invalidRequest('Campo /payloads deve ser uma lista');
   return payloads.map((item, i) => {
     const { metadata, data } = object(item, `Campo /payloads/${i}`);
     const entries = metadata === undefined ? [] : Object.entries(object(metadata, `Campo /payloads/${i}/metadata`));
@@ -77,12 +79,13 @@ function payloadsOf(body: unknown): Payload[] {
   });
 }
 
-const base64 = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
+// A decoded payload's empty bytes can be protobufjs's default, a plain empty array.
+const base64 = (value: Uint8Array | null | undefined) => Buffer.from(value ?? []).toString('base64');
 
 function payloadJson(payload: Payload) {
   return {
-    metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, base64(value ?? new Uint8Array())])),
-    data: base64(payload.data ?? new Uint8Array()),
+    metadata: Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, base64(value)])),
+    data: base64(payload.data),
   };
 }
 
