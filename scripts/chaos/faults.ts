@@ -48,7 +48,7 @@ export class FaultInjector {
             continue;
           }
           const roll = randomInt(100);
-          if (roll < 40) this.killWorker();
+          if (roll < 45) this.killWorker();
           else if (roll < 80) await this.record('db_terminate', 'postgresql', async () => void (await this.cluster.terminateConnections()));
           else this.killAndRestart(this.cluster.processes.find((p) => p.role === 'api')!);
         } catch (err) {
@@ -85,8 +85,23 @@ export class FaultInjector {
     const restart = this.record(proc.role === 'api' ? 'api_kill' : 'worker_kill', proc.name, async () => {
       await this.cluster.kill(proc);
       await sleep(randomInt(0, 2000));
-      await this.cluster.spawn(proc.role, proc.name);
-    }).catch((err) => void this.errors.push((err as Error).message));
+      await this.restart(proc);
+    });
     this.restarts.push(restart);
+  }
+
+  /**
+   * Starts the process again as a supervisor would: a start that fails (a finding, kept in `errors`)
+   * is tried again, up to three times.
+   */
+  async restart(proc: EngineProcess): Promise<void> {
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      try {
+        await this.cluster.spawn(proc.role, proc.name);
+        return;
+      } catch (err) {
+        this.errors.push(`${new Date().toISOString()} restart ${attempt} of ${(err as Error).message}`);
+      }
+    }
   }
 }

@@ -75,7 +75,7 @@ function report(input: {
     `  back after  ${[...faultCounts.entries()].map(([k, d]) => `${k} ${(d.reduce((a, b) => a + b, 0) / d.length / 1000).toFixed(1)} s avg`).join(', ') || '-'}`,
     `  webhooks    ${deliveries.requests} requests received, ${deliveries.eventIds.size} distinct events verified`,
     ...(input.crashed.length ? [`  CRASHED     ${input.crashed.join('; ')}`] : []),
-    ...(injector.errors.length ? [`  RESTART FAILED ${injector.errors.join('; ')}`] : []),
+    ...injector.errors.map((e) => `  RESTART FAILED ${e.split('\n').slice(0, 12).join('\n      ')}`),
     ...(input.stillMoving.length ? [`  NOT SETTLED after ${SETTLE_LIMIT_MS / 1000} s: ${input.stillMoving.join(', ')}`] : []),
     '',
     'Checks',
@@ -149,7 +149,7 @@ async function main(): Promise<number> {
     await injector.stop();
 
     const crashed = cluster.crashed().map((p) => `${p.name} exited ${p.child.exitCode} by itself (see ${join(runDir, `${p.name}.log`)})`);
-    for (const p of cluster.processes.filter((p) => !p.running || p.child.exitCode !== null)) await cluster.spawn(p.role, p.name);
+    for (const p of cluster.processes.filter((p) => !p.running || p.child.exitCode !== null)) await injector.restart(p);
     print([`chaos: workload done in ${elapsedS.toFixed(0)} s; waiting for everything to settle (at most ${SETTLE_LIMIT_MS / 1000} s)`]);
     const stillMoving = await settle(cluster, receiver);
 
