@@ -11,6 +11,8 @@ COPY activities ./activities
 COPY bin ./bin
 COPY scripts ./scripts
 COPY tsconfig.json ./
+# DATA_DIR of the compose file: payload keys made on first start (a named volume takes this owner).
+RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000 3001
 CMD ["node", "--import", "tsx", "src/main.ts", "all"]
