@@ -1,7 +1,7 @@
 // Personal data never reaches the logs through an error: a charge whose persistence fails in
 // PostgreSQL (the failing row, with the payer's name, document and e-mail, is in the error's
 // `detail`) is logged by the worker's "Activity failed" warning through the Temporal SDK's logger
-// (on each retry); the engine's output holds the error's SQLSTATE and constraint, and no payer data.
+// (once: a data error is not retried); the engine's output holds the error's SQLSTATE and constraint, and no payer data.
 import { describe, expect, it } from 'vitest';
 import { chargeBody, postCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
@@ -18,8 +18,9 @@ describe('log redaction of errors', () => {
     // A constraint the payer's row violates: PostgreSQL answers 23514 with "Failing row contains (…)" as detail.
     await live.sql.unsafe(`alter table transactions add constraint test_payer_refused check (payer->>'name' <> '${PAYER.name}') not valid`);
     const { client } = await createMerchant(live.stack);
+    // A data error ends the accept step for good (no retries): the request is refused, nothing kept.
     const res = await postCharge(client, chargeBody({ payer: PAYER }));
-    expect(res.status, res.text).toBe(202);
+    expect([res.status, res.body.error?.code], res.text).toEqual([400, 'invalid_request']);
 
     const engine = live.stack.processes[0]!;
     const failures = await eventually(() => {
