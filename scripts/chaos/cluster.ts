@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { connect, type Sql } from '../../src/db/database.js';
+import { newPayloadKeysJson } from '../../src/temporal/codec/keys.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { freePort } from '../../test/helpers/ports.js';
@@ -41,6 +42,8 @@ export class Cluster {
   readonly database = `pix_chaos_${randomBytes(4).toString('hex')}`;
   readonly databaseUrl = `${PG}/${this.database}`;
   readonly processes: EngineProcess[] = [];
+  /** Every api and worker process holds the same payload keys. */
+  private readonly payloadKeys = newPayloadKeysJson();
   private temporal: DevServer | null = null;
   private temporalPort = 0;
   private port = 0;
@@ -107,6 +110,7 @@ export class Cluster {
       TEMPORAL_TASK_QUEUE: 'pix-chaos',
       TEMPORAL_WORKFLOW_BUNDLE: this.bundlePath,
       WEBHOOK_ALLOW_INSECURE: 'true',
+      PAYLOAD_KEYS: this.payloadKeys,
       LOG_LEVEL: 'info',
       ...this.settings.env,
     } as Record<string, string>;
