@@ -54,4 +54,14 @@ describe('admin simulator after its commit', () => {
     expect(other.status).toBe(409);
     expect(other.body.error.message).toMatch(/já foi concluída.*approved/);
   });
+
+  it('a retried payment tells the engine again: a charge whose notification was lost is approved long before it expires', async () => {
+    const { client } = await createMerchant(live.stack);
+    const charge = await createCharge(client, { amount: 9 });
+    // The network takes the payment but the engine never hears of it (the api died in between).
+    await live.sql`update simulator_charges set status = 'paid', paid_at = now(), payer = '{}'::jsonb where transaction_id = ${charge.id}`;
+    const retried = await payCharge(live.stack, charge.id);
+    expect([retried.status, retried.body.error?.code]).toEqual([409, 'charge_already_paid']);
+    await eventually(async () => (await client.get(`/transactions/${charge.id}`)).body.data?.status === 'approved', 10_000, 100);
+  });
 });

@@ -80,8 +80,11 @@ async function pay(ctx: Koa.Context, deps: Deps) {
   try {
     paid = await payCharge(deps.sql, charge.txid, payer);
   } catch (err) {
-    if (err instanceof ChargeNotPayable) throw REFUSALS[err.reason]();
-    throw err;
+    if (!(err instanceof ChargeNotPayable)) throw err;
+    // A retried payment: the network tells the receiver again, in case the first notification was lost
+    // (the charge's workflow confirms with the route, so a repeated notification changes nothing).
+    if (err.reason === 'already_paid') await afterCommit(deps, { transactionId: charge.transactionId }, () => notifyChargePaid(deps, charge.transactionId));
+    throw REFUSALS[err.reason]();
   }
   await afterCommit(deps, { transactionId: paid.transactionId }, () => notifyChargePaid(deps, paid.transactionId));
   ok(ctx, networkChargeJson(paid));
