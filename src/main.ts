@@ -137,6 +137,11 @@ async function main() {
     process.exit(2);
   }
   const log = createLogger(config.logLevel);
+  // A promise nobody awaited must still leave a structured line for the operator, not only Node's stderr dump.
+  process.on('unhandledRejection', (err) => {
+    log.fatal({ err, role }, 'unhandled rejection: exiting');
+    process.exit(1);
+  });
   let shutdown: () => Promise<void>;
   try {
     shutdown = await run(role, config, log);
