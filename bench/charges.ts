@@ -26,7 +26,7 @@ import { startDevServer } from '../src/temporal/dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
-import { quantile, type Figures } from './measure.js';
+import { processCpuMs, quantile, type Figures } from './measure.js';
 import { postLoad } from './post-load.js';
 import { transferAccounts, transferLoad } from './transfers.js';
 
@@ -159,7 +159,9 @@ async function main() {
     const tokens = await bearerTokens(`http://127.0.0.1:${engine.adminPort}/admin`, engine.adminHeaders, Math.ceil((MAX_RATE_PER_S * (DURATION_S + WARMUP_S)) / REQUESTS_PER_KEY));
     const apiUrl = `http://127.0.0.1:${engine.port}/v1`;
     await chargeLoad(apiUrl, tokens, WARMUP_S, 'warm-up');
+    const cpuBefore = processCpuMs(engine.pid);
     const charges = await chargeLoad(apiUrl, tokens, DURATION_S, 'charges (POST /v1/transactions, 201)');
+    const engineCpuPerCharge = (processCpuMs(engine.pid) - cpuBefore) / charges.requests;
 
     const sql = connect(engine.databaseUrl, { max: 1 });
     const [count] = await sql<{ n: number }[]>`select count(*)::int as n from transactions`;
@@ -171,6 +173,7 @@ async function main() {
     const ratio = charges.perSecond / baseline.perSecond;
     process.stdout.write(
       `\ncharges/baseline throughput: ${(ratio * 100).toFixed(0)} %   (targets: ≥ 100 charges/s, p99 ≤ 300 ms, ≥ 60 % of baseline)\n` +
+        `engine CPU per charge: ${engineCpuPerCharge.toFixed(1)} ms (API, worker and activities of the engine process, from /proc)\n` +
         `transactions in the database: ${count!.n} (warm-up included)\n` +
         `transfers refused as WITHDRAWAL_IN_PROGRESS (an account came round before its transfer settled): ${transfers.inProgress}\n`,
     );

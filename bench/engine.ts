@@ -14,6 +14,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 
 export interface BenchEngine {
+  /** The engine process, to read its CPU time. */
+  pid: number;
   port: number;
   adminPort: number;
   adminHeaders: { authorization: string };
@@ -69,5 +71,5 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Ben
     await stop();
     throw err;
   }
-  return { port, adminPort, adminHeaders: { authorization: `Bearer ${token}` }, databaseUrl, temporalAddress, stop };
+  return { pid: engine.pid!, port, adminPort, adminHeaders: { authorization: `Bearer ${token}` }, databaseUrl, temporalAddress, stop };
 }

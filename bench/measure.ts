@@ -1,4 +1,6 @@
 // What the benches share to call the engine and to read their figures.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request, type Agent } from 'node:http';
 
 export interface Answer {
@@ -40,4 +42,15 @@ export const jsonCalls = (agent: Agent): Call => (port, method, path, headers = 
 /** The q-quantile of ascending `sorted` (NaN when empty). */
 export function quantile(sorted: number[], q: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+let ticksPerSecond: number | undefined;
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
+export function processCpuMs(pid: number): number {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the command name: state is field 3 of stat(5), so utime (14) and stime (15) are at 11 and 12 here.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
