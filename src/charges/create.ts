@@ -5,7 +5,7 @@ import type { Caller } from '../accounts/account.js';
 import type { Deps } from '../deps.js';
 import { invalidRequest } from '../http/errors.js';
 import { refusalError } from '../transactions/acceptance.js';
-import { creationAnswer, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
+import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { findTransaction } from '../transactions/repository.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
@@ -23,12 +23,7 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
   const { account } = caller;
   const asked: ChargeAsked = { amountCents: request.amountCents, coverFee: request.coverFee, split: request.split };
   return {
-    transactionId: chargeTransactionId(account.id, key),
-    accountId: account.id,
-    apiKeyId: caller.keyId,
-    externalId: key,
-    fingerprint,
-    route: account.route,
+    ...draftIdentity(caller, key, fingerprint, chargeTransactionId(account.id, key)),
     merchantName: account.name,
     ...(await previewOf(chargeTerms(deps.sql, account, asked), () => ({
       amountCents: asked.amountCents,

@@ -2,12 +2,18 @@
 // step as HTTP (201 created, 200 repeated, 409 conflict, the refusal's own 4xx), the 202 given when
 // the accept step did not answer in time, and whether a key is already bound to an operation.
 import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Caller } from '../accounts/account.js';
 import { idempotencyConflict } from '../charges/idempotency.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
 import type { Refusal } from './refusal.js';
 import { findTransaction } from './repository.js';
 import { serializeTransaction, type Transaction } from './serialize.js';
+
+/** Who asked, under which key, through which route: what every draft starts with. */
+export function draftIdentity(caller: Caller, key: string, fingerprint: string, transactionId: string) {
+  return { transactionId, accountId: caller.account.id, apiKeyId: caller.keyId, externalId: key, fingerprint, route: caller.account.route };
+}
 
 export interface CreationAnswer {
   status: 200 | 201 | 202;

@@ -9,7 +9,7 @@ import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../ch
 import type { Deps } from '../deps.js';
 import { ApiError, operationRefused } from '../http/errors.js';
 import { accountUnavailable, refusalError } from '../transactions/acceptance.js';
-import { creationAnswer, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
+import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { findTransaction } from '../transactions/repository.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
@@ -44,12 +44,7 @@ async function draftTransfer(deps: Deps, caller: Caller, request: TransferReques
   const { account } = caller;
   const asked: TransferAsked = { amountCents: request.amountCents, coverFee: request.coverFee, destination: request.destination };
   return {
-    transactionId: transferTransactionId(account.id, key),
-    accountId: account.id,
-    apiKeyId: caller.keyId,
-    externalId: key,
-    fingerprint,
-    route: account.route,
+    ...draftIdentity(caller, key, fingerprint, transferTransactionId(account.id, key)),
     ...(await previewOf(transferTerms(deps.sql, account, asked), () => {
       const amountCents = requiredAmountCents(asked);
       return { amountCents, feeCents: 0, debitedAmountCents: amountCents, recipientAmountCents: amountCents, netAmountCents: amountCents, method: 'pix', counterparty: {} };
