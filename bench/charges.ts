@@ -103,6 +103,7 @@ async function bearerTokens(adminUrl: string, adminHeaders: BenchEngine['adminHe
     const account = await call('/accounts', {
       name: `Loja Bench ${i}`,
       document: '11222333000181',
+      allowDuplicate: true, // every bench merchant shares one document
       email: `bench${i}.${Date.now()}@example.com`,
       kycStatus: 'approved',
       fees: { charge: { fixed: 0.5, percent: 1.99 } },
