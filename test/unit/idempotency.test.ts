@@ -4,18 +4,8 @@ import { checkBodyExternalId, compareWithExisting, fingerprintOf, resolveIdempot
 import { chargeTransactionId } from '../../src/charges/ids.js';
 import { medEventId, transactionEventId } from '../../src/events/record.js';
 import { newRequestId } from '../../src/http/edge.js';
-import { ApiError } from '../../src/http/errors.js';
 import { transferTransactionId } from '../../src/transfers/ids.js';
-
-function errorOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected an ApiError');
-}
+import { refusal } from '../helpers/refusal.js';
 
 describe('idempotency key resolution (spec rules 1–3)', () => {
   it('takes the header, the externalId, or both when equal', () => {
@@ -26,15 +16,15 @@ describe('idempotency key resolution (spec rules 1–3)', () => {
   });
 
   it('requires one of them', () => {
-    expect(errorOf(() => resolveIdempotencyKey(undefined, undefined))).toMatchObject({ status: 400, code: 'idempotency_key_required' });
-    expect(errorOf(() => resolveIdempotencyKey('', undefined))).toMatchObject({ status: 400, code: 'idempotency_key_required' });
+    expect(refusal(() => resolveIdempotencyKey(undefined, undefined))).toMatchObject({ status: 400, code: 'idempotency_key_required' });
+    expect(refusal(() => resolveIdempotencyKey('', undefined))).toMatchObject({ status: 400, code: 'idempotency_key_required' });
   });
 
   it('refuses more than 100 characters or characters outside letters, digits and . _ : / -', () => {
     expect(resolveIdempotencyKey('x'.repeat(100), undefined)).toHaveLength(100);
     for (const bad of ['x'.repeat(101), 'com espaço', 'acentuação', 'a+b', 'a#b', 'a@b']) {
-      expect(errorOf(() => resolveIdempotencyKey(bad, undefined))).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
-      expect(errorOf(() => resolveIdempotencyKey(undefined, bad))).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(refusal(() => resolveIdempotencyKey(bad, undefined))).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(refusal(() => resolveIdempotencyKey(undefined, bad))).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
     }
   });
 
@@ -53,9 +43,9 @@ describe('idempotency key resolution (spec rules 1–3)', () => {
       medEventId(`med_${'cd34'.repeat(6)}`, 'created'),
     ];
     for (const id of generated) {
-      expect(errorOf(() => resolveIdempotencyKey(id, undefined)), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
-      expect(errorOf(() => resolveIdempotencyKey(undefined, id)), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
-      expect(errorOf(() => checkBodyExternalId({ externalId: id })), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(refusal(() => resolveIdempotencyKey(id, undefined)), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(refusal(() => resolveIdempotencyKey(undefined, id)), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(refusal(() => checkBodyExternalId({ externalId: id })), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
     }
   });
 
@@ -67,7 +57,7 @@ describe('idempotency key resolution (spec rules 1–3)', () => {
   });
 
   it('answers 409 idempotency_conflict when header and externalId differ', () => {
-    expect(errorOf(() => resolveIdempotencyKey('a', 'b'))).toMatchObject({ status: 409, code: 'idempotency_conflict' });
+    expect(refusal(() => resolveIdempotencyKey('a', 'b'))).toMatchObject({ status: 409, code: 'idempotency_conflict' });
   });
 });
 
@@ -93,6 +83,6 @@ describe('fingerprints of the compared fields', () => {
     const fingerprint = fingerprintOf('charge', { amount: 1 });
     expect(compareWithExisting(null, fingerprint)).toBe('new');
     expect(compareWithExisting(fingerprint, fingerprint)).toBe('repeat');
-    expect(errorOf(() => compareWithExisting(fingerprintOf('charge', { amount: 2 }), fingerprint))).toMatchObject({ status: 409, code: 'idempotency_conflict' });
+    expect(refusal(() => compareWithExisting(fingerprintOf('charge', { amount: 2 }), fingerprint))).toMatchObject({ status: 409, code: 'idempotency_conflict' });
   });
 });

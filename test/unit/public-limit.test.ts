@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
 import { IpWindowLimiter } from '../../src/api/public-limit.js';
+import { refusal } from '../helpers/refusal.js';
 
-function refusal(take: () => unknown): ApiError {
-  try {
-    take();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('per-IP window limiter of the public routes', () => {
   it('allows `limit` requests per IP in a window that starts at its first request, then refuses with the spec 429', () => {
