@@ -1,18 +1,15 @@
 // Liveness and readiness, outside /v1 and without authentication.
 import Router from '@koa/router';
+import { TIMED_OUT, within } from './async/within.js';
 import type { Deps } from './deps.js';
 import { ok } from './http/edge.js';
 import { ApiError } from './http/errors.js';
 
 async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([check(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), timeoutMs)))]);
-    return true;
+    return (await within(check(), timeoutMs)) !== TIMED_OUT;
   } catch {
     return false;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -10,7 +10,7 @@ import { findTransaction } from '../transactions/repository.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
 import { acceptUpdate, chargeWorkflow } from '../../workflows/charge.js';
-import { TIMED_OUT, within } from './bounded-wait.js';
+import { TIMED_OUT, within } from '../async/within.js';
 import type { ChargeAsked, ChargeDraft } from './draft.js';
 import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from './idempotency.js';
 import { chargeTransactionId, chargeWorkflowId } from './ids.js';

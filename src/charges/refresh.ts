@@ -6,7 +6,7 @@ import type { Deps } from '../deps.js';
 import { findTransaction } from '../transactions/repository.js';
 import type { TransactionRow } from '../transactions/row.js';
 import { refreshUpdate } from '../../workflows/charge.js';
-import { within } from './bounded-wait.js';
+import { within } from '../async/within.js';
 import { chargeWorkflowId } from './ids.js';
 
 export async function refreshCharge(deps: Pick<Deps, 'sql' | 'temporal' | 'config'>, row: TransactionRow): Promise<TransactionRow> {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { decideUpdate, medWorkflow, openedUpdate } from '../../workflows/med.js';
-import { TIMED_OUT, within } from '../charges/bounded-wait.js';
+import { TIMED_OUT, within } from '../async/within.js';
 import { ensureStarted } from '../temporal/accept-with-start.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';

@@ -3,7 +3,7 @@
 // for a bounded time (ACCEPT_WAIT_MS).
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
-import { TIMED_OUT, within } from '../charges/bounded-wait.js';
+import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';

@@ -4,7 +4,7 @@
 // and answers for every request of the key. A wait that runs out answers 202 only when Temporal
 // knows of the workflow, 503 when it does not answer.
 import type { Caller } from '../accounts/account.js';
-import { TIMED_OUT } from '../charges/bounded-wait.js';
+import { TIMED_OUT } from '../async/within.js';
 import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../charges/idempotency.js';
 import type { Deps } from '../deps.js';
 import { ApiError, operationRefused } from '../http/errors.js';

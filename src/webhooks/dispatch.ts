@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { WebhookDeliveryInput, WebhookDeliveryResult, webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
+import { TIMED_OUT, within } from '../async/within.js';
 import type { Sql } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import type { DeliveryView } from './deliveries.js';
@@ -121,13 +122,6 @@ export async function dispatchEvent(deps: Deps, eventId: string): Promise<string
 export async function redeliver(deps: Deps, delivery: DeliveryView): Promise<WebhookDeliveryResult | null> {
   const workflowId = `webhook-delivery:${delivery.id}:manual:${randomBytes(6).toString('hex')}`;
   const handle = await startDelivery(deps, workflowId, { deliveryId: delivery.id, trigger: 'manual', attempts: 1, schedule: scheduleOf(deps) }, delivery);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), REDELIVERY_WAIT_MS);
-  });
-  try {
-    return await Promise.race([handle.result(), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const result = await within(handle.result(), REDELIVERY_WAIT_MS);
+  return result === TIMED_OUT ? null : result;
 }

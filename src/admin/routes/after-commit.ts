@@ -3,7 +3,7 @@
 // committed: such steps are best-effort, bounded by ACCEPT_WAIT_MS, and their failure is only logged,
 // so the route still answers the committed result (a 500 would send the client into a retry that the
 // network refuses as already done). The engine learns the outcome anyway: its workflows poll.
-import { within } from '../../charges/bounded-wait.js';
+import { within } from '../../async/within.js';
 import type { Deps } from '../../deps.js';
 
 /** Runs `step` for at most ACCEPT_WAIT_MS; its failure is logged with `context`, never thrown. */

@@ -2,6 +2,7 @@
 // touching any key's quota (only the per-IP protection applies). Computed by one aggregate query and
 // kept for a few seconds, so a burst of calls costs one query; 503 when the database cannot answer.
 import Type, { type Static } from 'typebox';
+import { TIMED_OUT, within } from '../../async/within.js';
 import type { Sql } from '../../db/database.js';
 import { ok } from '../../http/edge.js';
 import { ApiError } from '../../http/errors.js';
@@ -39,10 +40,10 @@ async function computeIndicators(sql: Sql): Promise<Indicators> {
   };
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)));
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  const result = await within(work, ms);
+  if (result === TIMED_OUT) throw new Error(`no answer in ${ms} ms`);
+  return result;
 }
 
 /** The last figures and when they expire; concurrent callers share one query in flight. A failure is not kept. */

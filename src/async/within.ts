@@ -1,4 +1,5 @@
-// The API waits for a workflow only so long (ACCEPT_WAIT_MS); past that it answers with what it knows.
+// The one way the engine bounds a wait: the API waits for a workflow only so long (ACCEPT_WAIT_MS), a
+// readiness probe or an indicator query only so long, and past that answers with what it knows.
 
 export const TIMED_OUT = Symbol('timed out');
 
