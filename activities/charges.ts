@@ -1,6 +1,8 @@
 // Charge activities: thin wrappers over src/charges/lifecycle.ts.
 import type { Deps } from '../src/deps.js';
 import * as lifecycle from '../src/charges/lifecycle.js';
+import type { SettleOptions } from '../workflows/transaction.contract.js';
+import { settlement } from './settlement.js';
 import type { webhookActivities } from './webhooks.js';
 
 export function chargeActivities(deps: Deps) {
@@ -9,12 +11,13 @@ export function chargeActivities(deps: Deps) {
     openChargeAtRoute: (transactionId: string) => lifecycle.openChargeAtRoute(deps, transactionId),
     chargeStateAtRoute: (transactionId: string) => lifecycle.chargeStateAtRoute(deps, transactionId),
     cancelChargeAtRoute: (transactionId: string) => lifecycle.cancelChargeAtRoute(deps, transactionId),
-    settleChargePaid: (transactionId: string, paid: Parameters<typeof lifecycle.settleChargePaid>[2]) =>
-      lifecycle.settleChargePaid(deps, transactionId, paid),
-    settleChargeCancelled: (transactionId: string, expired: boolean) => lifecycle.settleChargeCancelled(deps, transactionId, expired),
-    settleChargeFailed: (transactionId: string) => lifecycle.settleChargeFailed(deps, transactionId),
+    settleChargePaid: (transactionId: string, paid: Parameters<typeof lifecycle.settleChargePaid>[2], options?: SettleOptions) =>
+      settlement(deps, lifecycle.settleChargePaid(deps, transactionId, paid), options),
+    settleChargeCancelled: (transactionId: string, expired: boolean, options?: SettleOptions) =>
+      settlement(deps, lifecycle.settleChargeCancelled(deps, transactionId, expired), options),
+    settleChargeFailed: (transactionId: string, options?: SettleOptions) => settlement(deps, lifecycle.settleChargeFailed(deps, transactionId), options),
   };
 }
 
-/** What the charge workflow calls: these and the webhook machinery's `dispatchEvent`. */
+/** What the charge workflow calls: these and, in runs started before SETTLE_DISPATCHES_EVENTS, the webhook machinery's `dispatchEvent`. */
 export type ChargeActivities = ReturnType<typeof chargeActivities> & Pick<ReturnType<typeof webhookActivities>, 'dispatchEvent'>;

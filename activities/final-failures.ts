@@ -3,8 +3,9 @@
 // error (PermanentDataError, with the SQLSTATE and names but never the values). The workflows decide
 // what such a failure means for the operation. Everything else stays retryable by Temporal.
 import { ApplicationFailure } from '@temporalio/common';
-import { ROUTE_REFUSED, RouteRefused } from '../src/processors/types.js';
-import { describeDataError, PERMANENT_DATA_ERROR, permanentDataErrorCode } from '../src/temporal/failures.js';
+import { RouteRefused } from '../src/processors/types.js';
+import { describeDataError, permanentDataErrorCode } from '../src/temporal/failures.js';
+import { PERMANENT_DATA_ERROR, ROUTE_REFUSED } from '../workflows/transaction.contract.js';
 
 type AnyActivity = (...args: never[]) => Promise<unknown>;
 

@@ -16,5 +16,3 @@ export function createActivities(deps: Deps) {
     ...medActivities(deps),
   }));
 }
-
-export type Activities = ReturnType<typeof createActivities>;

@@ -1,12 +1,14 @@
 // Transfer activities: thin wrappers over src/transfers/lifecycle.ts.
 import type { Deps } from '../src/deps.js';
-import { notifyChargePaid } from '../src/charges/notify.js';
-import { transferRoute } from '../src/processors/transfer-routes.js';
+import { notifyChargePaid } from '../src/charges/workflow-client.js';
+import { transferRoute } from '../src/processors/registry.js';
 import type { TransferDraft } from '../src/transfers/draft.js';
 import * as lifecycle from '../src/transfers/lifecycle.js';
+import type { SettleOptions } from '../workflows/transaction.contract.js';
+import { settlement } from './settlement.js';
 import type { webhookActivities } from './webhooks.js';
 
-export function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
+function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
   return {
     sql: deps.sql,
     expirySeconds: deps.config.chargeTtlSeconds,
@@ -28,10 +30,12 @@ export function transferActivities(deps: Deps) {
     persistTransfer: (draft: TransferDraft) => lifecycle.persistTransfer(lifecycleDeps, draft),
     sendTransferAtRoute: (draft: TransferDraft) => lifecycle.sendTransferAtRoute(lifecycleDeps, draft),
     transferStateAtRoute: (transactionId: string) => lifecycle.transferStateAtRoute(lifecycleDeps, transactionId),
-    settleTransferApproved: (transactionId: string, settledAt: string) => lifecycle.settleTransferApproved(lifecycleDeps, transactionId, settledAt),
-    settleTransferFailed: (transactionId: string, reason: string) => lifecycle.settleTransferFailed(lifecycleDeps, transactionId, reason),
+    settleTransferApproved: (transactionId: string, settledAt: string, options?: SettleOptions) =>
+      settlement(deps, lifecycle.settleTransferApproved(lifecycleDeps, transactionId, settledAt), options),
+    settleTransferFailed: (transactionId: string, reason: string, options?: SettleOptions) =>
+      settlement(deps, lifecycle.settleTransferFailed(lifecycleDeps, transactionId, reason), options),
   };
 }
 
-/** What the transfer workflow calls: these and the webhook machinery's `dispatchEvent`. */
+/** What the transfer workflow calls: these and, in runs started before SETTLE_DISPATCHES_EVENTS, the webhook machinery's `dispatchEvent`. */
 export type TransferActivities = ReturnType<typeof transferActivities> & Pick<ReturnType<typeof webhookActivities>, 'dispatchEvent'>;

@@ -1,6 +1,7 @@
-// Webhook activities. `dispatchEvent` is called by every workflow after it recorded an event
-// (events table): it creates the event's deliveries and starts their workflows (idempotent, so a
-// Temporal retry is harmless). `attemptWebhookDelivery` is one signed POST of a delivery.
+// Webhook activities. `dispatchEvent` is called by the MED workflow, and by charge and transfer runs
+// started before their settlements dispatched their own events, after an event was recorded (events
+// table): it creates the event's deliveries and starts their workflows (idempotent, so a Temporal
+// retry is harmless). `attemptWebhookDelivery` is one signed POST of a delivery.
 import type { Deps } from '../src/deps.js';
 import { attemptDelivery, type AttemptInput, type AttemptOutcome } from '../src/webhooks/attempt.js';
 import { dispatchEvent } from '../src/webhooks/dispatch.js';

@@ -2,32 +2,17 @@
 // the transaction, create it at the account's route) while the API waits on the `accept` update,
 // then waits durably for the payment notification or the expiry at `expiresAt`, and settles once:
 // the route's answer decides between paid and expired, never both.
-import { allHandlersFinished, ApplicationFailure, condition, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
 import type { ChargeActivities } from '../activities/charges.js';
-import type { ChargeWorkflowInput, PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
-import { UNPROCESSABLE, type Refusal } from '../src/transactions/refusal.js';
+import type { PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
+import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult, type ChargeWorkflow } from './charge.contract.js';
+import { SETTLE_DISPATCHES_EVENTS, UNPROCESSABLE, type Refusal, type SettleOptions } from './transaction.contract.js';
 import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
-
-export interface AcceptRequest {
-  requestId: string;
-  fingerprint: string;
-}
-
-export type AcceptResult =
-  | { outcome: 'created' | 'repeated'; transaction: Transaction }
-  | { outcome: 'conflict'; transaction: null }
-  | { outcome: 'refused'; refusal: Refusal };
-
-export const acceptUpdate = defineUpdate<AcceptResult, [AcceptRequest]>('accept');
-/** Asks the route for the latest state of a pending charge; answers the transaction as it is then. */
-export const refreshUpdate = defineUpdate<Transaction, []>('refresh');
-/** The network told the engine the charge was paid (the workflow confirms with the route). */
-export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');
 
 const { routeCalls, ledgerCalls, acceptCalls } = transactionActivityCalls<ChargeActivities>();
 
-export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transaction | null> {
+export const chargeWorkflow: ChargeWorkflow = async (input) => {
   const transactionId = input.draft.transactionId;
   let transaction: Transaction | null = null;
   /** Set when the accept step refused the charge: every request of the key is answered with it. */
@@ -123,13 +108,16 @@ export async function chargeWorkflow(input: ChargeWorkflowInput): Promise<Transa
   }
 
   async function settle(outcome: RouteChargeState | { status: 'failed' }): Promise<Transaction> {
+    // Runs started before the patch settle, then dispatch each event in an activity of its own.
+    const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
+    const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true }] : [];
     const settled =
       outcome.status === 'paid'
-        ? await ledgerCalls.settleChargePaid(transactionId, outcome)
+        ? await ledgerCalls.settleChargePaid(transactionId, outcome, ...options)
         : outcome.status === 'cancelled'
-          ? await ledgerCalls.settleChargeCancelled(transactionId, outcome.expired)
-          : await ledgerCalls.settleChargeFailed(transactionId);
-    for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
+          ? await ledgerCalls.settleChargeCancelled(transactionId, outcome.expired, ...options)
+          : await ledgerCalls.settleChargeFailed(transactionId, ...options);
+    if (!dispatching) for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
     return settled.transaction;
   }
-}
+};

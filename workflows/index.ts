@@ -1,7 +1,7 @@
 // Every workflow the worker runs. Workflow code is deterministic and does no I/O: it is bundled for
-// Temporal's sandbox, so it imports only @temporalio/workflow, its siblings and pure modules.
-export {};
-export * from './webhook-delivery.js';
-export * from './charge.js';
-export * from './transfer.js';
-export * from './med.js';
+// Temporal's sandbox, so it imports only @temporalio/workflow, contracts (*.contract.ts) and types
+// (eslint.config.js enforces it). src/ reaches a workflow through its contract only.
+export { webhookDeliveryWorkflow } from './webhook-delivery.js';
+export { chargeWorkflow } from './charge.js';
+export { transferWorkflow } from './transfer.js';
+export { medWorkflow } from './med.js';

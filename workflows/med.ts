@@ -1,21 +1,12 @@
 // One workflow per MED, id `med:<med id>`. It opens the MED (the admin API waits on the `opened`
 // update), then waits durably for the decision, delivered as the `decide` update. When the
 // decision deadline passes first, operators are alerted once and the MED keeps waiting.
-import { allHandlersFinished, condition, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { MedActivities } from '../activities/meds.js';
 import type { WebhookActivities } from '../activities/webhooks.js';
-import type { OpenMedInput } from '../src/meds/open.js';
 import type { MedChangeResult } from '../src/meds/results.js';
-import type { MedOutcome } from '../src/meds/row.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat.js';
-
-export interface MedWorkflowInput {
-  open: OpenMedInput;
-}
-
-/** Answers once the MED is open (or refused); the admin API starts the workflow with it. */
-export const openedUpdate = defineUpdate<MedChangeResult, []>('opened');
-export const decideUpdate = defineUpdate<MedChangeResult, [MedOutcome]>('decide');
+import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
+import { decideUpdate, openedUpdate, type MedWorkflow } from './med.contract.js';
 
 const activities = proxyActivities<MedActivities & Pick<WebhookActivities, 'dispatchEvent'>>({
   startToCloseTimeout: '30 seconds',
@@ -27,7 +18,7 @@ async function dispatchAll(eventIds: string[]): Promise<void> {
   for (const eventId of eventIds) await activities.dispatchEvent(eventId);
 }
 
-export async function medWorkflow(input: MedWorkflowInput): Promise<MedChangeResult> {
+export const medWorkflow: MedWorkflow = async (input) => {
   let opened: MedChangeResult | null = null;
   let decision: MedChangeResult | null = null;
 
@@ -61,4 +52,4 @@ export async function medWorkflow(input: MedWorkflowInput): Promise<MedChangeRes
   }
   await condition(allHandlersFinished);
   return decision!;
-}
+};

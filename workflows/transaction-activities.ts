@@ -1,12 +1,8 @@
 // How the charge and transfer workflows call their activities, and how they recognise a route's
-// definitive refusal. Bundled with the workflows: it imports only @temporalio/workflow and pure modules.
+// definitive refusal. Workflow code (proxies run only inside a workflow): it imports only @temporalio/workflow and contracts.
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import { ROUTE_REFUSED } from '../src/processors/types.js';
-import { PERMANENT_DATA_ERROR } from '../src/temporal/failures.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat.js';
-
-// A processor outage must not lose a transaction: retry without an attempt limit, backing off to a minute.
-const retry = { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [ROUTE_REFUSED] };
+import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
+import { PERMANENT_DATA_ERROR, ROUTE_REFUSED, TRANSACTION_ACTIVITY_RETRY as retry } from './transaction.contract.js';
 
 /** Calls to the route, calls that settle in the ledger, and the accept step's calls, for activities `A`. */
 export function transactionActivityCalls<A>() {

@@ -3,37 +3,17 @@
 // hand-over to the account's route) while the API waits on the `accept` update, waits for the network's
 // answer (the `networkAnswered` signal, with polling as a fallback), and settles once: approved
 // settles the reservation, failed releases it.
-import { allHandlersFinished, condition, continueAsNew, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import type { TransferActivities } from '../activities/transfers.js';
-import type { PersistedTransfer, RouteTransferState, TransferRefusal, TransferWorkflowInput } from '../src/transfers/draft.js';
+import type { PersistedTransfer, RouteTransferState } from '../src/transfers/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
+import { SETTLE_DISPATCHES_EVENTS, UNPROCESSABLE, type SettleOptions } from './transaction.contract.js';
+import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs, transferAcceptUpdate, type TransferAcceptResult, type TransferWorkflow } from './transfer.contract.js';
 import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
-import { UNPROCESSABLE } from '../src/transactions/refusal.js';
-
-export interface TransferAcceptRequest {
-  requestId: string;
-  fingerprint: string;
-}
-
-export type TransferAcceptResult =
-  | { outcome: 'created' | 'repeated'; transaction: Transaction }
-  | { outcome: 'conflict' }
-  | { outcome: 'refused'; refusal: TransferRefusal };
-
-export const transferAcceptUpdate = defineUpdate<TransferAcceptResult, [TransferAcceptRequest]>('accept');
-/** The network told the engine it answered the transfer (the workflow confirms with the route). */
-export const networkAnsweredSignal = defineSignal<[]>('networkAnswered');
-
-/** Polling of the route while no signal comes: every second at first, then backing off to a minute. */
-export function pollDelayMs(poll: number): number {
-  return Math.min(1000 * 2 ** Math.max(0, poll - 10), 60_000);
-}
-/** Polls per run before continuing as new, to keep a long wait's history small. */
-export const POLLS_PER_RUN = 200;
 
 const { routeCalls, ledgerCalls, acceptCalls } = transactionActivityCalls<TransferActivities>();
 
-export async function transferWorkflow(input: TransferWorkflowInput): Promise<Transaction | null> {
+export const transferWorkflow: TransferWorkflow = async (input) => {
   const transactionId = input.draft.transactionId;
   let answer: TransferAcceptResult | null = null;
   let fingerprint: string | null = null;
@@ -102,11 +82,14 @@ export async function transferWorkflow(input: TransferWorkflowInput): Promise<Tr
   }
 
   async function settle(outcome: Exclude<RouteTransferState, { status: 'pending' }>): Promise<Transaction> {
+    // Runs started before the patch settle, then dispatch each event in an activity of its own.
+    const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
+    const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true }] : [];
     const settled =
       outcome.status === 'approved'
-        ? await ledgerCalls.settleTransferApproved(transactionId, outcome.settledAt)
-        : await ledgerCalls.settleTransferFailed(transactionId, outcome.reason);
-    for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
+        ? await ledgerCalls.settleTransferApproved(transactionId, outcome.settledAt, ...options)
+        : await ledgerCalls.settleTransferFailed(transactionId, outcome.reason, ...options);
+    if (!dispatching) for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
     return settled.transaction;
   }
-}
+};

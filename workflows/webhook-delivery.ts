@@ -1,24 +1,10 @@
 // One workflow per webhook delivery (event × target), id `webhook-delivery:<delivery id>`; an
 // operator's redelivery runs it again with one attempt. Each attempt is an activity that POSTs
-// (8-second timeout) and records itself; failed attempts wait by the schedule of src/webhooks/schedule.ts.
+// (8-second timeout) and records itself; failed attempts wait by the contract's retry schedule.
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.js';
-import type { AttemptOutcome, AttemptTrigger } from '../src/webhooks/attempt.js';
-import { retryDelayMs, type RetrySchedule } from '../src/webhooks/schedule.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat.js';
-
-export interface WebhookDeliveryInput {
-  deliveryId: string;
-  trigger: AttemptTrigger;
-  /** How many attempts at most: 8 for the automatic delivery, 1 for a manual redelivery. */
-  attempts: number;
-  schedule: RetrySchedule;
-}
-
-export interface WebhookDeliveryResult {
-  outcome: AttemptOutcome;
-  attempts: number;
-}
+import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
+import { retryDelayMs, type WebhookDeliveryWorkflow } from './webhook-delivery.contract.js';
 
 // The activity's own retries cover infrastructure failures (database, worker crash), not the
 // receiver's answer, which comes back as an outcome: without a limit, backing off to a minute.
@@ -28,11 +14,11 @@ const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
-export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+export const webhookDeliveryWorkflow: WebhookDeliveryWorkflow = async (input) => {
   for (let attempt = 1; ; attempt++) {
     const lastAttempt = attempt >= input.attempts;
     const outcome = await attemptWebhookDelivery({ deliveryId: input.deliveryId, trigger: input.trigger, lastAttempt });
     if (outcome !== 'failed' || lastAttempt) return { outcome, attempts: attempt };
     await sleep(retryDelayMs(attempt, input.schedule));
   }
-}
+};

@@ -2,7 +2,7 @@
 // key, and an answer that is 201 (created), 200 (repeated, idempotent) or 202 (still being accepted).
 import type { TSchema } from 'typebox';
 import type { Caller } from '../accounts/account.js';
-import { IdempotencyKeyHeaderSchema } from '../charges/idempotency.js';
+import { IdempotencyKeyHeaderSchema } from '../transactions/idempotency.js';
 import type { Deps } from '../deps.js';
 import { ok } from '../http/edge.js';
 import type { ApiError } from '../http/errors.js';

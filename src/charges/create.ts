@@ -9,15 +9,14 @@ import { creationAnswer, draftIdentity, previewOf, stillAccepting, type Creation
 import { findTransaction } from '../transactions/repository.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
-import { acceptUpdate, chargeWorkflow } from '../../workflows/charge.js';
-import { TIMED_OUT, within } from '../async/within.js';
+import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../transactions/idempotency.js';
+import { chargeTransactionId } from '../transactions/ids.js';
+import { TIMED_OUT } from '../async/within.js';
 import type { ChargeAsked, ChargeDraft } from './draft.js';
-import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from './idempotency.js';
-import { chargeTransactionId, chargeWorkflowId } from './ids.js';
 import { chargeComparedFields, parseChargeBody, type ChargeRequest } from './schema.js';
 import { chargeTerms } from './terms.js';
+import { joinCharge, startCharge } from './workflow-client.js';
 import { checkReceiverUrl } from '../webhooks/ssrf.js';
-import { acceptWithStart } from '../temporal/accept-with-start.js';
 
 async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, key: string, fingerprint: string): Promise<ChargeDraft> {
   const { account } = caller;
@@ -40,7 +39,7 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
 }
 
 /** The charge as known before the workflow persisted it: what a 202 shows. */
-function draftTransaction(draft: ChargeDraft, ttlSeconds: number): Transaction {
+function chargePreview(draft: ChargeDraft, ttlSeconds: number): Transaction {
   return pendingTransaction(draft, ttlSeconds, {
     direction: 'in',
     type: 'payment',
@@ -65,29 +64,19 @@ export async function createCharge(deps: Deps, caller: Caller, body: unknown, he
   const key = resolveIdempotencyKey(headerKey, request.externalId);
   const fingerprint = fingerprintOf('charge', chargeComparedFields(request));
   const accountId = caller.account.id;
-  const workflowId = chargeWorkflowId(accountId, key);
 
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
     const accepting = existing.status === 'pending' && existing.pixCopyPaste === null;
     if (!accepting) return { status: 200, idempotent: true, transaction: serializeTransaction(existing) };
-    const joined = await within(deps.temporal.workflow.getHandle(workflowId).executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint }] }), deps.config.acceptWaitMs);
+    const joined = await joinCharge(deps, accountId, key, requestId, fingerprint);
     if (joined === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => serializeTransaction(existing));
     return creationAnswer(joined, refusalError);
   }
 
   const draft = await draftCharge(deps, caller, request, key, fingerprint);
   const ttlSeconds = deps.config.chargeTtlSeconds;
-  const result = await acceptWithStart(deps, {
-    update: acceptUpdate,
-    workflow: chargeWorkflow,
-    workflowId,
-    input: { requestId, ttlSeconds, draft },
-    accountId,
-    transactionId: draft.transactionId,
-    requestId,
-    fingerprint,
-  });
-  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, ttlSeconds));
+  const result = await startCharge(deps, { requestId, ttlSeconds, draft }, fingerprint);
+  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => chargePreview(draft, ttlSeconds));
   return creationAnswer(result, refusalError);
 }

@@ -1,6 +1,6 @@
-// The data a charge workflow carries. Pure types only: the workflow bundle imports this file.
+// The data a charge workflow carries (workflows/charge.contract.ts names its input). Types only.
 import type { RoutePayer } from '../processors/types.js';
-import type { Refusal } from '../transactions/refusal.js';
+import type { Refusal } from '../../workflows/transaction.contract.js';
 import type { DraftBasics } from '../transactions/draft.js';
 import type { StoredSplitShare } from '../transactions/row.js';
 import type { Transaction } from '../transactions/serialize.js';
@@ -38,13 +38,6 @@ export type PersistedCharge =
       created: boolean;
     }
   | { refusal: Refusal };
-
-export interface ChargeWorkflowInput {
-  /** The request that started the workflow: only its accept update is answered 201. */
-  requestId: string;
-  ttlSeconds: number;
-  draft: ChargeDraft;
-}
 
 /** A route's answer about a charge, in a form that travels through Temporal (dates as ISO strings). */
 export type RouteChargeState =

@@ -4,8 +4,8 @@
 import type { Sql, TxSql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
-import { chargeRoute, UnknownRoute } from '../processors/registry.js';
-import { RouteRefused, type ChargeRoute, type ChargeState } from '../processors/types.js';
+import { chargeRoute } from '../processors/registry.js';
+import type { ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
@@ -13,7 +13,7 @@ import { accept, checkAccountState } from '../transactions/acceptance.js';
 import type { ChargeDraft, PaidAtRoute, PersistedCharge, RouteChargeState } from './draft.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
 
-export interface LifecycleDeps {
+export interface ChargeLifecycleDeps {
   sql: Sql;
 }
 
@@ -23,7 +23,7 @@ export interface LifecycleDeps {
  * A draft without `asked` comes from a run whose API already priced it: its amounts stand.
  */
 export async function persistCharge(
-  deps: LifecycleDeps,
+  deps: ChargeLifecycleDeps,
   input: { draft: ChargeDraft; createdAtMs: number; ttlSeconds: number },
 ): Promise<PersistedCharge> {
   const { draft } = input;
@@ -77,23 +77,14 @@ function insertCharge(
     returning *`;
 }
 
-function routeOf(deps: LifecycleDeps, row: TransactionRow): ChargeRoute {
-  try {
-    return chargeRoute(deps, row.acquirer);
-  } catch (err) {
-    if (err instanceof UnknownRoute) throw new RouteRefused(err.message);
-    throw err;
-  }
-}
-
 /** Creates the charge at the account's route and stores its BR Code and QR code. */
-export async function openChargeAtRoute(deps: LifecycleDeps, transactionId: string): Promise<Transaction> {
+export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<Transaction> {
   const [raw] = await deps.sql<(RawTransactionRow & { merchant_name: string })[]>`
     select t.*, a.name as merchant_name from transactions t join accounts a on a.id = t.account_id where t.id = ${transactionId}`;
   if (!raw) throw new Error(`charge ${transactionId} not found`);
   const row = toTransactionRow(raw);
   if (row.pixCopyPaste !== null || row.status !== 'pending') return serializeTransaction(row);
-  const created = await routeOf(deps, row).createCharge({
+  const created = await chargeRoute(deps, row.acquirer).createCharge({
     transactionId,
     amountCents: row.amountCents,
     merchantName: raw.merchant_name,
@@ -102,33 +93,34 @@ export async function openChargeAtRoute(deps: LifecycleDeps, transactionId: stri
   });
   const [updated] = await deps.sql<RawTransactionRow[]>`
     update transactions
-    set pix_copy_paste = ${created.copyPaste}, pix_qr_code_base64 = ${created.qrCodeBase64}, processor_ref = ${created.processorRef}, updated_at = now()
+    set pix_copy_paste = ${created.copyPaste}, pix_qr_code_base64 = ${created.qrCodeBase64}, processor_ref = ${created.routeRef}, updated_at = now()
     where id = ${transactionId} and pix_copy_paste is null
     returning *`;
   return serializeTransaction(updated ? toTransactionRow(updated) : await loadTransactionRow(deps.sql, transactionId));
 }
 
-function travelling(state: ChargeState): RouteChargeState {
+/** The route's answer about a charge as it travels to the workflow (dates as ISO strings). */
+function travellingChargeState(state: ChargeState): RouteChargeState {
   if (state.status === 'paid') return { status: 'paid', paidAt: state.paidAt.toISOString(), amountCents: state.amountCents, payer: state.payer };
   return state;
 }
 
-export async function chargeStateAtRoute(deps: LifecycleDeps, transactionId: string): Promise<RouteChargeState> {
+export async function chargeStateAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<RouteChargeState> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  return travelling(await routeOf(deps, row).chargeStatus(transactionId));
+  return travellingChargeState(await chargeRoute(deps, row.acquirer).chargeStatus(transactionId));
 }
 
 /** Cancels the expired charge at the route; the answer is final: `paid` when the payment won the race. */
-export async function cancelChargeAtRoute(deps: LifecycleDeps, transactionId: string): Promise<Exclude<RouteChargeState, { status: 'pending' }>> {
+export async function cancelChargeAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<Exclude<RouteChargeState, { status: 'pending' }>> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  const state = travelling(await routeOf(deps, row).cancelCharge(transactionId, 'expired'));
+  const state = travellingChargeState(await chargeRoute(deps, row.acquirer).cancelCharge(transactionId, 'expired'));
   // A route that has not decided yet: fail the attempt so the activity retries until it has.
   if (state.status === 'pending') throw new Error(`route ${row.acquirer} has not cancelled ${transactionId} yet`);
   return state;
 }
 
 /** The settlement of a paid charge: payer amount out of Pix clearing, fee to revenue, split shares and net to the accounts. */
-export function settlementEntries(row: TransactionRow): Entry[] {
+function paidChargeEntries(row: TransactionRow): Entry[] {
   return [
     { account: platformAccount('pix_clearing', row.id), amount: -row.amountCents },
     { account: platformAccount('fee_revenue', row.id), amount: row.feeCents },
@@ -137,26 +129,26 @@ export function settlementEntries(row: TransactionRow): Entry[] {
   ];
 }
 
-export function settleChargePaid(deps: LifecycleDeps, transactionId: string, paid: PaidAtRoute): Promise<Settled> {
+export function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: string, paid: PaidAtRoute): Promise<Settled> {
   return settleOnce(
     deps.sql,
     transactionId,
     (tx) => tx<RawTransactionRow[]>`
       update transactions
       set status = 'approved', processing_state = 'completed', approved_at = ${new Date(paid.paidAt)},
-          payer = coalesce(payer, '{}'::jsonb) || ${tx.json(networkPayer(paid) as never)}, updated_at = now()
+          payer = coalesce(payer, '{}'::jsonb) || ${tx.json(payerAtRoute(paid) as never)}, updated_at = now()
       where id = ${transactionId}
       returning *`,
-    (row) => ({ key: `charge:${row.id}:settle`, description: 'Cobrança Pix paga', entries: settlementEntries(row) }),
+    (row) => ({ key: `charge:${row.id}:settle`, description: 'Cobrança Pix paga', entries: paidChargeEntries(row) }),
   );
 }
 
-/** What the payer's institution told the network, without empty fields (they must not erase the charge's payer). */
-function networkPayer(paid: PaidAtRoute): Partial<StoredPayer> {
+/** What the payer's institution told the route, without empty fields (they must not erase the charge's payer). */
+function payerAtRoute(paid: PaidAtRoute): Partial<StoredPayer> {
   return Object.fromEntries(Object.entries(paid.payer).filter(([, value]) => typeof value === 'string' && value !== ''));
 }
 
-export function settleChargeCancelled(deps: LifecycleDeps, transactionId: string, expired: boolean): Promise<Settled> {
+export function settleChargeCancelled(deps: ChargeLifecycleDeps, transactionId: string, expired: boolean): Promise<Settled> {
   return settleOnce(
     deps.sql,
     transactionId,
@@ -168,7 +160,7 @@ export function settleChargeCancelled(deps: LifecycleDeps, transactionId: string
 }
 
 /** The route refused the charge for good: `failed`, nothing posted. */
-export function settleChargeFailed(deps: LifecycleDeps, transactionId: string): Promise<Settled> {
+export function settleChargeFailed(deps: ChargeLifecycleDeps, transactionId: string): Promise<Settled> {
   return settleOnce(
     deps.sql,
     transactionId,

@@ -5,15 +5,12 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Deps } from '../deps.js';
 import { findTransaction } from '../transactions/repository.js';
 import type { TransactionRow } from '../transactions/row.js';
-import { refreshUpdate } from '../../workflows/charge.js';
-import { within } from '../async/within.js';
-import { chargeWorkflowId } from './ids.js';
+import { refreshAtRoute } from './workflow-client.js';
 
 export async function refreshCharge(deps: Pick<Deps, 'sql' | 'temporal' | 'config'>, row: TransactionRow): Promise<TransactionRow> {
   if (row.type !== 'payment' || row.status !== 'pending') return row;
-  const handle = deps.temporal.workflow.getHandle(chargeWorkflowId(row.accountId, row.externalId));
   try {
-    await within(handle.executeUpdate(refreshUpdate), deps.config.acceptWaitMs);
+    await refreshAtRoute(deps, row.accountId, row.externalId);
   } catch (err) {
     // The workflow finished meanwhile: the read model already holds the final state.
     if (!(err instanceof WorkflowNotFoundError)) throw err;

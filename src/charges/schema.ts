@@ -7,7 +7,7 @@ import { reaisToCents } from '../domain/money.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { parseReceiverUrl } from '../webhooks/ssrf.js';
 import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../api/request-schema.js';
-import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
+import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
 

@@ -1,7 +1,7 @@
 // The Idempotency-Key of POST /admin/simulator/meds: the first request under a key chooses the MED id
 // and records its fingerprint; a repeat with the same fingerprint gets that MED id back, another
 // fingerprint is the spec's 409 `idempotency_conflict`.
-import { compareWithExisting, fingerprintOf, type IdempotencyOutcome } from '../charges/idempotency.js';
+import { compareWithExisting, fingerprintOf, type IdempotencyOutcome } from '../transactions/idempotency.js';
 import type { Sql } from '../db/database.js';
 import type { MedNotification } from './workflow-client.js';
 

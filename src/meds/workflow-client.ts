@@ -4,7 +4,7 @@
 // API does; a repeat (same Idempotency-Key, or the same decision) joins the same workflow.
 import { randomBytes } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { decideUpdate, medWorkflow, openedUpdate } from '../../workflows/med.js';
+import { decideUpdate, MED_WORKFLOW, medWorkflowId, openedUpdate, type MedWorkflow } from '../../workflows/med.contract.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { ensureStarted } from '../temporal/accept-with-start.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
@@ -15,8 +15,6 @@ import { findMedById } from './repository.js';
 import { medNotFound, medRefused, type MedChangeResult } from './results.js';
 import type { MedOutcome, MedRow } from './row.js';
 import { serializeMed } from './serialize.js';
-
-export const medWorkflowId = (medId: string) => `med:${medId}`;
 
 export interface MedNotification {
   transactionId: string;
@@ -81,7 +79,7 @@ export async function openMedThroughWorkflow(deps: Deps, notification: MedNotifi
   const deadlineSeconds = deps.config.medDecisionDeadlineSeconds;
   const opened = deps.temporal.workflow
     .executeUpdateWithStart(openedUpdate, {
-      startWorkflowOperation: new WithStartWorkflowOperation(medWorkflow, {
+      startWorkflowOperation: new WithStartWorkflowOperation<MedWorkflow>(MED_WORKFLOW, {
         workflowId,
         taskQueue: deps.config.temporalTaskQueue,
         // A repeat joins the workflow of its first request; one already finished (a refused MED) is not run again.
@@ -97,7 +95,7 @@ export async function openMedThroughWorkflow(deps: Deps, notification: MedNotifi
     })
     .catch((err: unknown) => {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      return deps.temporal.workflow.getHandle(workflowId).result() as Promise<MedChangeResult>;
+      return deps.temporal.workflow.getHandle<MedWorkflow>(workflowId).result();
     });
   const result = await within(opened, deps.config.acceptWaitMs);
   if (result !== TIMED_OUT) return answered(result, repeated);

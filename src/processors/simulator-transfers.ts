@@ -9,13 +9,13 @@ import type { Sql } from '../db/database.js';
 import { parseBrCode } from '../domain/brcode.js';
 import { isPixKeyType, validatePixKey } from '../domain/pix-keys.js';
 import { ChargeNotPayable, findNetworkCharge, payCharge, SIMULATOR_ROUTE, type NetworkCharge } from './simulator.js';
-import type { TransferRequest, TransferRoute, TransferState } from './types.js';
+import type { RouteTransferRequest, TransferRoute, TransferState } from './types.js';
 
 interface SimulatorTransferRow {
   end_to_end_id: string;
   transaction_id: string;
   amount: bigint;
-  destination: TransferRequest['destination'];
+  destination: RouteTransferRequest['destination'];
   one_time_code: string | null;
   paid_charge_txid: string | null;
   status: 'pending' | 'approved' | 'failed';
@@ -31,9 +31,9 @@ function newEndToEndId(now: Date): string {
 }
 
 function stateOf(row: SimulatorTransferRow): TransferState {
-  if (row.status === 'approved') return { status: 'approved', processorRef: row.end_to_end_id, settledAt: row.settled_at! };
-  if (row.status === 'failed') return { status: 'failed', processorRef: row.end_to_end_id, reason: row.reason ?? 'refused' };
-  return { status: 'pending', processorRef: row.end_to_end_id };
+  if (row.status === 'approved') return { status: 'approved', routeRef: row.end_to_end_id, settledAt: row.settled_at! };
+  if (row.status === 'failed') return { status: 'failed', routeRef: row.end_to_end_id, reason: row.reason ?? 'refused' };
+  return { status: 'pending', routeRef: row.end_to_end_id };
 }
 
 /** What the network decides about a destination before it moves any money. */
@@ -62,7 +62,7 @@ export class SimulatorTransferRoute implements TransferRoute {
     return row ?? null;
   }
 
-  private async verdict(request: TransferRequest): Promise<Verdict> {
+  private async verdict(request: RouteTransferRequest): Promise<Verdict> {
     const { type, value, keyType } = request.destination;
     if (type === 'pix_key') {
       const key = validatePixKey(value, isPixKeyType(keyType) ? keyType : undefined);
@@ -75,7 +75,7 @@ export class SimulatorTransferRoute implements TransferRoute {
     return { kind: 'code', oneTimeCode: code.static ? null : value.trim(), chargeTxid: charge?.txid ?? null };
   }
 
-  private async insert(request: TransferRequest, fields: Partial<SimulatorTransferRow>): Promise<SimulatorTransferRow | null> {
+  private async insert(request: RouteTransferRequest, fields: Partial<SimulatorTransferRow>): Promise<SimulatorTransferRow | null> {
     const [row] = await this.sql<SimulatorTransferRow[]>`
       insert into simulator_transfers (end_to_end_id, transaction_id, amount, destination, one_time_code, paid_charge_txid, status, reason, settled_at)
       values (${newEndToEndId(new Date())}, ${request.transactionId}, ${request.amountCents}, ${this.sql.json(request.destination)},
@@ -86,11 +86,11 @@ export class SimulatorTransferRoute implements TransferRoute {
     return row ?? null;
   }
 
-  private refuse(request: TransferRequest, reason: string) {
+  private refuse(request: RouteTransferRequest, reason: string) {
     return this.insert(request, { status: 'failed', reason });
   }
 
-  async sendTransfer(request: TransferRequest): Promise<TransferState> {
+  async sendTransfer(request: RouteTransferRequest): Promise<TransferState> {
     const existing = await this.byTransaction(request.transactionId);
     if (existing) {
       // A repeated call after a crash: the receiver may not have heard of the payment yet.
@@ -113,7 +113,7 @@ export class SimulatorTransferRoute implements TransferRoute {
    * Pays a charge this network issued and records the transfer in one database transaction (a
    * retried call finds the record instead of a charge "already paid"), then tells the receiver.
    */
-  private async payNetworkCharge(request: TransferRequest, txid: string): Promise<SimulatorTransferRow | null> {
+  private async payNetworkCharge(request: RouteTransferRequest, txid: string): Promise<SimulatorTransferRow | null> {
     let row: SimulatorTransferRow | null;
     try {
       row = await this.sql.begin(async (tx) => {

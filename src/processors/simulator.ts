@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Sql } from '../db/database.js';
 import { buildBrCode } from '../domain/brcode.js';
 import { qrPngBase64 } from '../domain/qrcode.js';
-import type { ChargeRequest, ChargeRoute, ChargeState, CreatedCharge, RoutePayer } from './types.js';
+import type { RouteChargeRequest, ChargeRoute, ChargeState, CreatedCharge, RoutePayer } from './types.js';
 
 export const SIMULATOR_ROUTE = 'simulator';
 
@@ -87,7 +87,7 @@ export class SimulatorChargeRoute implements ChargeRoute {
   }
 
   /** Issues the charge once: a repeated request (same transaction) gets the code issued first. */
-  async createCharge(request: ChargeRequest): Promise<CreatedCharge> {
+  async createCharge(request: RouteChargeRequest): Promise<CreatedCharge> {
     const txid = newTxid();
     const brCode = buildBrCode({
       pixKey: SIMULATOR_PIX_KEY,
@@ -103,7 +103,7 @@ export class SimulatorChargeRoute implements ChargeRoute {
       on conflict (transaction_id) do nothing
       returning *`;
     const row = inserted ?? (await this.existing(request.transactionId));
-    return { processorRef: row.txid, copyPaste: row.br_code, qrCodeBase64: row.qr_code_base64 };
+    return { routeRef: row.txid, copyPaste: row.br_code, qrCodeBase64: row.qr_code_base64 };
   }
 
   async chargeStatus(transactionId: string): Promise<ChargeState> {

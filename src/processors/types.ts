@@ -1,6 +1,8 @@
-// What the engine needs from a Pix processing route. A real processor adapter (a PSP's Pix API)
-// implements the same interface as the built-in simulator; the account's `route` names which one.
+// What the engine needs from a Pix route. An adapter of a real provider's Pix API implements the
+// same interfaces as the built-in simulator; the account's `route` names which one.
 // Amounts are integer centavos; dates are Date objects.
+
+import { ROUTE_REFUSED } from '../../workflows/transaction.contract.js';
 
 export interface RoutePayer {
   name?: string;
@@ -11,7 +13,7 @@ export interface RoutePayer {
   state?: string;
 }
 
-export interface ChargeRequest {
+export interface RouteChargeRequest {
   transactionId: string;
   amountCents: number; // what the payer pays
   merchantName: string;
@@ -21,7 +23,7 @@ export interface ChargeRequest {
 
 export interface CreatedCharge {
   /** The route's identifier of the charge (the BR Code's txid for the simulator). */
-  processorRef: string;
+  routeRef: string;
   copyPaste: string;
   /** PNG, base64, without a `data:` prefix. */
   qrCodeBase64: string;
@@ -32,7 +34,7 @@ export type ChargeState =
   | { status: 'paid'; paidAt: Date; amountCents: number; payer: RoutePayer }
   | { status: 'cancelled'; expired: boolean };
 
-export interface TransferRequest {
+export interface RouteTransferRequest {
   transactionId: string;
   amountCents: number;
   destination: { type: 'pix_key' | 'pix_copy_paste' | 'qr_code'; value: string; keyType?: string };
@@ -42,14 +44,14 @@ export interface TransferRequest {
 }
 
 export type TransferState =
-  | { status: 'pending'; processorRef: string }
-  | { status: 'approved'; processorRef: string; settledAt: Date; counterparty?: Record<string, unknown> }
-  | { status: 'failed'; processorRef: string; reason: string };
+  | { status: 'pending'; routeRef: string }
+  | { status: 'approved'; routeRef: string; settledAt: Date; counterparty?: Record<string, unknown> }
+  | { status: 'failed'; routeRef: string; reason: string };
 
 /** The charge side of a Pix route. Every call is idempotent by `transactionId`: repeating it returns the same answer. */
 export interface ChargeRoute {
   readonly name: string;
-  createCharge(request: ChargeRequest): Promise<CreatedCharge>;
+  createCharge(request: RouteChargeRequest): Promise<CreatedCharge>;
   chargeStatus(transactionId: string): Promise<ChargeState>;
   /** Cancels a pending charge. When the payment won the race the answer says `paid`, and that answer prevails. */
   cancelCharge(transactionId: string, reason: 'expired' | 'other'): Promise<ChargeState>;
@@ -58,15 +60,10 @@ export interface ChargeRoute {
 /** The transfer side of a Pix route. */
 export interface TransferRoute {
   readonly name: string;
-  sendTransfer(request: TransferRequest): Promise<TransferState>;
+  sendTransfer(request: RouteTransferRequest): Promise<TransferState>;
   transferStatus(transactionId: string): Promise<TransferState>;
 }
 
-/** A complete Pix processor adapter. */
-export interface PixProcessor extends ChargeRoute, TransferRoute {}
-
-/** The failure type a route's refusal travels under through Temporal. */
-export const ROUTE_REFUSED = 'RouteRefused';
 
 /**
  * A refusal that retrying cannot change (the route said no, as opposed to being unreachable):
@@ -75,4 +72,3 @@ export const ROUTE_REFUSED = 'RouteRefused';
 export class RouteRefused extends Error {
   override readonly name = ROUTE_REFUSED;
 }
-

@@ -2,24 +2,20 @@
 // `accept` update (starting the workflow, or joining the one already running for the key), waited
 // for a bounded time (ACCEPT_WAIT_MS).
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
-import type { UpdateDefinition } from '@temporalio/common';
+import type { UpdateDefinition, Workflow } from '@temporalio/common';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
+import type { AcceptRequest } from '../../workflows/transaction.contract.js';
 import { WORKFLOW_TASK_TIMEOUT } from './timeouts.js';
 
-/** What the `accept` update of a transaction workflow is asked with. */
-export interface AcceptRequest {
-  requestId: string;
-  fingerprint: string;
-}
-
-export interface AcceptStart<Input, Ret> {
+export interface AcceptStart<W extends Workflow, Ret> {
   update: UpdateDefinition<Ret, [AcceptRequest]>;
-  workflow: (input: Input) => Promise<unknown>;
+  /** The workflow's type name, as its contract gives it. */
+  workflowType: string;
   workflowId: string;
-  input: Input;
+  input: Parameters<W>[0];
   accountId: string;
   transactionId: string;
   requestId: string;
@@ -52,11 +48,11 @@ export async function ensureStarted(deps: Deps, workflowId: string): Promise<voi
  * The accept update's answer, or TIMED_OUT when the wait ran out and Temporal confirmed it knows of
  * the workflow (503 when it does not answer).
  */
-export async function acceptWithStart<Input, Ret>(deps: Deps, start: AcceptStart<Input, Ret>): Promise<Ret | typeof TIMED_OUT> {
+export async function acceptWithStart<W extends Workflow, Ret>(deps: Deps, start: AcceptStart<W, Ret>): Promise<Ret | typeof TIMED_OUT> {
   const accepted = deps.temporal.workflow.executeUpdateWithStart(start.update, {
     args: [{ requestId: start.requestId, fingerprint: start.fingerprint }],
     updateId: start.requestId,
-    startWorkflowOperation: new WithStartWorkflowOperation(start.workflow, {
+    startWorkflowOperation: new WithStartWorkflowOperation(start.workflowType, {
       workflowId: start.workflowId,
       taskQueue: deps.config.temporalTaskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',

@@ -1,8 +1,5 @@
-// Failures that retrying cannot change, as activities report them to workflows. Pure: the workflow
-// bundle imports the type names.
-
-/** An activity failed on data PostgreSQL refuses to store or read (SQLSTATE classes 22 and 23): retrying cannot help. */
-export const PERMANENT_DATA_ERROR = 'PermanentDataError';
+// PostgreSQL errors that retrying cannot change: activities report them to workflows as
+// PermanentDataError (workflows/transaction.contract.ts), with what an operator may read of them.
 
 interface PostgresErrorFields {
   code?: unknown;

@@ -5,7 +5,7 @@ import { accountFromRow, type AccountRow } from '../accounts/repository.js';
 import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
-import type { Refusal } from './refusal.js';
+import type { Refusal } from '../../workflows/transaction.contract.js';
 
 export type { Refusal };
 

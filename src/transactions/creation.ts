@@ -3,10 +3,10 @@
 // the accept step did not answer in time, and whether a key is already bound to an operation.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Caller } from '../accounts/account.js';
-import { idempotencyConflict } from '../charges/idempotency.js';
+import { idempotencyConflict } from './idempotency.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
-import type { Refusal } from './refusal.js';
+import type { AcceptOutcome } from '../../workflows/transaction.contract.js';
 import { findTransaction } from './repository.js';
 import { serializeTransaction, type Transaction } from './serialize.js';
 
@@ -20,12 +20,6 @@ export interface CreationAnswer {
   idempotent: boolean;
   transaction: Transaction;
 }
-
-/** What an accept update answers, whichever the workflow. */
-export type AcceptOutcome<R = Refusal> =
-  | { outcome: 'created' | 'repeated'; transaction: Transaction }
-  | { outcome: 'conflict' }
-  | { outcome: 'refused'; refusal: R };
 
 export function creationAnswer<R>(result: AcceptOutcome<R>, refused: (refusal: R) => ApiError): CreationAnswer {
   if (result.outcome === 'conflict') throw idempotencyConflict();

@@ -5,7 +5,6 @@
 // knows of the workflow, 503 when it does not answer.
 import type { Caller } from '../accounts/account.js';
 import { TIMED_OUT } from '../async/within.js';
-import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../charges/idempotency.js';
 import type { Deps } from '../deps.js';
 import { ApiError, operationRefused } from '../http/errors.js';
 import { accountUnavailable, refusalError } from '../transactions/acceptance.js';
@@ -13,14 +12,14 @@ import { creationAnswer, draftIdentity, previewOf, stillAccepting, type Creation
 import { pendingTransaction } from '../transactions/pending.js';
 import { findTransaction } from '../transactions/repository.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
-import { acceptWithStart } from '../temporal/accept-with-start.js';
-import { transferAcceptUpdate, transferWorkflow } from '../../workflows/transfer.js';
+import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../transactions/idempotency.js';
+import { transferTransactionId } from '../transactions/ids.js';
 import { requiredAmountCents, transferComparedFields } from './amounts.js';
 import { readQrImageDestination } from './destination.js';
 import type { TransferAsked, TransferDraft, TransferRefusal } from './draft.js';
-import { transferTransactionId, transferWorkflowId } from './ids.js';
 import { parseTransferBody, type TransferRequest } from './schema.js';
 import { transferTerms, withdrawalsBlocked } from './terms.js';
+import { startTransfer } from './workflow-client.js';
 
 /** The answers of runs accepted before refusals carried their own (a code only). */
 const CODED_REFUSALS: Record<Exclude<TransferRefusal, object>, () => ApiError> = {
@@ -57,7 +56,7 @@ async function draftTransfer(deps: Deps, caller: Caller, request: TransferReques
 }
 
 /** The transfer as known before the workflow persisted it: what a 202 shows. */
-function draftTransaction(draft: TransferDraft, expirySeconds: number): Transaction {
+function transferPreview(draft: TransferDraft, expirySeconds: number): Transaction {
   return pendingTransaction(draft, expirySeconds, {
     direction: 'out',
     type: 'withdrawal',
@@ -85,16 +84,7 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
   }
 
   const draft = await draftTransfer(deps, caller, request, key, fingerprint);
-  const result = await acceptWithStart(deps, {
-    update: transferAcceptUpdate,
-    workflow: transferWorkflow,
-    workflowId: transferWorkflowId(accountId, key),
-    input: { requestId, draft },
-    accountId,
-    transactionId: draft.transactionId,
-    requestId,
-    fingerprint,
-  });
-  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => draftTransaction(draft, deps.config.chargeTtlSeconds));
+  const result = await startTransfer(deps, { requestId, draft }, fingerprint);
+  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => transferPreview(draft, deps.config.chargeTtlSeconds));
   return creationAnswer(result, transferRefusalError);
 }

@@ -1,6 +1,6 @@
-// The data a transfer workflow carries. Pure types only: the workflow bundle imports this file.
-import type { TransferRequest } from '../processors/types.js';
-import type { Refusal } from '../transactions/refusal.js';
+// The data a transfer workflow carries (workflows/transfer.contract.ts names its input). Types only.
+import type { RouteTransferRequest } from '../processors/types.js';
+import type { Refusal } from '../../workflows/transaction.contract.js';
 import type { DraftBasics } from '../transactions/draft.js';
 import type { Transaction } from '../transactions/serialize.js';
 import type { TransferDestination } from './destination.js';
@@ -23,19 +23,13 @@ export interface TransferDraft extends DraftBasics {
   debitedAmountCents: number;
   recipientAmountCents: number;
   /** What the route is asked to pay. */
-  destination: TransferRequest['destination'];
+  destination: RouteTransferRequest['destination'];
   /** The paying account: the transaction's `payer` (the network is told its name and document). */
   payer: { name: string; document: string; email: string };
   /** The public `counterparty` of the transaction: the destination as resolved. */
   counterparty: Record<string, unknown>;
   /** Absent in runs started before the accept step applied the account's rules (their API had applied them). */
   asked?: TransferAsked;
-}
-
-export interface TransferWorkflowInput {
-  /** The request that started the workflow: only its accept update is answered 201. */
-  requestId: string;
-  draft: TransferDraft;
 }
 
 /** Why the accept step refused a transfer (nothing was persisted); runs accepted before refusals carried their answer gave a code. */

@@ -7,7 +7,7 @@ import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Account } from '../accounts/account.js';
 import { ApiError, operationRefused } from '../http/errors.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
-import { RouteRefused, type TransferRoute, type TransferState } from '../processors/types.js';
+import type { TransferRoute, TransferState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
@@ -19,6 +19,7 @@ export interface TransferLifecycleDeps {
   sql: Sql;
   /** A transfer's `expiresAt` is its creation plus this (the charge TTL, the spec's "creation time plus 15 minutes"). */
   expirySeconds: number;
+  /** The route of that name; RouteRefused when there is none. */
   transferRoute(name: string): TransferRoute;
 }
 
@@ -88,46 +89,39 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
   return 'refused' in decided ? { outcome: 'refused', refusal: decided.refused } : decided.accepted;
 }
 
-function travelling(state: TransferState): RouteTransferState {
+/** The route's answer about a transfer as it travels to the workflow (dates as ISO strings). */
+function travellingTransferState(state: TransferState): RouteTransferState {
   if (state.status === 'approved') return { status: 'approved', settledAt: state.settledAt.toISOString() };
   if (state.status === 'failed') return { status: 'failed', reason: state.reason };
   return { status: 'pending' };
 }
 
-async function rememberProcessorRef(sql: Sql, transactionId: string, state: TransferState): Promise<void> {
-  await sql`update transactions set processor_ref = ${state.processorRef}, updated_at = now()
+async function rememberRouteRef(sql: Sql, transactionId: string, state: TransferState): Promise<void> {
+  await sql`update transactions set processor_ref = ${state.routeRef}, updated_at = now()
             where id = ${transactionId} and processor_ref is null`;
-}
-
-function routeOf(deps: TransferLifecycleDeps, name: string): TransferRoute {
-  try {
-    return deps.transferRoute(name);
-  } catch (err) {
-    throw new RouteRefused(err instanceof Error ? err.message : String(err));
-  }
 }
 
 /** Sends the accepted transfer through the account's route (idempotent by transaction id at the route). */
 export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<RouteTransferState> {
   const row = await loadTransactionRow(deps.sql, draft.transactionId);
-  const state = await routeOf(deps, draft.route).sendTransfer({
+  const state = await deps.transferRoute(draft.route).sendTransfer({
     transactionId: draft.transactionId,
     amountCents: row.recipientAmountCents!,
     destination: draft.destination,
     description: draft.description,
     payer: { name: draft.payer.name, document: draft.payer.document },
   });
-  await rememberProcessorRef(deps.sql, draft.transactionId, state);
-  return travelling(state);
+  await rememberRouteRef(deps.sql, draft.transactionId, state);
+  return travellingTransferState(state);
 }
 
 export async function transferStateAtRoute(deps: TransferLifecycleDeps, transactionId: string): Promise<RouteTransferState> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  return travelling(await routeOf(deps, row.acquirer).transferStatus(transactionId));
+  return travellingTransferState(await deps.transferRoute(row.acquirer).transferStatus(transactionId));
 }
 
 /** Approved: the reservation leaves the account; the recipient's part goes out through Pix clearing, the fee to revenue. */
-export function settlementEntries(row: TransactionRow): Entry[] {
+function sentTransferEntries(row: TransactionRow): Entry[] {
   return [
     { account: customerAccount(row.accountId, 'reserved'), amount: -row.debitedAmountCents! },
     { account: platformAccount('pix_clearing', row.id), amount: row.recipientAmountCents! },
@@ -143,7 +137,7 @@ export function settleTransferApproved(deps: TransferLifecycleDeps, transactionI
       update transactions set status = 'approved', processing_state = 'completed', approved_at = ${new Date(settledAt)}, updated_at = now()
       where id = ${transactionId}
       returning *`,
-    (row) => ({ key: `transfer:${row.id}:settle`, description: 'Transferência Pix enviada', entries: settlementEntries(row) }),
+    (row) => ({ key: `transfer:${row.id}:settle`, description: 'Transferência Pix enviada', entries: sentTransferEntries(row) }),
   );
 }
 

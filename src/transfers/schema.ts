@@ -6,7 +6,7 @@
 // `externalId` is an idempotency key, so the idempotency rules judge it first (400 `invalid_idempotency_key`).
 import Type, { type Static } from 'typebox';
 import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../api/request-schema.js';
-import { checkBodyExternalId } from '../charges/idempotency.js';
+import { checkBodyExternalId } from '../transactions/idempotency.js';
 import { ExternalIdSchema } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/accounts/ids.js';
-import { checkBodyExternalId, compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../../src/charges/idempotency.js';
-import { chargeTransactionId } from '../../src/charges/ids.js';
+import { checkBodyExternalId, compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../../src/transactions/idempotency.js';
+import { chargeTransactionId, transferTransactionId } from '../../src/transactions/ids.js';
 import { medEventId, transactionEventId } from '../../src/events/record.js';
 import { newRequestId } from '../../src/http/edge.js';
-import { transferTransactionId } from '../../src/transfers/ids.js';
 import { refusal } from '../helpers/refusal.js';
 
 describe('idempotency key resolution (spec rules 1–3)', () => {

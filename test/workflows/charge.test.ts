@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charges/draft.js';
-import type { Refusal } from '../../src/transactions/refusal.js';
+import type { Refusal, SettleOptions } from '../../workflows/transaction.contract.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
-import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.js';
+import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.contract.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, draftBasics, pendingTransaction } from '../helpers/workflow-drafts.js';
@@ -32,9 +32,11 @@ class FakeEngine extends FakeRoute {
     return paid;
   }
 
-  private settle(change: Partial<Transaction>) {
+  /** Settles as asked; the settlement dispatches its event itself when the workflow asks it to (SETTLE_DISPATCHES_EVENTS). */
+  private settle(change: Partial<Transaction>, options?: SettleOptions) {
     this.transaction = { ...this.transaction!, ...change, processingState: 'completed' };
     const eventId = `evt_${this.transaction.id}_${this.transaction.status}`;
+    if (options?.dispatch) this.dispatched.push(eventId);
     return { transaction: this.transaction, eventIds: [eventId] };
   }
 
@@ -64,19 +66,20 @@ class FakeEngine extends FakeRoute {
         if (this.routeState.status === 'pending') this.routeState = { status: 'cancelled', expired: true };
         return this.routeState as Exclude<RouteChargeState, { status: 'pending' }>;
       },
-      settleChargePaid: async (_id, paid) => {
+      settleChargePaid: async (_id, paid, options) => {
         await this.record('settleChargePaid');
-        return this.settle({ status: 'approved', approvedAt: paid.paidAt, payer: { ...this.transaction!.payer!, ...paid.payer } as Transaction['payer'] });
+        return this.settle({ status: 'approved', approvedAt: paid.paidAt, payer: { ...this.transaction!.payer!, ...paid.payer } as Transaction['payer'] }, options);
       },
-      settleChargeCancelled: async (_id, expired) => {
+      settleChargeCancelled: async (_id, expired, options) => {
         await this.record('settleChargeCancelled');
-        return this.settle({ status: 'cancelled', expired });
+        return this.settle({ status: 'cancelled', expired }, options);
       },
-      settleChargeFailed: async () => {
+      settleChargeFailed: async (_id, options) => {
         await this.record('settleChargeFailed');
-        return this.settle({ status: 'failed' });
+        return this.settle({ status: 'failed' }, options);
       },
       dispatchEvent: async (eventId) => {
+        await this.record('dispatchEvent');
         this.dispatched.push(eventId);
       },
     };
@@ -125,7 +128,7 @@ async function withCharge<T>(engine: FakeEngine, scenario: (run: { accepted: Ans
 }
 
 describe('charge workflow (time-skipping)', () => {
-  it('accepts the charge, then a payment notification before expiry approves it and dispatches the event once', async () => {
+  it('accepts the charge, then a payment notification before expiry approves it and the settlement dispatches the event once', async () => {
     const engine = new FakeEngine();
     await withCharge(engine, async ({ accepted, workflowId, result }) => {
       expect(accepted.outcome).toBe('created');
@@ -139,6 +142,8 @@ describe('charge workflow (time-skipping)', () => {
     expect(engine.called('cancelChargeAtRoute')).toHaveLength(0);
     expect(engine.called('settleChargeCancelled')).toHaveLength(0);
     expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_approved`]);
+    // A run started after SETTLE_DISPATCHES_EVENTS: the settlement dispatched, no dispatchEvent activity.
+    expect(engine.called('dispatchEvent')).toHaveLength(0);
   });
 
   it('expires at exactly 15 minutes of server time, in well under a second of wall time', async () => {

@@ -15,7 +15,7 @@ import { readBalance } from '../../src/ledger/balance.js';
 import { post } from '../../src/ledger/post.js';
 import { createLogger } from '../../src/log.js';
 import type { MedChangeResult } from '../../src/meds/results.js';
-import { decideUpdate, openedUpdate, type MedWorkflowInput } from '../../workflows/med.js';
+import { decideUpdate, openedUpdate, type MedWorkflowInput } from '../../workflows/med.contract.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 import { insertAccountRow, insertTransactionRow } from '../helpers/transaction-rows.js';

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { TransferActivities } from '../../activities/transfers.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../src/transfers/draft.js';
-import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate, type TransferAcceptResult } from '../../workflows/transfer.js';
+import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate, type TransferAcceptResult } from '../../workflows/transfer.contract.js';
+import type { SettleOptions } from '../../workflows/transaction.contract.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, draftBasics, pendingTransaction } from '../helpers/workflow-drafts.js';
@@ -28,9 +29,12 @@ class FakeNetwork extends FakeRoute {
     return this.answers.length > 1 ? this.answers.shift()! : this.answers[0]!;
   }
 
-  private settle(change: Partial<Transaction>) {
+  /** Settles as asked; the settlement dispatches its event itself when the workflow asks it to (SETTLE_DISPATCHES_EVENTS). */
+  private settle(change: Partial<Transaction>, options?: SettleOptions) {
     this.transaction = { ...this.transaction!, ...change, processingState: 'completed' };
-    return { transaction: this.transaction, eventIds: [`evt_${this.transaction.id}_${this.transaction.status}`] };
+    const eventId = `evt_${this.transaction.id}_${this.transaction.status}`;
+    if (options?.dispatch) this.dispatched.push(eventId);
+    return { transaction: this.transaction, eventIds: [eventId] };
   }
 
   activities(): TransferActivities {
@@ -50,15 +54,16 @@ class FakeNetwork extends FakeRoute {
         await this.record('transferStateAtRoute');
         return this.next();
       },
-      settleTransferApproved: async (_id, settledAt) => {
+      settleTransferApproved: async (_id, settledAt, options) => {
         await this.record('settleTransferApproved');
-        return this.settle({ status: 'approved', approvedAt: settledAt });
+        return this.settle({ status: 'approved', approvedAt: settledAt }, options);
       },
-      settleTransferFailed: async () => {
+      settleTransferFailed: async (_id, _reason, options) => {
         await this.record('settleTransferFailed');
-        return this.settle({ status: 'failed' });
+        return this.settle({ status: 'failed' }, options);
       },
       dispatchEvent: async (eventId) => {
+        await this.record('dispatchEvent');
         this.dispatched.push(eventId);
       },
     };
@@ -126,6 +131,8 @@ describe('transfer workflow (time-skipping)', () => {
     expect(network.called('transferStateAtRoute')).toHaveLength(1);
     expect(network.called('settleTransferFailed')).toHaveLength(0);
     expect(network.dispatched).toEqual([`evt_${network.transaction!.id}_approved`]);
+    // A run started after SETTLE_DISPATCHES_EVENTS: the settlement dispatched, no dispatchEvent activity.
+    expect(network.called('dispatchEvent')).toHaveLength(0);
   });
 
   it('without any signal, polls the route every second and then backs off, until the network answers', async () => {

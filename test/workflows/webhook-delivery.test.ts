@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { AttemptInput, AttemptOutcome } from '../../src/webhooks/attempt.js';
-import { MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../src/webhooks/schedule.js';
-import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.js';
+import { MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../workflows/webhook-delivery.contract.js';
+import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.contract.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 
 const server = timeSkippingServer('webhook-delivery.ts');

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import { reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest } from '../../http/errors.js';
-import { resolveIdempotencyKey } from '../../charges/idempotency.js';
+import { resolveIdempotencyKey } from '../../transactions/idempotency.js';
 import { MED_OUTCOMES, type MedOutcome } from '../../meds/row.js';
 import { decideMedThroughWorkflow, openMedThroughWorkflow, type MedAnswer, type MedNotification } from '../../meds/workflow-client.js';
 import type { AdminRoute } from './index.js';

@@ -2,7 +2,7 @@
 // takes the payment (or refuses it as a bank app would), then notifies the engine, which signals the
 // charge's workflow. `{id}` is the transaction id (txn_…) or the BR Code's txid.
 import type Koa from 'koa';
-import { notifyChargePaid } from '../../charges/notify.js';
+import { notifyChargePaid } from '../../charges/workflow-client.js';
 import type { Deps } from '../../deps.js';
 import { documentKind, normalizeDocument } from '../../domain/documents.js';
 import { centsToReais } from '../../domain/money.js';

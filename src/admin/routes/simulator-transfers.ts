@@ -11,8 +11,8 @@ import { completeTransfer, TransferNotPending } from '../../processors/simulator
 import { findTransaction } from '../../transactions/repository.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../../transactions/row.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
-import { transferWorkflowId } from '../../transfers/ids.js';
-import { notifyTransferAnswered } from '../../transfers/notify.js';
+import { transferWorkflowId } from '../../../workflows/transfer.contract.js';
+import { notifyTransferAnswered } from '../../transfers/workflow-client.js';
 import { afterCommit } from './after-commit.js';
 import type { AdminRoute } from './index.js';
 

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { ok } from '../../http/edge.js';
 import { invalidRequest, notFound, operationRefused } from '../../http/errors.js';
 import { findDeliveries, findDelivery, type DeliveryFilter } from '../../webhooks/deliveries.js';
-import { redeliver } from '../../webhooks/dispatch.js';
+import { redeliver } from '../../webhooks/workflow-client.js';
 import { disableEndpoint, listEndpoints, MAX_ENDPOINTS_PER_ACCOUNT, registerEndpoint, type WebhookEndpoint } from '../../webhooks/endpoints.js';
 import { checkReceiverUrl } from '../../webhooks/ssrf.js';
 import type { AdminRoute } from './index.js';

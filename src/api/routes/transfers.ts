@@ -2,7 +2,7 @@
 // idempotent), or learn that it is still being accepted (202). The work happens in src/transfers/create.ts.
 import { createTransfer } from '../../transfers/create.js';
 import { TransferBodySchema } from '../../transfers/schema.js';
-import { transferWorkflowId } from '../../transfers/ids.js';
+import { transferWorkflowId } from '../../../workflows/transfer.contract.js';
 import { creationRoute } from '../creation-route.js';
 
 export const createTransferRoute = creationRoute({

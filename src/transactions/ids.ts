@@ -1,14 +1,15 @@
-// Names derived from (account, idempotency key), the identity of a charge. Deriving the transaction
-// id (instead of drawing it at random) lets every concurrent request with one key, and a 202 answer
-// given before the workflow persisted anything, name the same transaction.
+// Names derived from (account, idempotency key), the identity of a charge or a transfer. Deriving
+// the transaction id (instead of drawing it at random) lets every concurrent request with one key,
+// and a 202 answer given before the workflow persisted anything, name the same transaction.
+// The workflow ids are the contracts' (workflows/charge.contract.ts, transfer.contract.ts).
 import { createHash } from 'node:crypto';
 
 export function chargeTransactionId(accountId: string, key: string): string {
   return `txn_${createHash('sha256').update(`${accountId}\n${key}`).digest('hex').slice(0, 24)}`;
 }
 
-export function chargeWorkflowId(accountId: string, key: string): string {
-  return `charge:${accountId}:${key}`;
+export function transferTransactionId(accountId: string, key: string): string {
+  return `out_${createHash('sha256').update(`transfer\n${accountId}\n${key}`).digest('hex').slice(0, 24)}`;
 }
 
 /** A prefix and the 24 hex digits every engine id but a delivery's carries (txn_, out_, med_, acc_, key_, req_, whe_). */

@@ -1,0 +1,42 @@
+// Every call the engine makes to a transfer's workflow (workflows/transfer.contract.ts): the start
+// with the `accept` update (or joining the run of the key), bounded by ACCEPT_WAIT_MS, and the
+// `networkAnswered` signal.
+import type { Deps } from '../deps.js';
+import type { TIMED_OUT } from '../async/within.js';
+import { acceptWithStart } from '../temporal/accept-with-start.js';
+import { signalTransactionWorkflow } from '../transactions/notify.js';
+import {
+  networkAnsweredSignal,
+  TRANSFER_WORKFLOW,
+  transferAcceptUpdate,
+  transferWorkflowId,
+  type TransferAcceptResult,
+  type TransferWorkflow,
+  type TransferWorkflowInput,
+} from '../../workflows/transfer.contract.js';
+
+/** Starts the transfer's workflow (or joins the key's) and waits for its accept step; TIMED_OUT when it did not answer in time. */
+export function startTransfer(deps: Deps, input: TransferWorkflowInput, fingerprint: string): Promise<TransferAcceptResult | typeof TIMED_OUT> {
+  const { draft } = input;
+  return acceptWithStart<TransferWorkflow, TransferAcceptResult>(deps, {
+    update: transferAcceptUpdate,
+    workflowType: TRANSFER_WORKFLOW,
+    workflowId: transferWorkflowId(draft.accountId, draft.externalId),
+    input,
+    accountId: draft.accountId,
+    transactionId: draft.transactionId,
+    requestId: input.requestId,
+    fingerprint,
+  });
+}
+
+/** The route's notification that it answered a transfer. */
+export function notifyTransferAnswered(deps: Pick<Deps, 'sql' | 'temporal' | 'log'>, transactionId: string): Promise<void> {
+  return signalTransactionWorkflow(deps, transactionId, {
+    type: 'withdrawal',
+    signal: networkAnsweredSignal,
+    workflowId: transferWorkflowId,
+    unknown: 'network answer for an unknown transfer',
+    undelivered: 'network answer not delivered to the workflow; polling will settle it',
+  });
+}

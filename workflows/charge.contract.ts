@@ -1,0 +1,30 @@
+// The charge workflow's contract: what src/ starts it with, asks it and tells it, and what it
+// answers. One workflow per charge, id `charge:<accountId>:<idempotency key>`.
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ChargeDraft } from '../src/charges/draft.js';
+import type { Transaction } from '../src/transactions/serialize.js';
+import type { AcceptRequest, Refusal } from './transaction.contract.js';
+
+export interface ChargeWorkflowInput {
+  /** The request that started the workflow: only its accept update is answered 201. */
+  requestId: string;
+  ttlSeconds: number;
+  draft: ChargeDraft;
+}
+
+/** The settled charge; null when the accept step refused it (nothing was kept). */
+export type ChargeWorkflow = (input: ChargeWorkflowInput) => Promise<Transaction | null>;
+export const CHARGE_WORKFLOW = 'chargeWorkflow';
+
+export const chargeWorkflowId = (accountId: string, key: string): string => `charge:${accountId}:${key}`;
+
+export type AcceptResult =
+  | { outcome: 'created' | 'repeated'; transaction: Transaction }
+  | { outcome: 'conflict'; transaction: null }
+  | { outcome: 'refused'; refusal: Refusal };
+
+export const acceptUpdate = defineUpdate<AcceptResult, [AcceptRequest]>('accept');
+/** Asks the route for the latest state of a pending charge; answers the transaction as it is then. */
+export const refreshUpdate = defineUpdate<Transaction, []>('refresh');
+/** The route told the engine the charge was paid (the workflow confirms with the route). */
+export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');

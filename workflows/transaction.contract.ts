@@ -1,0 +1,57 @@
+// What the charge and transfer workflows share with the code that starts them and with their
+// activities: the `accept` update's request and answer, the failure types an activity reports for
+// what retrying cannot change, the refusal of data PostgreSQL would not store, and the activities'
+// retry policy. Imported by src/, activities/ and workflows/: it imports only Temporal's definitions
+// and types.
+import type { Transaction } from '../src/transactions/serialize.js';
+
+/** What the `accept` update of a transaction workflow is asked with. */
+export interface AcceptRequest {
+  requestId: string;
+  fingerprint: string;
+}
+
+/** A refusal of the accept step as it travels through Temporal: what the API answers to every request that joins it. */
+export interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/** What an accept update answers, whichever the workflow (`R`: the refusals it can carry). */
+export type AcceptOutcome<R = Refusal> =
+  | { outcome: 'created' | 'repeated'; transaction: Transaction }
+  | { outcome: 'conflict' }
+  | { outcome: 'refused'; refusal: R };
+
+/** The failure type a route's definitive refusal travels under (the route said no, as opposed to being unreachable). */
+export const ROUTE_REFUSED = 'RouteRefused';
+
+/** An activity failed on data PostgreSQL refuses to store or read (SQLSTATE classes 22 and 23): retrying cannot help. */
+export const PERMANENT_DATA_ERROR = 'PermanentDataError';
+
+/** The accept step failed on data PostgreSQL would not store (a permanent error): nothing was kept. */
+export const UNPROCESSABLE: Refusal = {
+  status: 400,
+  code: 'invalid_request',
+  message: 'Os dados da operação não puderam ser processados; nada foi criado. Corrija o conteúdo e tente novamente',
+};
+
+/** A route outage must not lose a transaction: retry without an attempt limit, backing off to a minute. */
+export const TRANSACTION_ACTIVITY_RETRY = {
+  initialInterval: '200 ms',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  nonRetryableErrorTypes: [ROUTE_REFUSED],
+};
+
+/**
+ * From this patch on, a settlement activity dispatches the events it recorded itself (one activity
+ * instead of settle + dispatchEvent per event). Runs started before it keep the two steps.
+ */
+export const SETTLE_DISPATCHES_EVENTS = 'settle-dispatches-events';
+
+/** How a workflow asks its settlement activity to dispatch the events it records. */
+export interface SettleOptions {
+  dispatch: boolean;
+}
