@@ -142,7 +142,7 @@ function report(rows: Figures[]): void {
 
 async function main() {
   process.stdout.write(`charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up)\n`);
-  const temporalServer = await startDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespace: 'default' });
+  const temporalServer = await startDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespace: 'default', searchPath: process.env.PATH ?? '' });
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
   let baselineWorker: ChildProcess | undefined;
   let engine: BenchEngine | undefined;

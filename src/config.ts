@@ -1,6 +1,11 @@
 // Every setting the engine reads from the environment, parsed and checked once at start.
 import { readFileSync } from 'node:fs';
+import { loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
+import type { NativeConnectionOptions } from '@temporalio/worker';
 import { parsePayloadKeys, PayloadKeysError, type PayloadKeys } from './temporal/codec/keys.js';
+
+/** A Temporal server the engine connects to, with what a secured one (Temporal Cloud, mTLS) needs. */
+export type TemporalServer = Pick<NativeConnectionOptions, 'tls' | 'apiKey' | 'metadata'> & { address: string };
 
 export interface Config {
   port: number;
@@ -11,12 +16,18 @@ export interface Config {
   databaseUrl: string;
   databasePoolSize: number;
   databaseStatementTimeoutMs: number;
-  temporalAddress: string | null;
+  /** The Temporal server to use; null (TEMPORAL_ADDRESS unset): `npm start` runs the embedded dev server. */
+  temporalServer: TemporalServer | null;
   temporalNamespace: string;
   temporalTaskQueue: string;
+  /** gRPC port of the embedded dev server. */
+  temporalDevPort: number;
   temporalUiPort: number;
   temporalCliPath: string | null;
-  temporalTestServerPath: string | null;
+  /** PATH, where the temporal CLI and setpriv are looked for after .tools/bin. */
+  searchPath: string;
+  /** A prebuilt workflow bundle the worker loads instead of bundling workflows/ at start (tests, bench). */
+  temporalWorkflowBundle: string | null;
   dataDir: string;
   chargeTtlSeconds: number;
   /** How long the receiving side has to decide an open MED before operators are alerted. */
@@ -119,6 +130,40 @@ function secret(env: Env, name: string, minLength: number): string | null {
   return raw;
 }
 
+/** The variables, empty ones left out (empty means unset here, as for every variable of this file). */
+function setVariables(env: Env): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => Boolean(entry[1])));
+}
+
+/**
+ * The server of TEMPORAL_ADDRESS, read with the SDK's envconfig: the profile TEMPORAL_PROFILE (default
+ * `default`) of the config file TEMPORAL_CONFIG_FILE (default ~/.config/temporalio/temporal.toml), if
+ * there is one, under the standard variables TEMPORAL_API_KEY, TEMPORAL_TLS, TEMPORAL_TLS_CLIENT_CERT_PATH
+ * (or _DATA), TEMPORAL_TLS_CLIENT_KEY_PATH (or _DATA), TEMPORAL_TLS_SERVER_CA_CERT_PATH (or _DATA),
+ * TEMPORAL_TLS_SERVER_NAME and TEMPORAL_GRPC_META_<HEADER>. An API key turns TLS on. Without
+ * TEMPORAL_ADDRESS neither file nor profile is read: the embedded dev server is plain local gRPC.
+ */
+function temporalServer(env: Env): { server: TemporalServer; namespace: string | undefined } | null {
+  const address = str(env, 'TEMPORAL_ADDRESS');
+  if (address === null) return null;
+  bool(env, 'TEMPORAL_TLS', false); // envconfig would read any other word as false
+  try {
+    const profile = loadClientConfigProfile({ overrideEnvVars: { ...setVariables(env), TEMPORAL_ADDRESS: address } });
+    if (Boolean(profile.tls?.clientCert) !== Boolean(profile.tls?.clientKey)) {
+      throw new ConfigError('TEMPORAL_TLS_CLIENT_CERT_* and TEMPORAL_TLS_CLIENT_KEY_* go together: give both or neither');
+    }
+    const { namespace, connectionOptions } = toClientOptions(profile);
+    const { tls, apiKey, metadata } = connectionOptions;
+    return {
+      server: { address, ...(tls === undefined ? {} : { tls }), ...(apiKey === undefined ? {} : { apiKey }), ...(metadata === undefined ? {} : { metadata }) },
+      namespace,
+    };
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`Temporal connection settings (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE, TEMPORAL_TLS_*): ${(err as Error).message}`);
+  }
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -126,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const simulatorTransferDelayMs = int(env, 'SIMULATOR_TRANSFER_DELAY_MS', 2000, -1);
   const temporalUiPort = int(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535);
+  const temporal = temporalServer(env);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -135,12 +181,14 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL || 'postgres://localhost:5432/pix',
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 0),
-    temporalAddress: str(env, 'TEMPORAL_ADDRESS'),
-    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalServer: temporal?.server ?? null,
+    temporalNamespace: str(env, 'TEMPORAL_NAMESPACE') ?? temporal?.namespace ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE || 'pix',
+    temporalDevPort: int(env, 'TEMPORAL_DEV_PORT', 7233, 1, 65535),
     temporalUiPort,
     temporalCliPath: str(env, 'TEMPORAL_CLI_PATH'),
-    temporalTestServerPath: str(env, 'TEMPORAL_TEST_SERVER_PATH'),
+    searchPath: env.PATH ?? '',
+    temporalWorkflowBundle: str(env, 'TEMPORAL_WORKFLOW_BUNDLE'),
     dataDir: env.DATA_DIR || '.data',
     chargeTtlSeconds: int(env, 'CHARGE_TTL_SECONDS', 900, 1),
     medDecisionDeadlineSeconds: int(env, 'MED_DECISION_DEADLINE_SECONDS', 7 * 24 * 60 * 60, 1),
@@ -156,5 +204,20 @@ export function loadConfig(env: Env = process.env): Config {
     payloadKeys: payloadKeys(env),
     codecUiSecret: secret(env, 'CODEC_UI_SECRET', 24),
     codecCorsOrigins: origins(env, 'CODEC_CORS_ORIGINS', [`http://localhost:${temporalUiPort}`, `http://127.0.0.1:${temporalUiPort}`]),
+  };
+}
+
+/** pixctl's settings: where the admin API is (PIX_ADMIN_URL, the server root or its /admin) and its token. */
+export interface CliConfig {
+  adminUrl: string;
+  adminToken: string | null;
+}
+
+export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:3001';
+
+export function loadCliConfig(env: Env = process.env): CliConfig {
+  return {
+    adminUrl: (str(env, 'PIX_ADMIN_URL') ?? DEFAULT_ADMIN_URL).replace(/\/+$/, '').replace(/\/admin$/, ''),
+    adminToken: str(env, 'ADMIN_TOKEN'),
   };
 }

@@ -9,7 +9,7 @@ import { codecUiEndpoint, newCodecUiSecret } from './admin/routes/codec.js';
 import { createApiApp } from './api/app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connectFromConfig, ensureDatabase } from './db/database.js';
-import { migrate } from './db/migrate.js';
+import { migrate, MigrationChangedError } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
@@ -55,29 +55,30 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
     if (role === 'migrate') return shutdown;
     const payloadKeys = resolvePayloadKeys(config, role);
 
-    let address = config.temporalAddress;
+    let temporalServer = config.temporalServer;
     let devServer: DevServer | null = null;
-    const codecUiSecret = config.codecUiSecret ?? (address ? null : newCodecUiSecret());
-    if (!address) {
+    const codecUiSecret = config.codecUiSecret ?? (temporalServer ? null : newCodecUiSecret());
+    if (!temporalServer) {
       if (role !== 'all') throw new ConfigError('TEMPORAL_ADDRESS is required for the api and worker roles');
       devServer = await startDevServer({
-        port: Number(process.env.TEMPORAL_DEV_PORT || 7233),
+        port: config.temporalDevPort,
         uiPort: config.temporalUiPort,
         uiCodecEndpoint: codecUiEndpoint(config.adminHost, config.adminPort, codecUiSecret!),
         dbFile: resolve(join(config.dataDir, 'temporal.sqlite')),
         namespace: config.temporalNamespace,
         cliPath: config.temporalCliPath,
+        searchPath: config.searchPath,
         log,
       });
       cleanups.push(() => devServer!.stop());
-      address = devServer.address;
+      temporalServer = { address: devServer.address };
     }
-    const temporal = await connectClient(address, config.temporalNamespace, payloadKeys.keys);
+    const temporal = await connectClient(temporalServer, config.temporalNamespace, payloadKeys.keys);
     cleanups.push(() => temporal.connection.close());
     const deps: Deps = { config, log, sql, temporal };
 
     if (role === 'all' || role === 'worker') {
-      const connection = await connectWorker(address, log);
+      const connection = await connectWorker(temporalServer, log);
       cleanups.push(() => connection.close());
       const worker: Worker = await createWorker(deps, connection, payloadKeys.keys);
       const running = worker.run();
@@ -146,7 +147,7 @@ async function main() {
   try {
     shutdown = await run(role, config, log);
   } catch (err) {
-    log.fatal({ err: err instanceof ConfigError ? err.message : err }, 'start failed');
+    log.fatal({ err: err instanceof ConfigError || err instanceof MigrationChangedError ? err.message : err }, 'start failed');
     process.exit(1);
   }
   if (role === 'migrate') {

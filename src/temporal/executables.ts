@@ -1,5 +1,5 @@
-// Where the Temporal executables are: the explicit variable, then the project's .tools/bin (filled by
-// `npm install` from PyPI), then PATH. Null means none was found; the SDK may then download its own.
+// Where the Temporal CLI and setpriv are: the explicit path, then the project's .tools/bin (filled by
+// `npm install` from PyPI), then `searchPath` (PATH, given by config.ts). Null means none was found.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,14 +15,13 @@ function executable(path: string): boolean {
   }
 }
 
-export function findExecutable(name: string, override: string | null | undefined): string | null {
+export function findExecutable(name: string, override: string | null | undefined, searchPath: string): string | null {
   if (override) return override;
-  const candidates = [join(PROJECT_TOOLS_BIN, name), ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, name))];
+  const candidates = [join(PROJECT_TOOLS_BIN, name), ...searchPath.split(delimiter).filter(Boolean).map((d) => join(d, name))];
   return candidates.find(executable) ?? null;
 }
 
-export const temporalCli = (override?: string | null) => findExecutable('temporal', override ?? process.env.TEMPORAL_CLI_PATH);
-export const temporalTestServer = (override?: string | null) =>
-  findExecutable('temporal-test-server', override ?? process.env.TEMPORAL_TEST_SERVER_PATH);
+/** The temporal CLI (TEMPORAL_CLI_PATH when set). */
+export const temporalCli = (override: string | null | undefined, searchPath: string) => findExecutable('temporal', override, searchPath);
 /** util-linux `setpriv` (Linux): runs a command with a parent-death signal. */
-export const setpriv = () => findExecutable('setpriv', null);
+export const setpriv = (searchPath: string) => findExecutable('setpriv', null, searchPath);

@@ -10,7 +10,7 @@ import type { PayloadKeys } from './codec/keys.js';
 export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'index.ts');
 
 export async function createWorker(deps: Deps, connection: NativeConnection, keys: PayloadKeys): Promise<Worker> {
-  const bundlePath = process.env.TEMPORAL_WORKFLOW_BUNDLE;
+  const bundlePath = deps.config.temporalWorkflowBundle;
   return Worker.create({
     connection,
     namespace: deps.config.temporalNamespace,

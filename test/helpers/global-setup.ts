@@ -1,16 +1,19 @@
-// Once per `npm test`: one Temporal dev server (in memory, headless) and one prebuilt workflow bundle
-// that every stack of the run shares; each stack gets its own database and task queue.
+// Once per `npm test`: one Temporal dev server (in memory, headless: the testing package's local
+// environment, on the project's own CLI, with the engine's search attributes and flags) and one prebuilt
+// workflow bundle that every stack of the run shares; each stack gets its own database and task queue.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { connect } from '../../src/db/database.js';
-import { startDevServer } from '../../src/temporal/dev-server.js';
+import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../../src/temporal/dev-server.js';
+import { ENGINE_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes.js';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
-import { freePort } from './ports.js';
 import { ADMIN_DATABASE_URL, testDbPrefix } from './database.js';
+import { existingTemporalExecutable } from './temporal-executables.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,8 +24,17 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // No signal handlers of the SDK's in vitest's own process: Ctrl-C stays vitest's.
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
   const [server, bundle] = await Promise.all([
-    startDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespace: 'default' }),
+    TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: existingTemporalExecutable('temporal'),
+        searchAttributes: ENGINE_SEARCH_ATTRIBUTES,
+        extraArgs: DEV_SERVER_DYNAMIC_CONFIG_ARGS,
+        log: { format: 'pretty', level: 'error' },
+      },
+    }),
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
   ]);
   const bundlePath = join(mkdtempSync(join(tmpdir(), 'pix-bundle-')), 'workflows.js');
@@ -33,7 +45,7 @@ export default async function setup(project: TestProject) {
   project.provide('testRunId', runId);
 
   return async () => {
-    await server.stop();
+    await server.teardown();
     const admin = connect(ADMIN_DATABASE_URL, { max: 1 });
     try {
       const rows = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${testDbPrefix(runId) + '%'}`;

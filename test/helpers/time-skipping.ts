@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll } from 'vitest';
-import { temporalTestServer } from '../../src/temporal/executables.js';
+import { existingTemporalExecutable } from './temporal-executables.js';
 
 const WORKFLOWS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows');
 
@@ -28,7 +28,7 @@ export function timeSkippingServer(fileName: string): TimeSkippingServer {
   beforeAll(async () => {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     [env, bundle] = await Promise.all([
-      TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServer()! } } }),
+      TestWorkflowEnvironment.createTimeSkipping({ server: { executable: existingTemporalExecutable('temporal-test-server') } }),
       bundleWorkflowCode({ workflowsPath: join(WORKFLOWS_DIR, fileName), logger: QUIET_BUNDLER_LOGGER }),
     ]);
   });

@@ -94,7 +94,7 @@ describe('the embedded Temporal dev server', () => {
   it('replaces a server an earlier engine left running on the same data folder and port', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pix-embedded-'));
     const devPort = await freePort();
-    const leftOver = await startDevServer({ port: devPort, uiPort: null, dbFile: resolve(dataDir, 'temporal.sqlite'), namespace: 'default' });
+    const leftOver = await startDevServer({ port: devPort, uiPort: null, dbFile: resolve(dataDir, 'temporal.sqlite'), namespace: 'default', searchPath: process.env.PATH ?? '' });
     const [leftOverPid] = processesOf(dataDir);
     try {
       const { engine, rootUrl } = await startEmbedded({ devPort, dataDir });

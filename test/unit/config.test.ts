@@ -11,9 +11,12 @@ describe('configuration', () => {
       adminHost: '127.0.0.1',
       adminToken: null,
       databaseUrl: 'postgres://localhost:5432/pix',
-      temporalAddress: null,
+      temporalServer: null,
       temporalNamespace: 'default',
+      temporalDevPort: 7233,
       temporalUiPort: 8233,
+      temporalCliPath: null,
+      temporalWorkflowBundle: null,
       chargeTtlSeconds: 900,
       webhookAllowInsecure: false,
       simulatorTransferDelayMs: 2000,
@@ -27,6 +30,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOW_INSECURE: 'yes' })).toThrow(/WEBHOOK_ALLOW_INSECURE/);
     expect(() => loadConfig({ SIMULATOR_TRANSFER_DELAY_MS: '-2' })).toThrow(/SIMULATOR_TRANSFER_DELAY_MS/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+    expect(() => loadConfig({ TEMPORAL_DEV_PORT: '7233x' })).toThrow(/TEMPORAL_DEV_PORT/);
     expect(loadConfig({ SIMULATOR_TRANSFER_DELAY_MS: '-1' }).simulatorTransferDelayMs).toBe(-1);
   });
 });

@@ -1,5 +1,5 @@
-// pixctl's side of the admin API: PIX_ADMIN_URL (default http://127.0.0.1:3001) and ADMIN_TOKEN.
-export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:3001';
+// pixctl's side of the admin API, at the URL and with the token of loadCliConfig (config.ts).
+import type { CliConfig } from '../../config.js';
 
 /** The admin API refused the request, or could not be reached. */
 export class AdminError extends Error {}
@@ -10,12 +10,9 @@ export class AdminClient {
     private readonly token: string,
   ) {}
 
-  static fromEnv(env: NodeJS.ProcessEnv): AdminClient {
-    const token = env.ADMIN_TOKEN;
-    if (!token) throw new AdminError('ADMIN_TOKEN is not set: export the admin API token first');
-    // Accept the server root or the /admin prefix itself.
-    const baseUrl = (env.PIX_ADMIN_URL || DEFAULT_ADMIN_URL).replace(/\/+$/, '').replace(/\/admin$/, '');
-    return new AdminClient(baseUrl, token);
+  static of(config: CliConfig): AdminClient {
+    if (!config.adminToken) throw new AdminError('ADMIN_TOKEN is not set: export the admin API token first');
+    return new AdminClient(config.adminUrl, config.adminToken);
   }
 
   /** Calls /admin{path} and returns the envelope's `data`. */

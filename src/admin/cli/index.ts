@@ -2,6 +2,7 @@
 // Exit status: 0 done, 1 the admin API refused or could not be reached (or the result reports a failure),
 // 2 a mistake in the command line.
 import { parseArgs } from 'node:util';
+import { DEFAULT_ADMIN_URL, loadCliConfig, type CliConfig } from '../../config.js';
 import { AdminClient, AdminError } from './client.js';
 import { UsageError, type Command, type CommandGroup, type OptionValues } from './command.js';
 import * as registry from './commands/index.js';
@@ -43,7 +44,7 @@ function groupHelp(group: CommandGroup): string {
 function overallHelp(): string {
   return [
     'pixctl: operate the Pix engine through its admin API.',
-    'Environment: PIX_ADMIN_URL (default http://127.0.0.1:3001), ADMIN_TOKEN (required).',
+    `Environment: PIX_ADMIN_URL (default ${DEFAULT_ADMIN_URL}), ADMIN_TOKEN (required).`,
     '',
     'Usage: pixctl <group> <command> [arguments] [options] [--json]',
     '       pixctl <group> <command> --help',
@@ -52,7 +53,7 @@ function overallHelp(): string {
   ].join('\n');
 }
 
-async function runCommand(group: CommandGroup, command: Command, argv: string[], env: NodeJS.ProcessEnv): Promise<{ text: string; status: number }> {
+async function runCommand(group: CommandGroup, command: Command, argv: string[], config: CliConfig): Promise<{ text: string; status: number }> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...command.options, ...GLOBAL_OPTIONS }, allowPositionals: true, strict: true });
@@ -70,13 +71,13 @@ async function runCommand(group: CommandGroup, command: Command, argv: string[],
     if (spec.required && values[name] === undefined) throw new UsageError(`--${name} is required`);
   }
   const args = Object.fromEntries(names.map((name, i) => [name, positionals[i]!]));
-  const data = await command.run({ args, options: values, admin: AdminClient.fromEnv(env) });
+  const data = await command.run({ args, options: values, admin: AdminClient.of(config) });
   const text = values.json ? json(data) : command.render ? command.render(data) : table(data);
   return { text, status: command.failed?.(data) ? 1 : 0 };
 }
 
 /** Runs one command line; returns the exit status. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function main(argv: string[], config: CliConfig): Promise<number> {
   const [groupName, commandName, ...rest] = argv;
   if (groupName === undefined || groupName === 'help' || groupName === '--help' || groupName === '-h') {
     console.log(overallHelp());
@@ -94,7 +95,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     return help ? 0 : 2;
   }
   try {
-    const { text, status } = await runCommand(group, command, rest, env);
+    const { text, status } = await runCommand(group, command, rest, config);
     console.log(text);
     return status;
   } catch (err) {
@@ -107,4 +108,4 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   }
 }
 
-process.exitCode = await main(process.argv.slice(2), process.env);
+process.exitCode = await main(process.argv.slice(2), loadCliConfig());
