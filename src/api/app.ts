@@ -5,8 +5,10 @@ import type { Deps } from '../deps.js';
 import { edge, jsonBody } from '../http/edge.js';
 import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
 import { healthRouter } from '../health.js';
+import { boundKeyGate } from './creation-route.js';
 import { guard } from './guard.js';
 import { ROUTES } from './routes/index.js';
+import { validateRequest } from './validate-request.js';
 import { mcpRouter } from '../mcp/http.js';
 
 export function createApiApp(deps: Deps): Koa {
@@ -24,6 +26,8 @@ export function createApiApp(deps: Deps): Koa {
       guard(route, deps),
       // After the guard: a request without a valid key is a 401 whatever its body.
       body,
+      ...(route.joinsBoundKey ? [boundKeyGate(route.joinsBoundKey, deps)] : []),
+      validateRequest(route, deps),
       (ctx) => route.handler(ctx, deps),
     ]);
   }

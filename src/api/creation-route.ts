@@ -1,5 +1,6 @@
 // The shape both creation routes (POST /transactions, POST /transfers) share: a body, an idempotency
 // key, and an answer that is 201 (created), 200 (repeated, idempotent) or 202 (still being accepted).
+import type Koa from 'koa';
 import type { TSchema } from 'typebox';
 import type { Caller } from '../accounts/account.js';
 import { IdempotencyKeyHeaderSchema } from '../transactions/idempotency.js';
@@ -29,6 +30,8 @@ export interface CreationRoute {
   body: TSchema;
   /** Errors of this creation only, listed after the common ones of the same status. */
   errors: NonNullable<RouteSpec['errors']>;
+  /** The creation's own refusal of a body its schema refuses (its spec codes, in its order of checks). */
+  refuseBody(body: unknown, deps: Deps): Promise<void>;
   create(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer>;
   /** The workflow that holds a key of this creation while it decides. */
   workflowId(accountId: string, key: string): string;
@@ -47,27 +50,38 @@ export function creationRoute(route: CreationRoute): RouteSpec {
     path: route.path,
     permission: route.permission,
     financial: true,
-    joinsBoundKey: true,
+    joinsBoundKey: route.workflowId,
     summary: route.summary,
     operationId: route.operationId,
     request: { body: route.body, headers: IdempotencyKeyHeaderSchema },
+    refuseBody: route.refuseBody,
     response: TransactionSchema,
     successStatuses: [201, 200, 202],
+    idempotent: 'always',
     errors: [...CREATION_ERRORS, ...route.errors].sort((a, b) => a.status - b.status),
     async handler(ctx, deps) {
       const caller = ctx.state.caller as Caller;
-      const headerKey = ctx.get('idempotency-key') || undefined;
-      if (ctx.state.accountRefusal) {
-        // The account could not start an operation now (guard.ts): only a key already bound may go on, to learn its outcome.
-        const key = sentKey(headerKey, ctx.request.body);
-        if (!key || !(await isKeyBound(deps, caller.account.id, key, route.workflowId(caller.account.id, key)))) {
-          throw ctx.state.accountRefusal as ApiError;
-        }
-        ctx.state.accountRefusal = undefined;
-        await takeQuota(ctx, deps, caller.keyId);
-      }
-      const answer = await route.create(deps, caller, ctx.request.body, headerKey, ctx.state.requestId as string);
+      const answer = await route.create(deps, caller, ctx.request.body, ctx.get('idempotency-key') || undefined, ctx.state.requestId as string);
       ok(ctx, answer.transaction, answer.status, { idempotent: answer.idempotent });
     },
+  };
+}
+
+/**
+ * In front of a creation's validation, once its body is read: when the account could not start an
+ * operation now (guard.ts), only a request whose key is already bound may go on, to learn its outcome;
+ * any other gets the account's refusal, whatever its body.
+ */
+export function boundKeyGate(workflowId: (accountId: string, key: string) => string, deps: Deps): Koa.Middleware {
+  return async (ctx, next) => {
+    if (!ctx.state.accountRefusal) return next();
+    const caller = ctx.state.caller as Caller;
+    const key = sentKey(ctx.get('idempotency-key') || undefined, ctx.request.body);
+    if (!key || !(await isKeyBound(deps, caller.account.id, key, workflowId(caller.account.id, key)))) {
+      throw ctx.state.accountRefusal as ApiError;
+    }
+    ctx.state.accountRefusal = undefined;
+    await takeQuota(ctx, deps, caller.keyId);
+    return next();
   };
 }

@@ -21,18 +21,29 @@ export const reais = (options: TNumberOptions) => Type.Number({ ...options, mult
 
 const hasTwoDecimalsAtMost = (value: unknown) => typeof value !== 'number' || reaisToCents(Math.abs(value)) !== null;
 
-/** A plain copy of `node` with every `multipleOf: 0.01` replaced by the exact check, and without `oneOf` when `withOneOf` is false. */
+/**
+ * A plain copy of `node` with every `multipleOf: 0.01` replaced by the exact check, and without `oneOf`
+ * when `withOneOf` is false. The schema's own refinements (`Type.Refine`, not enumerable) are kept.
+ */
 function forEngine(node: unknown, withOneOf: boolean): unknown {
   if (Array.isArray(node)) return node.map((item) => forEngine(item, withOneOf));
   if (node === null || typeof node !== 'object') return node;
-  const copy: Record<string, unknown> = {};
+  let copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if ((key === 'multipleOf' && value === CENT) || (key === 'oneOf' && !withOneOf)) continue;
     copy[key] = forEngine(value, withOneOf);
   }
-  return (node as { multipleOf?: unknown }).multipleOf === CENT
-    ? Type.Refine(copy as unknown as TSchema, hasTwoDecimalsAtMost, () => 'no máximo duas casas decimais')
-    : copy;
+  if ((node as { multipleOf?: unknown }).multipleOf === CENT) {
+    copy = Type.Refine(copy as unknown as TSchema, hasTwoDecimalsAtMost, () => 'no máximo duas casas decimais') as unknown as Record<string, unknown>;
+  }
+  for (const { check, error } of refinementsOf(node)) copy = Type.Refine(copy as unknown as TSchema, check, error) as unknown as Record<string, unknown>;
+  return copy;
+}
+
+/** The refinements (`Type.Refine`) of a schema: checks JSON Schema cannot say, each with its message. */
+export function refinementsOf(schema: unknown): Array<{ check: (value: unknown) => boolean; error: (value: unknown) => string }> {
+  const refinements = (schema as { '~refine'?: unknown } | null)?.['~refine'];
+  return Array.isArray(refinements) ? refinements : [];
 }
 
 /**

@@ -74,9 +74,9 @@ export interface ChargeRequest {
   webhookUrl: string | null;
 }
 
-const splitInvalid = (message: string) => new ApiError(400, 'SPLIT_INVALID', message);
+const splitInvalid = (message: string, param: string) => new ApiError(400, 'SPLIT_INVALID', message, {}, {}, param);
 const recipientInvalid = (index: number) =>
-  new ApiError(400, 'SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`);
+  new ApiError(400, 'SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`, {}, {}, `/split/${index}/recipient`);
 
 const MESSAGES = {
   body: 'O corpo deve ser um objeto JSON com os campos da cobrança',
@@ -92,18 +92,22 @@ const MESSAGES = {
   webhookUrl: 'webhookUrl deve ser uma URL HTTPS',
 };
 
-/** Maps the schema's first complaint to the spec's code and a message that names the field. */
+/** Maps the schema's first complaint to the spec's code and a message that names the field; `param` points at it. */
 function schemaError(path: string, keyword: string): ApiError {
+  return schemaRefusal(path, keyword).at(path === '' ? undefined : path);
+}
+
+function schemaRefusal(path: string, keyword: string): ApiError {
   const item = /^\/split\/(\d+)(\/(\w+))?$/.exec(path);
   if (item) {
     const index = Number(item[1]);
     const field = item[3];
     if (field === 'recipient') return recipientInvalid(index);
     if (field === 'amount' && keyword === TWO_DECIMALS_KEYWORD) return invalidRequest(`split[${index}].amount deve ter no máximo duas casas decimais`);
-    if (field === 'amount') return splitInvalid(`split[${index}].amount deve ser um valor em reais de no mínimo 0,01`);
-    if (field === 'percent') return splitInvalid(`split[${index}].percent deve estar entre 0,01 e 100`);
+    if (field === 'amount') return splitInvalid(`split[${index}].amount deve ser um valor em reais de no mínimo 0,01`, path);
+    if (field === 'percent') return splitInvalid(`split[${index}].percent deve estar entre 0,01 e 100`, path);
     if (field === 'description') return invalidRequest(`split[${index}].description deve ser um texto de até 140 caracteres`);
-    return splitInvalid(`split[${index}] deve ser um objeto com recipient e amount ou percent`);
+    return splitInvalid(`split[${index}] deve ser um objeto com recipient e amount ou percent`, path);
   }
   if (path === '/amount' && keyword === TWO_DECIMALS_KEYWORD) return invalidRequest('amount deve ter no máximo duas casas decimais');
   if (path === '/split' && keyword === 'maxItems') {
@@ -123,6 +127,15 @@ function schemaError(path: string, keyword: string): ApiError {
     '/webhookUrl': MESSAGES.webhookUrl,
   };
   return invalidRequest(byPath[path] ?? MESSAGES.body);
+}
+
+/** A text `externalId` is judged by the idempotency key's rules first, blamed on the field. */
+export function checkExternalId(body: unknown): void {
+  try {
+    checkBodyExternalId(body);
+  } catch (err) {
+    throw err instanceof ApiError ? err.at('/externalId') : err;
+  }
 }
 
 /** The split array's own size rule outranks complaints about its items, as the spec gives it its own code. */
@@ -146,7 +159,7 @@ function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): Sp
   const hasAmount = item.amount !== undefined;
   const hasPercent = item.percent !== undefined;
   if (hasAmount === hasPercent) {
-    throw splitInvalid(`split[${index}] deve informar amount ou percent (um dos dois, não ambos)`);
+    throw splitInvalid(`split[${index}] deve informar amount ou percent (um dos dois, não ambos)`, `/split/${index}`);
   }
   if (!recipientIdentifier(item.recipient)) throw recipientInvalid(index);
   const parsed: SplitRequestItem = { recipient: item.recipient.trim() };
@@ -162,7 +175,7 @@ function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): Sp
  * order of the body table, and returns it in centavos. Throws the spec's 400 on the first problem.
  */
 export function parseChargeBody(body: unknown, options: { webhookAllowInsecure: boolean }): ChargeRequest {
-  checkBodyExternalId(body);
+  checkExternalId(body);
   if (!validators.fields.Check(body)) {
     const errors = validators.fields
       .Errors(body)
@@ -181,11 +194,11 @@ export function parseChargeBody(body: unknown, options: { webhookAllowInsecure: 
 function chargeRequest(body: ChargeBody, options: { webhookAllowInsecure: boolean }): ChargeRequest {
   const amountCents = reaisToCents(body.amount)!;
   const name = body.payer.name.trim();
-  if (name.length < 3) throw invalidRequest(MESSAGES.name);
-  if (!isValidCpf(body.payer.document)) throw invalidRequest(MESSAGES.cpf);
+  if (name.length < 3) throw invalidRequest(MESSAGES.name, '/payer/name');
+  if (!isValidCpf(body.payer.document)) throw invalidRequest(MESSAGES.cpf, '/payer/document');
   if (typeof body.webhookUrl === 'string') {
     const check = parseReceiverUrl(body.webhookUrl, options.webhookAllowInsecure);
-    if (!check.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${check.reason}`);
+    if (!check.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${check.reason}`, '/webhookUrl');
   }
   const payer: ChargeRequest['payer'] = { name, document: normalizeDocument(body.payer.document) };
   if (typeof body.payer.email === 'string') payer.email = body.payer.email.trim();

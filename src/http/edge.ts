@@ -1,27 +1,16 @@
 // Plumbing shared by the public and the admin API: request ids, version header, envelopes,
-// JSON body parsing with clear 400s (bounds on its shape and its text: json-shape.ts), a 404 for
+// JSON body reading (koa-body) with clear 400s (bounds on its shape and its text: json-shape.ts), a 404 for
 // unknown routes, one access log line per request, and no stack trace or internal detail in any answer.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from '../log.js';
-import { ApiError, internalError, invalidRequest, notFound } from './errors.js';
+import { ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
 import { checkJsonDepth, checkJsonShape } from './json-shape.js';
+import { jsonPointer } from './pointer.js';
 import { checkText, forbiddenCharacter } from './text-rule.js';
 
-declare module 'koa' {
-  interface Request {
-    body?: unknown;
-  }
-}
-
 export const SERVICE_VERSION = '1.1.0';
-
-export interface EdgeState {
-  requestId: string;
-  route?: string;
-  rawBody?: string;
-  [key: string]: unknown;
-}
 
 export function newRequestId(): string {
   return `req_${randomBytes(12).toString('hex')}`;
@@ -33,7 +22,7 @@ export function ok(ctx: Koa.Context, data: unknown, status = 200, extra: Record<
 }
 
 export function errorBody(requestId: string, err: ApiError) {
-  return { success: false, ...err.extra, error: { code: err.code, message: err.message }, requestId };
+  return { success: false, ...err.extra, error: errorDetail(err), requestId };
 }
 
 /** Request id, version header, error envelope and access log: the outermost middleware of both apps. */
@@ -74,7 +63,7 @@ function checkPathAndQuery(ctx: Koa.Context): void {
   if (ctx.path.split('/').some((segment) => forbiddenCharacter(decodedSegment(segment)) !== null)) throw notFound('Recurso não encontrado');
   for (const [name, value] of Object.entries(ctx.query)) {
     checkText(name, 'Nome de parâmetro');
-    for (const item of [value ?? []].flat()) checkText(item, `Parâmetro ${name}`);
+    for (const item of [value ?? []].flat()) checkText(item, `Parâmetro ${name}`, jsonPointer(name));
   }
 }
 
@@ -88,20 +77,41 @@ function decodedSegment(segment: string): string {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** Reads a JSON body (as raw text too), with a size limit; anything else is a 400 that says why. */
+/** raw-body's refusals (by their `type`) in the service's words; anything else is a body cut short. */
+function readRefusal(err: Error & { type?: string }, limitBytes: number): ApiError {
+  if (err.type === 'entity.too.large') return invalidRequest(`O corpo excede o limite de ${limitBytes} bytes`);
+  if (err.type === 'encoding.unsupported') return invalidRequest('Content-Encoding não suportado: envie o corpo sem compressão, gzip ou deflate');
+  return invalidRequest('Corpo da requisição incompleto');
+}
+
+/**
+ * A JSON body, read by koa-body (size limit, Content-Encoding) as text so that its nesting is bounded
+ * before JSON.parse builds it (json-shape.ts); then parsed and checked for shape and text. Anything
+ * else is a 400 that says why.
+ */
 export function jsonBody(limitBytes: number): Koa.Middleware {
+  const readText = koaBody({
+    json: false,
+    urlencoded: false,
+    multipart: false,
+    text: true,
+    textTypes: ['application/json'],
+    textLimit: limitBytes,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH],
+    onError: (err) => {
+      throw readRefusal(err, limitBytes);
+    },
+  });
   return async (ctx, next) => {
     if (!BODY_METHODS.has(ctx.method)) return next();
-    const length = Number(ctx.get('content-length') || '0');
-    const hasBody = length > 0 || ctx.get('transfer-encoding') !== '';
+    const hasBody = Number(ctx.get('content-length') || '0') > 0 || ctx.get('transfer-encoding') !== '';
     if (!hasBody) {
       ctx.request.body = undefined;
       return next();
     }
     if (!ctx.is('application/json')) throw invalidRequest('O corpo deve ser JSON (Content-Type: application/json)');
-    if (length > limitBytes) throw invalidRequest(`O corpo excede o limite de ${limitBytes} bytes`);
-    const raw = await readLimited(ctx.req, limitBytes);
-    ctx.state.rawBody = raw;
+    await readText(ctx, async () => {});
+    const raw = ctx.request.body as string;
     checkJsonDepth(raw);
     try {
       ctx.request.body = raw.length === 0 ? undefined : JSON.parse(raw);
@@ -111,23 +121,4 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     checkJsonShape(ctx.request.body);
     return next();
   };
-}
-
-function readLimited(stream: NodeJS.ReadableStream, limitBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limitBytes) {
-        stream.removeAllListeners('data');
-        stream.resume();
-        reject(invalidRequest(`O corpo excede o limite de ${limitBytes} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    stream.on('error', () => reject(invalidRequest('Corpo da requisição incompleto')));
-  });
 }

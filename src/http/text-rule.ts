@@ -24,11 +24,15 @@ export function forbiddenCharacter(text: string): string | null {
   return `U+${unit.toString(16).toUpperCase().padStart(4, '0')}, ${kindOf(unit)}`;
 }
 
-/** Throws a 400 `invalid_request` when `text` breaks the rule; `where` names the field, e.g. "Campo /payer/name". */
-export function checkText(text: string, where: string): void {
+/**
+ * Throws a 400 `invalid_request` when `text` breaks the rule; `where` names the field, e.g. "Campo /payer/name",
+ * and `param` is its JSON pointer when one field is to blame.
+ */
+export function checkText(text: string, where: string, param?: string): void {
   const problem = forbiddenCharacter(text);
   if (problem === null) return;
   throw invalidRequest(
     `${where} contém caractere não permitido (${problem}); caracteres de controle, sequências ANSI, controles bidirecionais e surrogates isolados são recusados`,
+    param,
   );
 }

@@ -1,6 +1,6 @@
 // Runs a route's own handler for a tool call: a Koa context for `GET /v1<path>?<query>` is made in
 // memory (nothing goes over the network), the authenticated caller is put on it as the guard would,
-// and the envelope the handler produced is read back.
+// the route's request validation runs as on the REST API, and the envelope the handler produced is read back.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type Koa from 'koa';
@@ -9,6 +9,8 @@ import type { RouteSpec } from '../api/routes.js';
 import type { Deps } from '../deps.js';
 import { invalidRequest } from '../http/errors.js';
 import { newRequestId } from '../http/edge.js';
+import { jsonPointer } from '../http/pointer.js';
+import { validateRequest } from '../api/validate-request.js';
 import { pathParameterNames } from '../openapi/paths.js';
 
 export interface RouteAnswer {
@@ -23,7 +25,7 @@ function requestFor(route: RouteSpec, args: Record<string, unknown>): { params: 
   const pathNames = new Set(pathParameterNames(route.path));
   for (const name of pathNames) {
     const value = args[name];
-    if (value === undefined || value === null || value === '') throw invalidRequest(`Informe o parâmetro ${name}`);
+    if (value === undefined || value === null || value === '') throw invalidRequest(`Informe o parâmetro ${name}`, jsonPointer(name));
     params[name] = String(value);
   }
   for (const [name, value] of Object.entries(args)) {
@@ -34,7 +36,15 @@ function requestFor(route: RouteSpec, args: Record<string, unknown>): { params: 
   return { params, url: `/v1${path}${search ? `?${search}` : ''}` };
 }
 
-/** Calls `route.handler` as `caller`; an ApiError it throws propagates unchanged. */
+const validators = new WeakMap<RouteSpec, Koa.Middleware>();
+
+function validatorOf(route: RouteSpec, deps: Deps): Koa.Middleware {
+  let validator = validators.get(route);
+  if (!validator) validators.set(route, (validator = validateRequest(route, deps)));
+  return validator;
+}
+
+/** Validates the arguments and calls `route.handler` as `caller`; an ApiError either throws propagates unchanged. */
 export async function invokeRoute(app: Koa, deps: Deps, route: RouteSpec, caller: Caller, args: Record<string, unknown>): Promise<RouteAnswer> {
   const { params, url } = requestFor(route, args);
   const req = new IncomingMessage(new Socket());
@@ -45,6 +55,6 @@ export async function invokeRoute(app: Koa, deps: Deps, route: RouteSpec, caller
   ctx.state.requestId = newRequestId();
   ctx.state.route = `${route.method} /v1${route.path}`;
   ctx.state.caller = caller;
-  await route.handler(ctx, deps);
+  await validatorOf(route, deps)(ctx, () => route.handler(ctx, deps));
   return { status: ctx.status, body: ctx.body };
 }

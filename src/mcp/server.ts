@@ -9,7 +9,7 @@ import type { Caller } from '../accounts/account.js';
 import { authorize } from '../api/auth.js';
 import type { Deps } from '../deps.js';
 import { SERVICE_VERSION } from '../http/edge.js';
-import { ApiError, internalError } from '../http/errors.js';
+import { ApiError, errorDetail, internalError } from '../http/errors.js';
 import { invokeRoute } from './invoke.js';
 import type { ToolSpec } from './tools.js';
 
@@ -17,7 +17,7 @@ const INSTRUCTIONS =
   'Read-only access to the Pix payments account of the API key: balance, transactions and disputes (MED). Amounts are decimal reais (BRL); only status `approved` means paid. Every request to this server (tool calls, listing tools, ping, initialize) counts against the key quota of 100 requests per 60 seconds, shared with the REST API.';
 
 function errorResult(err: ApiError): CallToolResult {
-  const envelope = { success: false, error: { code: err.code, message: err.message } };
+  const envelope = { success: false, error: errorDetail(err) };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
 }
 

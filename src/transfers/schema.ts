@@ -6,8 +6,7 @@
 // `externalId` is an idempotency key, so the idempotency rules judge it first (400 `invalid_idempotency_key`).
 import Type, { type Static } from 'typebox';
 import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../api/request-schema.js';
-import { checkBodyExternalId } from '../transactions/idempotency.js';
-import { ExternalIdSchema } from '../charges/schema.js';
+import { checkExternalId, ExternalIdSchema } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
 import { invalidRequest } from '../http/errors.js';
@@ -112,11 +111,11 @@ const MESSAGES: Record<string, string> = {
  * none. Throws a 400 on the first problem.
  */
 export function parseTransferBody(body: unknown): TransferRequest {
-  checkBodyExternalId(body);
+  checkExternalId(body);
   if (!validators.fields.Check(body)) {
     const first = validators.fields.Errors(body)[0];
     const path = first ? errorPath(first) : '';
-    throw invalidRequest(MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!);
+    throw invalidRequest(MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!, MESSAGES[path] ? path || undefined : undefined);
   }
   const destination = resolveDestination(body);
   if (!destination.ok) throw invalidRequest(destination.reason);

@@ -1,7 +1,7 @@
 // POST /v1/transactions: create a Pix charge (201), repeat it (200, idempotent), or learn that it is
 // still being accepted (202). The work happens in src/charges/create.ts.
 import { createCharge } from '../../charges/create.js';
-import { ChargeBodySchema } from '../../charges/schema.js';
+import { ChargeBodySchema, parseChargeBody } from '../../charges/schema.js';
 import { chargeWorkflowId } from '../../../workflows/charge.contract.js';
 import { creationRoute } from '../creation-route.js';
 
@@ -21,5 +21,6 @@ export const createChargeRoute = creationRoute({
     { status: 422, code: 'SPLIT_EXCEEDS_SALE' },
   ],
   workflowId: chargeWorkflowId,
+  refuseBody: async (body, deps) => void parseChargeBody(body, { webhookAllowInsecure: deps.config.webhookAllowInsecure }),
   create: createCharge,
 });

@@ -2,21 +2,19 @@
 import Type from 'typebox';
 import type { Caller } from '../../accounts/account.js';
 import { ok } from '../../http/edge.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import { findMed, listMeds } from '../../meds/repository.js';
-import { MED_STATUSES, type MedStatus } from '../../meds/row.js';
+import { MED_STATUSES } from '../../meds/row.js';
 import { MedSchema } from '../../meds/schema.js';
 import { serializeMed } from '../../meds/serialize.js';
-import { PageQuerySchema, pagination, parsePage, queryValue } from '../pagination.js';
+import { PageQuerySchema, pagination } from '../pagination.js';
 import type { RouteSpec } from '../routes.js';
+import { ERROR_CODE_KEYWORD, validQuery } from '../validate-request.js';
 
-function parseMedStatus(raw: string | undefined): MedStatus | undefined {
-  if (raw === undefined) return undefined;
-  if (!(MED_STATUSES as readonly string[]).includes(raw)) {
-    throw new ApiError(400, 'invalid_med_status', `status deve ser um de: ${MED_STATUSES.join(', ')}`);
-  }
-  return raw as MedStatus;
-}
+const ListMedsQuery = Type.Object({
+  ...PageQuerySchema,
+  status: Type.Optional(Type.Enum([...MED_STATUSES], { description: 'Filtra pelo status da MED', [ERROR_CODE_KEYWORD]: 'invalid_med_status' })),
+});
 
 export const listMedsRoute: RouteSpec = {
   method: 'GET',
@@ -25,12 +23,7 @@ export const listMedsRoute: RouteSpec = {
   financial: true,
   summary: 'Lista as MEDs (contestações) da conta, das mais recentes para as mais antigas',
   operationId: 'listMeds',
-  request: {
-    query: Type.Object({
-      ...PageQuerySchema,
-      status: Type.Optional(Type.Enum([...MED_STATUSES], { description: 'Filtra pelo status da MED' })),
-    }),
-  },
+  request: { query: ListMedsQuery },
   response: Type.Array(MedSchema),
   successStatuses: [200],
   errors: [
@@ -39,8 +32,8 @@ export const listMedsRoute: RouteSpec = {
   ],
   async handler(ctx, deps) {
     const caller = ctx.state.caller as Caller;
-    const page = parsePage(ctx.query);
-    const status = parseMedStatus(queryValue(ctx.query, 'status'));
+    const { status, ...query } = validQuery(ctx, ListMedsQuery);
+    const page = { page: query.page!, limit: query.limit! }; // defaults filled in
     const { rows, total } = await listMeds(deps.sql, caller.account.id, { ...page, status });
     ok(ctx, rows.map(serializeMed), 200, { pagination: pagination(page, total) });
   },

@@ -1,7 +1,8 @@
 // POST /v1/transfers: request a Pix transfer from the available balance (201), repeat it (200,
 // idempotent), or learn that it is still being accepted (202). The work happens in src/transfers/create.ts.
 import { createTransfer } from '../../transfers/create.js';
-import { TransferBodySchema } from '../../transfers/schema.js';
+import { readQrImageDestination } from '../../transfers/destination.js';
+import { parseTransferBody, TransferBodySchema } from '../../transfers/schema.js';
 import { transferWorkflowId } from '../../../workflows/transfer.contract.js';
 import { creationRoute } from '../creation-route.js';
 
@@ -16,5 +17,7 @@ export const createTransferRoute = creationRoute({
     { status: 423, code: 'invalid_request' },
   ],
   workflowId: transferWorkflowId,
+  // The QR image is read first, as the creation does: its own refusals come before the body's.
+  refuseBody: async (body) => void parseTransferBody(await readQrImageDestination(body)),
   create: createTransfer,
 });
