@@ -1,0 +1,105 @@
+// ESLint: a small base for the whole project, and the boundary between workflow code and the rest
+// (as the Temporal samples do): workflow files run in Temporal's deterministic sandbox, so they import
+// no Node built-in and no value from src/ or activities/, and leave no promise floating; src/ and
+// activities/ reach a workflow only through its contract (workflows/*.contract.ts).
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.tools/**', '.data/**', 'dist/**', 'coverage/**', '**/*.d.ts', '**/*.d.mts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: globals.node },
+    rules: {
+      // Names starting with _ are deliberately unused (a callback's position, a destructured rest).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Tests, scripts and the typed boundaries with untyped libraries read JSON of any shape.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Flags initial values a try/catch overwrites on both paths: style, not a defect.
+      'no-useless-assignment': 'off',
+    },
+  },
+  {
+    // The edge refuses control characters in text on purpose.
+    files: ['src/http/text-rule.ts'],
+    rules: { 'no-control-regex': 'off' },
+  },
+  {
+    // A test may keep a result it does not assert on, to show the step it stands for.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-vars': ['warn', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_BUILTINS.map((name) => ({ name, message: 'Workflow code runs in the deterministic sandbox: no Node built-ins.' })),
+          patterns: [
+            { group: ['node:*'], message: 'Workflow code runs in the deterministic sandbox: no Node built-ins.' },
+            {
+              group: ['**/src/**', '**/activities/**'],
+              allowTypeImports: true,
+              message: 'Workflow code imports only types from src/ and activities/ (`import type`); shared values belong in a contract.',
+            },
+            {
+              group: ['./*', '!./*.contract.js', '!./transaction-activities.js'],
+              allowTypeImports: true,
+              message: 'A workflow file imports another workflow only through its contract (*.contract.js).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The bundle's entry: it names every workflow file.
+    files: ['workflows/index.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
+  },
+  {
+    files: ['workflows/**/*.contract.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', ...NODE_BUILTINS], message: 'Contracts are imported by workflow code: no Node built-ins.' },
+            {
+              regex: '^(?!@temporalio/(?:workflow|common)$|\\./[\\w-]+\\.contract\\.js$)',
+              allowTypeImports: true,
+              message: 'A contract imports only @temporalio/workflow, @temporalio/common, other contracts, and types.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows/*', '!**/workflows/*.contract.js'],
+              message: 'src/ and activities/ reach a workflow only through its contract (workflows/<name>.contract.js).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,73 @@
+// The workflow boundary of eslint.config.js, through ESLint's own API: workflow code imports no Node
+// built-in, no value from src/ or from another workflow file, and leaves no promise floating; src/
+// reaches a workflow only through its contract. The code is linted as if it were an existing file
+// (the type-aware rules need a file the TypeScript project knows); nothing is written.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const A_WORKFLOW = 'workflows/med.ts';
+const A_CONTRACT = 'workflows/med.contract.ts';
+const A_SRC_FILE = 'src/charges/create.ts';
+
+let eslint: ESLint;
+
+/** The rules an error names when `code` is linted as the file at `filePath`. */
+async function errors(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
+  return result!.messages.filter((m) => m.severity === 2).map((m) => m.ruleId ?? `fatal: ${m.message}`);
+}
+
+describe('lint boundary of workflow code', { timeout: 60_000 }, () => {
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: ROOT });
+  });
+
+  it('refuses a Node built-in in a workflow file, with or without the node: prefix', async () => {
+    expect(await errors("import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n", A_WORKFLOW)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+    expect(await errors("import { randomUUID } from 'crypto';\nexport const id = randomUUID;\n", A_WORKFLOW)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+  });
+
+  it('refuses a value from src/ or activities/ in a workflow file, and allows their types', async () => {
+    expect(await errors("import { chargeTransactionId } from '../src/transactions/ids.js';\nexport const id = chargeTransactionId;\n", A_WORKFLOW)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+    expect(await errors("import { createActivities } from '../activities/index.js';\nexport const all = createActivities;\n", A_WORKFLOW)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+    expect(await errors("import type { Deps } from '../src/deps.js';\nexport type D = Deps;\n", A_WORKFLOW)).toEqual([]);
+  });
+
+  it('refuses a floating promise in a workflow file', async () => {
+    const code = "import { sleep } from '@temporalio/workflow';\nexport async function nap(): Promise<void> {\n  sleep(1000);\n}\n";
+    expect(await errors(code, A_WORKFLOW)).toEqual(['@typescript-eslint/no-floating-promises']);
+    expect(await errors(code.replace('  sleep', '  await sleep'), A_WORKFLOW)).toEqual([]);
+  });
+
+  it('lets a workflow file import a contract, not another workflow file', async () => {
+    expect(await errors("import { acceptUpdate } from './charge.contract.js';\nexport const update = acceptUpdate;\n", A_WORKFLOW)).toEqual([]);
+    expect(await errors("import { chargeWorkflow } from './charge.js';\nexport const run = chargeWorkflow;\n", A_WORKFLOW)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+  });
+
+  it('keeps a contract to Temporal definitions, other contracts and types', async () => {
+    expect(await errors("import { defineSignal } from '@temporalio/workflow';\nimport { ROUTE_REFUSED } from './transaction.contract.js';\nexport const s = defineSignal(ROUTE_REFUSED);\n", A_CONTRACT)).toEqual([]);
+    expect(await errors("import { chargeTransactionId } from '../src/transactions/ids.js';\nexport const id = chargeTransactionId;\n", A_CONTRACT)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+  });
+
+  it('lets src/ import a workflow contract, not a workflow file', async () => {
+    expect(await errors("import { acceptUpdate } from '../../workflows/charge.contract.js';\nexport const update = acceptUpdate;\n", A_SRC_FILE)).toEqual([]);
+    expect(await errors("import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n", A_SRC_FILE)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+  });
+});
