@@ -19,6 +19,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { connect } from '../src/db/database.js';
@@ -27,7 +28,7 @@ import { freePort } from '../test/helpers/ports.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
 import { processCpuMs, quantile, type Figures } from './measure.js';
-import { postLoad } from './post-load.js';
+import { createdFigures, postLoad } from './post-load.js';
 import { transferAccounts, transferLoad } from './transfers.js';
 
 const DURATION_S = Number(process.argv[2] ?? 20);
@@ -50,7 +51,7 @@ async function spawnProcess(args: string[], env: Record<string, string>, ready: 
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
     if (await ready(() => out).catch(() => false)) return child;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new Error(`${args.join(' ')} not ready within 90 s`);
 }
@@ -117,19 +118,11 @@ async function bearerTokens(adminUrl: string, adminHeaders: BenchEngine['adminHe
 async function chargeLoad(apiUrl: string, tokens: string[], seconds: number, label: string): Promise<Figures> {
   const body = JSON.stringify({ amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' });
   const result = await postLoad({ url: `${apiUrl}/transactions`, body, tokens, seconds, connections: CONCURRENCY, run: label.replace(/\W/g, '') });
-  const ok = (result.statusCodeStats['201']?.count ?? 0) as number;
   const unexpected = Object.entries(result.statusCodeStats).filter(([status]) => status !== '201');
   if (unexpected.length || result.errors) {
     process.stderr.write(`${label}: ${unexpected.map(([status, { count }]) => `${count} × ${status}`).join(', ')}; ${result.errors} connection errors (${result.timeouts} timeouts)\n`);
   }
-  return {
-    label,
-    requests: ok,
-    perSecond: ok / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx + ((result.statusCodeStats['202']?.count ?? 0) as number),
-  };
+  return createdFigures(label, result);
 }
 
 function report(rows: Figures[]): void {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { connect } from '../src/db/database.js';
 import { freePort } from '../test/helpers/ports.js';
@@ -65,7 +66,7 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Ben
     const deadline = Date.now() + 90_000;
     while ((await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => ({ status: 0 }))).status !== 200) {
       if (Date.now() > deadline || engine.exitCode !== null) throw new Error('engine did not become ready');
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
   } catch (err) {
     await stop();

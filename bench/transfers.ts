@@ -14,7 +14,7 @@ import { connect } from '../src/db/database.js';
 import { customerAccount, platformAccount } from '../src/ledger/accounts.js';
 import { post } from '../src/ledger/post.js';
 import type { Figures } from './measure.js';
-import { postLoad } from './post-load.js';
+import { createdFigures, postLoad } from './post-load.js';
 
 const ACCOUNT_COOLDOWN_S = 6;
 const FUNDING_CENTS = 1_000_000;
@@ -56,14 +56,5 @@ export async function transferAccounts(databaseUrl: string, maxRatePerS: number)
 export async function transferLoad(apiUrl: string, tokens: string[], seconds: number, connections: number, label: string): Promise<TransferFigures> {
   const run = `${label.replace(/\W/g, '')}${Date.now()}`;
   const result = await postLoad({ url: `${apiUrl}/transfers`, body: TRANSFER_BODY, tokens, seconds, connections, run });
-  const ok = result.statusCodeStats['201']?.count ?? 0;
-  return {
-    label,
-    requests: ok,
-    perSecond: ok / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx + (result.statusCodeStats['202']?.count ?? 0),
-    inProgress: result.statusCodeStats['409']?.count ?? 0,
-  };
+  return { ...createdFigures(label, result), inProgress: result.statusCodeStats['409']?.count ?? 0 };
 }

@@ -1,5 +1,6 @@
 // What must hold once everything settled, whatever was killed on the way. Each check answers how many
 // things it examined and every violation it found, named precisely enough to look up in the logs.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from '../../src/db/database.js';
 import type { LedgerReport } from '../../src/ledger/check.js';
 import type { Deliveries } from './receiver.js';
@@ -10,8 +11,6 @@ export interface CheckResult {
   examined: number;
   violations: string[];
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Retries a read when a fault ended the harness's connection. */
 async function read<T>(work: () => Promise<T>): Promise<T> {

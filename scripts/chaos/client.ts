@@ -1,6 +1,7 @@
 // The demanding integrator: every uncertain answer (connection error, timeout, 5xx, 202, 429) is
 // repeated with the same request, and so the same idempotency key, until a final answer comes.
 // Counts every repetition by cause.
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Answer {
   status: number;
@@ -20,7 +21,6 @@ export class NoFinalAnswer extends Error {}
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const GIVE_UP_MS = 240_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class RetryingClient {
   readonly retries = new Map<string, number>();

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { connect, type Sql } from '../../src/db/database.js';
@@ -34,8 +35,6 @@ export interface ClusterSettings {
   /** Added to every engine process's environment. */
   env: Record<string, string>;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Cluster {
   readonly adminToken = randomBytes(16).toString('hex');

@@ -4,6 +4,7 @@
 // the middle of the faulty phase; termination of every connection to the database. Every fault is
 // kept on a timeline for the latency figures.
 import { randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster, EngineProcess } from './cluster.js';
 
 export type FaultKind = 'worker_kill' | 'api_kill' | 'temporal_kill' | 'db_terminate';
@@ -15,8 +16,6 @@ export interface Fault {
   /** When the killed process served again. */
   recoveredAtMs: number;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class FaultInjector {
   readonly timeline: Fault[] = [];

@@ -12,6 +12,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runChecks, unsettled, type CheckResult } from './checks.js';
 import { RetryingClient } from './client.js';
 import { Cluster } from './cluster.js';
@@ -28,7 +29,6 @@ const SETTLE_LIMIT_MS = 180_000;
 /** Share of the operations run before the first fault, for the baseline latency. */
 const BASELINE_SHARE = 0.15;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ms = (value: number) => (Number.isNaN(value) ? '-' : `${Math.round(value)}`);
 
 async function settle(cluster: Cluster, receiver: WebhookReceiver): Promise<string[]> {

@@ -5,6 +5,7 @@
 // other (so at most one transfer of an account is pending); the lanes run side by side. What every
 // operation expects is recorded for the checks; what it saw that no retry can explain is a finding.
 import { randomBytes, randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { generateCnpj, generateCpf } from '@brazilian-utils/brazilian-utils';
 import type { Sql } from '../../src/db/database.js';
 import { readBalance } from '../../src/ledger/balance.js';
@@ -77,7 +78,6 @@ export interface WorkloadTarget {
   sql: Sql;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const reais = (min: number, max: number) => randomInt(min * 100, max * 100 + 1) / 100;
 const newKey = (label: string) => `chaos-${label}-${randomBytes(6).toString('hex')}`;
 

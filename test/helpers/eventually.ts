@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /** Polls `probe` until it returns something other than undefined/false, or fails after `timeoutMs`. */
 export async function eventually<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -9,7 +11,7 @@ export async function eventually<T>(probe: () => T | undefined | false | Promise
     } catch (err) {
       lastError = err;
     }
-    await new Promise((r) => setTimeout(r, everyMs));
+    await sleep(everyMs);
   }
   throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
 }

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { freshDatabaseUrl } from './database.js';
@@ -80,7 +81,7 @@ export async function waitReady(rootUrl: string, proc: EngineProcess, timeoutMs 
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new Error(`engine not ready in ${timeoutMs} ms:\n${proc.output().slice(-3000)}`);
 }
@@ -91,7 +92,7 @@ export async function waitWorker(proc: EngineProcess, timeoutMs = 90_000): Promi
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null) throw new Error(`worker exited (${proc.child.exitCode}):\n${proc.output().slice(-3000)}`);
     if (proc.output().includes('"worker running"')) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new Error(`worker not running in ${timeoutMs} ms:\n${proc.output().slice(-3000)}`);
 }

@@ -63,3 +63,26 @@ export function compact(value: Record<string, unknown>): Record<string, unknown>
     .filter(([, item]) => item !== undefined);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
+
+/** Reads an option that must be one of `choices`. */
+export function choiceOption<T extends string>(options: OptionValues, name: string, choices: readonly T[]): T | undefined {
+  const value = options[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !choices.includes(value as T)) throw new UsageError(`--${name} must be ${choices.join(' or ')}`);
+  return value as T;
+}
+
+/** `route` with each `:name` segment replaced by the URL-encoded positional argument of that name. */
+export function pathOf(route: string, args: Record<string, string>): string {
+  return route.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(args[name]!));
+}
+
+/** A command that calls `method route` of the admin API, the route's `:name` segments being its arguments, in order. */
+export function adminCall(name: string, summary: string, method: string, route: string): Command {
+  return {
+    name,
+    summary,
+    args: [...route.matchAll(/:(\w+)/g)].map((match) => match[1]!),
+    run: ({ args, admin }) => admin.request(method, pathOf(route, args)),
+  };
+}

@@ -35,3 +35,6 @@ export function table(data: unknown): string {
 export function json(data: unknown): string {
   return JSON.stringify(data, null, 2);
 }
+
+/** Renders an answer holding a secret that the admin API shows only once. */
+export const shownOnce = (secret: string) => (data: unknown) => `${table(data)}\n\nStore the ${secret} now: it is shown only this once.`;

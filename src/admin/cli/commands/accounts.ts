@@ -1,5 +1,5 @@
 // pixctl accounts create | show | set
-import { booleanOption, compact, numberOption, type CommandGroup, type OptionSpec, type OptionValues } from '../command.js';
+import { adminCall, booleanOption, compact, numberOption, pathOf, type CommandGroup, type OptionSpec, type OptionValues } from '../command.js';
 
 /** Settings both `create` and `set` accept (reais and percent). */
 const SETTINGS: Record<string, OptionSpec> = {
@@ -58,12 +58,7 @@ export const accounts: CommandGroup = {
           }),
         ),
     },
-    {
-      name: 'show',
-      summary: 'show an account with its settings and balance',
-      args: ['accountId'],
-      run: ({ args, admin }) => admin.request('GET', `/accounts/${encodeURIComponent(args.accountId!)}`),
-    },
+    adminCall('show', 'show an account with its settings and balance', 'GET', '/accounts/:accountId'),
     {
       name: 'set',
       summary: 'change settings of an account',
@@ -72,7 +67,7 @@ export const accounts: CommandGroup = {
       run: ({ args, options, admin }) =>
         admin.request(
           'PATCH',
-          `/accounts/${encodeURIComponent(args.accountId!)}`,
+          pathOf('/accounts/:accountId', args),
           compact({
             status: options.status,
             withdrawalsBlocked: booleanOption(options, 'withdrawals-blocked'),

@@ -1,5 +1,5 @@
 // pixctl charges pay: play the payer and pay a pending charge on the simulated Pix network.
-import { compact, type CommandGroup } from '../command.js';
+import { compact, pathOf, type CommandGroup } from '../command.js';
 
 export const charges: CommandGroup = {
   name: 'charges',
@@ -18,7 +18,7 @@ export const charges: CommandGroup = {
       },
       run: ({ args, options, admin }) => {
         const payer = compact({ name: options.name, document: options.document, email: options.email, bankName: options.bank, state: options.state });
-        return admin.request('POST', `/simulator/charges/${encodeURIComponent(args.transactionId!)}/pay`, payer ? { payer } : undefined);
+        return admin.request('POST', pathOf('/simulator/charges/:transactionId/pay', args), payer ? { payer } : undefined);
       },
     },
   ],

@@ -1,6 +1,6 @@
 // pixctl keys create | list | revoke
-import { listOption, type CommandGroup } from '../command.js';
-import { table } from '../output.js';
+import { adminCall, listOption, pathOf, type CommandGroup } from '../command.js';
+import { shownOnce } from '../output.js';
 
 export const keys: CommandGroup = {
   name: 'keys',
@@ -15,23 +15,13 @@ export const keys: CommandGroup = {
         'allowed-ips': { type: 'string', description: 'comma-separated IPs or CIDRs the key may be used from (default: any)' },
       },
       run: ({ args, options, admin }) =>
-        admin.request('POST', `/accounts/${encodeURIComponent(args.accountId!)}/api-keys`, {
+        admin.request('POST', pathOf('/accounts/:accountId/api-keys', args), {
           permissions: listOption(options, 'permissions'),
           ...(options['allowed-ips'] === undefined ? {} : { allowedIps: listOption(options, 'allowed-ips') }),
         }),
-      render: (data) => `${table(data)}\n\nStore the key now: it is shown only this once.`,
+      render: shownOnce('key'),
     },
-    {
-      name: 'list',
-      summary: 'list the keys of an account (without secrets)',
-      args: ['accountId'],
-      run: ({ args, admin }) => admin.request('GET', `/accounts/${encodeURIComponent(args.accountId!)}/api-keys`),
-    },
-    {
-      name: 'revoke',
-      summary: 'revoke a key; it stops working on the next request',
-      args: ['keyId'],
-      run: ({ args, admin }) => admin.request('DELETE', `/api-keys/${encodeURIComponent(args.keyId!)}`),
-    },
+    adminCall('list', 'list the keys of an account (without secrets)', 'GET', '/accounts/:accountId/api-keys'),
+    adminCall('revoke', 'revoke a key; it stops working on the next request', 'DELETE', '/api-keys/:keyId'),
   ],
 };

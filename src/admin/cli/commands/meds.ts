@@ -1,7 +1,7 @@
 // pixctl meds open | decide: play the payer's institution opening a MED, and decide one as the
 // receiving side's analyst.
-import { MED_OUTCOMES, type MedOutcome } from '../../../meds/row.js';
-import { compact, numberOption, UsageError, type CommandGroup } from '../command.js';
+import { MED_OUTCOMES } from '../../../meds/row.js';
+import { choiceOption, compact, numberOption, pathOf, type CommandGroup } from '../command.js';
 
 export const meds: CommandGroup = {
   name: 'meds',
@@ -29,11 +29,7 @@ export const meds: CommandGroup = {
       options: {
         outcome: { type: 'string', description: 'accepted or rejected', required: true },
       },
-      run: ({ args, options, admin }) => {
-        const outcome = options.outcome;
-        if (!MED_OUTCOMES.includes(outcome as MedOutcome)) throw new UsageError(`--outcome must be ${MED_OUTCOMES.join(' or ')}`);
-        return admin.request('POST', `/meds/${encodeURIComponent(args.medId!)}/decision`, { outcome });
-      },
+      run: ({ args, options, admin }) => admin.request('POST', pathOf('/meds/:medId/decision', args), { outcome: choiceOption(options, 'outcome', MED_OUTCOMES) }),
     },
   ],
 };

@@ -1,5 +1,5 @@
 // pixctl transfers complete: play the Pix network and settle a pending transfer.
-import { UsageError, type CommandGroup } from '../command.js';
+import { choiceOption, pathOf, type CommandGroup } from '../command.js';
 
 const OUTCOMES = ['approved', 'failed'];
 
@@ -14,11 +14,8 @@ export const transfers: CommandGroup = {
       options: {
         outcome: { type: 'string', description: 'approved or failed', required: true },
       },
-      run: ({ args, options, admin }) => {
-        const outcome = options.outcome;
-        if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome)) throw new UsageError('--outcome must be approved or failed');
-        return admin.request('POST', `/simulator/transfers/${encodeURIComponent(args.transferId!)}/complete`, { outcome });
-      },
+      run: ({ args, options, admin }) =>
+        admin.request('POST', pathOf('/simulator/transfers/:transferId/complete', args), { outcome: choiceOption(options, 'outcome', OUTCOMES) }),
     },
   ],
 };

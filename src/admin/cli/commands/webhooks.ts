@@ -1,7 +1,7 @@
 // pixctl webhooks add | list | disable (endpoints) and pixctl deliveries list | show | retry (the delivery log).
 import type { AttemptView, DeliveryView } from '../../../webhooks/deliveries.js';
-import { UsageError, type CommandGroup } from '../command.js';
-import { table } from '../output.js';
+import { adminCall, pathOf, UsageError, type CommandGroup } from '../command.js';
+import { shownOnce, table } from '../output.js';
 
 /** One row per attempt (a delivery without attempts yet gets one row), so the log reads top to bottom. */
 function attemptsTable(deliveries: DeliveryView[]): string {
@@ -22,6 +22,8 @@ function attemptsTable(deliveries: DeliveryView[]): string {
   return table(rows);
 }
 
+const oneDelivery = (data: unknown) => attemptsTable([data as DeliveryView]);
+
 export const webhooks: CommandGroup = {
   name: 'webhooks',
   summary: 'register, list and disable the webhook endpoints of an account',
@@ -31,21 +33,11 @@ export const webhooks: CommandGroup = {
       summary: 'register an endpoint (https on a public address); its signing secret is printed this once',
       args: ['accountId'],
       options: { url: { type: 'string', description: 'receiver URL', required: true } },
-      run: ({ args, options, admin }) => admin.request('POST', `/accounts/${encodeURIComponent(args.accountId!)}/webhook-endpoints`, { url: options.url }),
-      render: (data) => `${table(data)}\n\nStore the secret now: it is shown only this once.`,
+      run: ({ args, options, admin }) => admin.request('POST', pathOf('/accounts/:accountId/webhook-endpoints', args), { url: options.url }),
+      render: shownOnce('secret'),
     },
-    {
-      name: 'list',
-      summary: 'list the endpoints of an account (without secrets)',
-      args: ['accountId'],
-      run: ({ args, admin }) => admin.request('GET', `/accounts/${encodeURIComponent(args.accountId!)}/webhook-endpoints`),
-    },
-    {
-      name: 'disable',
-      summary: 'stop delivering to an endpoint; its pending deliveries are cancelled',
-      args: ['endpointId'],
-      run: ({ args, admin }) => admin.request('DELETE', `/webhook-endpoints/${encodeURIComponent(args.endpointId!)}`),
-    },
+    adminCall('list', 'list the endpoints of an account (without secrets)', 'GET', '/accounts/:accountId/webhook-endpoints'),
+    adminCall('disable', 'stop delivering to an endpoint; its pending deliveries are cancelled', 'DELETE', '/webhook-endpoints/:endpointId'),
   ],
 };
 
@@ -69,19 +61,10 @@ export const deliveries: CommandGroup = {
       },
       render: (data) => attemptsTable(data as DeliveryView[]),
     },
+    { ...adminCall('show', 'one delivery with its attempts', 'GET', '/webhook-deliveries/:deliveryId'), render: oneDelivery },
     {
-      name: 'show',
-      summary: 'one delivery with its attempts',
-      args: ['deliveryId'],
-      run: ({ args, admin }) => admin.request('GET', `/webhook-deliveries/${encodeURIComponent(args.deliveryId!)}`),
-      render: (data) => attemptsTable([data as DeliveryView]),
-    },
-    {
-      name: 'retry',
-      summary: 'redeliver now: one more signed attempt with the same delivery id; prints the outcome',
-      args: ['deliveryId'],
-      run: ({ args, admin }) => admin.request('POST', `/webhook-deliveries/${encodeURIComponent(args.deliveryId!)}/retry`),
-      render: (data) => attemptsTable([data as DeliveryView]),
+      ...adminCall('retry', 'redeliver now: one more signed attempt with the same delivery id; prints the outcome', 'POST', '/webhook-deliveries/:deliveryId/retry'),
+      render: oneDelivery,
     },
   ],
 };
