@@ -1,7 +1,8 @@
 // Records workflow histories of real runs for the replay tests (test/replay/replay.test.ts).
 //
-//   npm run record-history               every scenario
+//   npm run record-history                               every scenario
 //   npm run record-history -- charge-paid charge-expired
+//   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
@@ -12,9 +13,11 @@
 // recorded before encryption keep their names and stay as they are.
 // historyToJSON of @temporalio/common is not used: with the two protobufjs copies this install
 // holds it fails ("type must be a Type").
-// Record again after an intentional, versioned workflow change; never edit a history by hand.
+// A committed history is never recorded again nor edited: after a versioned workflow change (patched()),
+// record the changed scenarios beside the old ones under a label naming the change (--as <patch id>);
+// the script refuses to overwrite an existing file. The old histories must keep replaying.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -24,6 +27,10 @@ import { Client, Connection } from '@temporalio/client';
 import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
 import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
+import { chargeWorkflowId } from '../workflows/charge.contract.js';
+import { medWorkflowId } from '../workflows/med.contract.js';
+import { transferWorkflowId } from '../workflows/transfer.contract.js';
+import { webhookDeliveryWorkflowId } from '../workflows/webhook-delivery.contract.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HISTORIES_DIR = join(ROOT, 'test', 'replay', 'histories');
@@ -47,7 +54,7 @@ async function createCharge(ctx: ScenarioContext): Promise<{ id: string; workflo
   const key = `replay-${randomBytes(6).toString('hex')}`;
   const created = await ctx.api('POST', '/transactions', chargeBody, { 'Idempotency-Key': key });
   if (created.status !== 201) throw new Error(`charge creation answered ${created.status}: ${JSON.stringify(created.body)}`);
-  return { id: created.body.data.id, workflowId: `charge:${ctx.merchant.accountId}:${key}` };
+  return { id: created.body.data.id, workflowId: chargeWorkflowId(ctx.merchant.accountId, key) };
 }
 
 async function paidCharge(ctx: ScenarioContext): Promise<string> {
@@ -65,7 +72,7 @@ async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'fail
   if (created.status !== 201) throw new Error(`transfer creation answered ${created.status}: ${JSON.stringify(created.body)}`);
   await ctx.admin('POST', `/simulator/transfers/${created.body.data.id}/complete`, { outcome });
   await ctx.waitForStatus(created.body.data.id, outcome);
-  return `transfer:${ctx.merchant.accountId}:${key}`;
+  return transferWorkflowId(ctx.merchant.accountId, key);
 }
 
 /** The payer's institution disputes part of a paid charge; the operator decides. */
@@ -75,7 +82,7 @@ async function decidedMed(ctx: ScenarioContext, outcome: 'accepted' | 'rejected'
   if (opened.status !== 201) throw new Error(`MED opening answered ${opened.status}: ${JSON.stringify(opened.body)}`);
   const decided = await ctx.admin('POST', `/meds/${opened.body.data.id}/decision`, { outcome });
   if (decided.status !== 200) throw new Error(`MED decision answered ${decided.status}: ${JSON.stringify(decided.body)}`);
-  return `med:${opened.body.data.id}`;
+  return medWorkflowId(opened.body.data.id);
 }
 
 /** A registered receiver that fails its first call: the delivery of the approval takes two attempts. */
@@ -98,7 +105,7 @@ async function webhookRetried(ctx: ScenarioContext): Promise<string> {
       return view?.status === 'succeeded' ? view : undefined;
     }, 'the approval to be delivered');
     if (delivery.attemptCount !== 2) throw new Error(`expected 2 attempts, saw ${delivery.attemptCount}`);
-    return `webhook-delivery:${delivery.id}`;
+    return webhookDeliveryWorkflowId(delivery.id);
   } finally {
     receiver.close();
   }
@@ -162,10 +169,17 @@ async function merchantOf(admin: ScenarioContext['admin']): Promise<ScenarioCont
 }
 
 async function main() {
-  const wanted = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const asAt = args.indexOf('--as');
+  const label = asAt === -1 ? null : args[asAt + 1];
+  if (asAt !== -1 && !label?.match(/^[a-z0-9-]+$/)) throw new Error('--as takes a label of lowercase letters, digits and dashes');
+  const wanted = asAt === -1 ? args : args.filter((_, i) => i !== asAt && i !== asAt + 1);
   const unknown = wanted.filter((name) => !(name in SCENARIOS));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
   const names = wanted.length ? wanted : Object.keys(SCENARIOS);
+  const fileOf = (name: string) => join(HISTORIES_DIR, label === null ? `${name}-encrypted.json` : `${name}-${label}-encrypted.json`);
+  const recorded = names.map(fileOf).filter((file) => existsSync(file));
+  if (recorded.length) throw new Error(`already recorded (committed histories are never recorded again; use --as <label>): ${recorded.join(', ')}`);
 
   const engine = await startEngine({
     CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
@@ -195,8 +209,8 @@ async function main() {
       const workflowId = await SCENARIOS[name]!(ctx);
       const handle = client.workflow.getHandle(workflowId);
       await handle.result();
-      const file = join(HISTORIES_DIR, `${name}-encrypted.json`);
-      writeFileSync(file, `${JSON.stringify(await handle.fetchHistory(), null, 1)}\n`);
+      const file = fileOf(name);
+      writeFileSync(file, `${JSON.stringify(await handle.fetchHistory(), null, 1)}\n`, { flag: 'wx' });
       process.stdout.write(`recorded ${name} (${workflowId}) → ${file}\n`);
     }
   } finally {

@@ -30,13 +30,19 @@ export function historyPayloads(history: unknown): StoredPayload[] {
 
 export const encodingOf = (payload: StoredPayload) => payload.metadata.encoding?.toString('utf8');
 
-const MARKER_FIELDS = new Set(['activity_id', 'activity_type', 'attempt', 'backoff', 'complete_time', 'original_schedule_time', 'seq']);
+const LOCAL_ACTIVITY_FIELDS = new Set(['activity_id', 'activity_type', 'attempt', 'backoff', 'complete_time', 'original_schedule_time', 'seq']);
+const PATCH_FIELDS = new Set(['id', 'deprecated']);
+
+const onlyFields = (payload: StoredPayload, fields: Set<string>) =>
+  Object.keys(JSON.parse(payload.data.toString('utf8'))).every((field) => fields.has(field));
 
 /**
- * The bookkeeping the SDK's core writes beside a local activity's result (its sequence number, type,
- * attempt and times), outside the payload codec's reach: it holds no data of the operation.
+ * The bookkeeping the SDK's core writes in markers, outside the payload codec's reach, holding no
+ * data of the operation: beside a local activity's result its sequence number, type, attempt and
+ * times; in a patch marker (patched()) the patch id.
  */
-export function isLocalActivityMarkerData(payload: StoredPayload): boolean {
-  if (!/\/markerRecordedEventAttributes\/details\/data\/payloads\/\d+$/.test(payload.path)) return false;
-  return Object.keys(JSON.parse(payload.data.toString('utf8'))).every((field) => MARKER_FIELDS.has(field));
+export function isCoreMarkerData(payload: StoredPayload): boolean {
+  if (/\/markerRecordedEventAttributes\/details\/data\/payloads\/\d+$/.test(payload.path)) return onlyFields(payload, LOCAL_ACTIVITY_FIELDS);
+  if (/\/markerRecordedEventAttributes\/details\/patch-data\/payloads\/\d+$/.test(payload.path)) return onlyFields(payload, PATCH_FIELDS);
+  return false;
 }

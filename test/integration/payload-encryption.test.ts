@@ -13,7 +13,7 @@ import { chargeBody, createCharge, newKey, payCharge, postCharge, waitForStatus 
 import { eventually } from '../helpers/eventually.js';
 import { admin, ADMIN_TOKEN, http, spawnEngine, waitWorker, type Stack } from '../helpers/stack.js';
 import { createMerchant } from '../helpers/fixtures.js';
-import { encodingOf, historyPayloads, isLocalActivityMarkerData, type StoredPayload } from '../helpers/history-payloads.js';
+import { encodingOf, historyPayloads, isCoreMarkerData, type StoredPayload } from '../helpers/history-payloads.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
 import { completeTransfer, postTransfer } from '../helpers/transfers.js';
@@ -77,7 +77,7 @@ describe('workflow histories in Temporal', () => {
       for (const secret of secrets) expect(text, `${workflowId} holds ${secret}`).not.toContain(secret);
       const payloads = historyPayloads(history);
       expect(payloads.filter((p) => encodingOf(p) === 'binary/encrypted').length, workflowId).toBeGreaterThan(0);
-      expect(payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isLocalActivityMarkerData(p)), workflowId).toEqual([]);
+      expect(payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isCoreMarkerData(p)), workflowId).toEqual([]);
       expect(new Set(payloads.filter((p) => encodingOf(p) === 'binary/encrypted').map((p) => p.metadata['encryption-key-id']!.toString()))).toEqual(
         new Set([testPayloadKeys().current]),
       );

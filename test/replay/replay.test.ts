@@ -9,7 +9,7 @@ import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
-import { encodingOf, historyPayloads, isLocalActivityMarkerData } from '../helpers/history-payloads.js';
+import { encodingOf, historyPayloads, isCoreMarkerData } from '../helpers/history-payloads.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
@@ -33,7 +33,7 @@ describe('workflow replay', () => {
       const encrypted = payloads.filter((p) => encodingOf(p) === 'binary/encrypted');
       expect(encrypted.length, file).toBeGreaterThan(0);
       expect(new Set(encrypted.map((p) => p.metadata['encryption-key-id']?.toString())), file).toEqual(new Set([testPayloadKeys().current]));
-      expect(payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isLocalActivityMarkerData(p)), file).toEqual([]);
+      expect(payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isCoreMarkerData(p)), file).toEqual([]);
     }
   });
 
