@@ -1,8 +1,10 @@
-// The embedded Temporal dev server for `npm start` without TEMPORAL_ADDRESS, and for the tests:
-// `temporal server start-dev` from the pinned CLI, with the search attributes the engine uses and the
-// flags update-with-start needs. History persists in a file when `dbFile` is given. It ends with the
-// process that started it, whatever kills that one (see boundToThisProcess), and never silently
-// shares its port (see dev-server-port.ts).
+// The embedded Temporal dev server for `npm start` without TEMPORAL_ADDRESS (and for the bench and the
+// chaos campaign, which kills it and starts it again on its history): `temporal server start-dev` from the
+// pinned CLI, with the search attributes the engine uses and the flags update-with-start needs, the Web
+// UI on its port with the codec endpoint. History persists in a file when `dbFile` is given. It ends
+// with the process that started it, whatever kills that one (see boundToThisProcess), and never
+// silently shares its port (see dev-server-port.ts). The tests' server is the testing package's
+// (test/helpers/global-setup.ts): in memory, headless, and ended by the test run itself.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
