@@ -7,14 +7,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AesGcmPayloadCodec } from '../src/temporal/codec/aes-gcm-codec.js';
-import { historyPayloads, isLocalActivityMarkerData } from '../test/helpers/history-payloads.js';
+import { historyPayloads, isCoreMarkerData } from '../test/helpers/history-payloads.js';
 import { testPayloadKeys } from '../test/helpers/payload-keys.js';
 
 const ROUNDS = Number(process.argv[2] ?? 5000);
 const HISTORY = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'replay', 'histories', 'charge-paid.json');
 
 const payloads = historyPayloads(JSON.parse(readFileSync(HISTORY, 'utf8')))
-  .filter((p) => !isLocalActivityMarkerData(p))
+  .filter((p) => !isCoreMarkerData(p))
   .map((p) => ({ metadata: p.metadata, data: p.data }));
 const codec = new AesGcmPayloadCodec(testPayloadKeys());
 const clearBytes = payloads.reduce((sum, p) => sum + p.data.length, 0);

@@ -3,11 +3,9 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ChargeDraft } from '../src/charges/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
-import type { AcceptRequest, Refusal } from './transaction.contract.js';
+import type { AcceptRequest, Refusal, TransactionWorkflowInput } from './transaction.contract.js';
 
-export interface ChargeWorkflowInput {
-  /** The request that started the workflow: only its accept update is answered 201. */
-  requestId: string;
+export interface ChargeWorkflowInput extends TransactionWorkflowInput {
   ttlSeconds: number;
   draft: ChargeDraft;
 }

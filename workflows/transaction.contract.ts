@@ -3,7 +3,15 @@
 // what retrying cannot change, the refusal of data PostgreSQL would not store, and the activities'
 // retry policy. Imported by src/, activities/ and workflows/: it imports only Temporal's definitions
 // and types.
+import type { DraftBasics } from '../src/transactions/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
+
+/** What a charge's or a transfer's workflow starts with (each adds its own fields). */
+export interface TransactionWorkflowInput {
+  /** The request that started the workflow: only its accept update is answered 201. */
+  requestId: string;
+  draft: DraftBasics;
+}
 
 /** What the `accept` update of a transaction workflow is asked with. */
 export interface AcceptRequest {

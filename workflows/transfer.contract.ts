@@ -3,11 +3,9 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TransferDraft, TransferRefusal } from '../src/transfers/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
-import type { AcceptOutcome, AcceptRequest } from './transaction.contract.js';
+import type { AcceptOutcome, AcceptRequest, TransactionWorkflowInput } from './transaction.contract.js';
 
-export interface TransferWorkflowInput {
-  /** The request that started the workflow: only its accept update is answered 201. */
-  requestId: string;
+export interface TransferWorkflowInput extends TransactionWorkflowInput {
   draft: TransferDraft;
 }
 

@@ -3,7 +3,7 @@
 // `paymentNotified` signal. Each wait is bounded by ACCEPT_WAIT_MS.
 import type { Deps } from '../deps.js';
 import { TIMED_OUT, within } from '../async/within.js';
-import { acceptWithStart } from '../temporal/accept-with-start.js';
+import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
 import {
   acceptUpdate,
@@ -12,23 +12,14 @@ import {
   paymentNotifiedSignal,
   refreshUpdate,
   type AcceptResult,
-  type ChargeWorkflow,
   type ChargeWorkflowInput,
 } from '../../workflows/charge.contract.js';
 
+const CHARGE: TransactionWorkflow<AcceptResult> = { type: CHARGE_WORKFLOW, accept: acceptUpdate, workflowId: chargeWorkflowId };
+
 /** Starts the charge's workflow (or joins the key's) and waits for its accept step; TIMED_OUT when it did not answer in time. */
 export function startCharge(deps: Deps, input: ChargeWorkflowInput, fingerprint: string): Promise<AcceptResult | typeof TIMED_OUT> {
-  const { draft } = input;
-  return acceptWithStart<ChargeWorkflow, AcceptResult>(deps, {
-    update: acceptUpdate,
-    workflowType: CHARGE_WORKFLOW,
-    workflowId: chargeWorkflowId(draft.accountId, draft.externalId),
-    input,
-    accountId: draft.accountId,
-    transactionId: draft.transactionId,
-    requestId: input.requestId,
-    fingerprint,
-  });
+  return acceptWithStart(deps, CHARGE, input, fingerprint);
 }
 
 /** A repeat of a charge still being accepted: the accept update of the key's running workflow. */

@@ -2,24 +2,19 @@
 // `accept` update (starting the workflow, or joining the one already running for the key), waited
 // for a bounded time (ACCEPT_WAIT_MS).
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
-import type { UpdateDefinition, Workflow } from '@temporalio/common';
+import type { UpdateDefinition } from '@temporalio/common';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
-import type { AcceptRequest } from '../../workflows/transaction.contract.js';
+import type { AcceptRequest, TransactionWorkflowInput } from '../../workflows/transaction.contract.js';
 import { WORKFLOW_TASK_TIMEOUT } from './timeouts.js';
 
-export interface AcceptStart<W extends Workflow, Ret> {
-  update: UpdateDefinition<Ret, [AcceptRequest]>;
-  /** The workflow's type name, as its contract gives it. */
-  workflowType: string;
-  workflowId: string;
-  input: Parameters<W>[0];
-  accountId: string;
-  transactionId: string;
-  requestId: string;
-  fingerprint: string;
+/** A charge's or a transfer's workflow, as its contract names it. */
+export interface TransactionWorkflow<Ret> {
+  type: string;
+  accept: UpdateDefinition<Ret, [AcceptRequest]>;
+  workflowId(accountId: string, key: string): string;
 }
 
 /** How long the reachability check after a timed-out wait may take (Temporal's client retries a lost connection for longer). */
@@ -46,25 +41,32 @@ export async function ensureStarted(deps: Deps, workflowId: string): Promise<voi
 
 /**
  * The accept update's answer, or TIMED_OUT when the wait ran out and Temporal confirmed it knows of
- * the workflow (503 when it does not answer).
+ * the workflow (503 when it does not answer). The workflow is keyed by the draft's account and key.
  */
-export async function acceptWithStart<W extends Workflow, Ret>(deps: Deps, start: AcceptStart<W, Ret>): Promise<Ret | typeof TIMED_OUT> {
-  const accepted = deps.temporal.workflow.executeUpdateWithStart(start.update, {
-    args: [{ requestId: start.requestId, fingerprint: start.fingerprint }],
-    updateId: start.requestId,
-    startWorkflowOperation: new WithStartWorkflowOperation(start.workflowType, {
-      workflowId: start.workflowId,
+export async function acceptWithStart<Ret>(
+  deps: Deps,
+  workflow: TransactionWorkflow<Ret>,
+  input: TransactionWorkflowInput,
+  fingerprint: string,
+): Promise<Ret | typeof TIMED_OUT> {
+  const { requestId, draft } = input;
+  const workflowId = workflow.workflowId(draft.accountId, draft.externalId);
+  const accepted = deps.temporal.workflow.executeUpdateWithStart(workflow.accept, {
+    args: [{ requestId, fingerprint }],
+    updateId: requestId,
+    startWorkflowOperation: new WithStartWorkflowOperation(workflow.type, {
+      workflowId,
       taskQueue: deps.config.temporalTaskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
-      args: [start.input],
+      args: [input],
       typedSearchAttributes: [
-        { key: ACCOUNT_ID_ATTRIBUTE, value: start.accountId },
-        { key: TRANSACTION_ID_ATTRIBUTE, value: start.transactionId },
+        { key: ACCOUNT_ID_ATTRIBUTE, value: draft.accountId },
+        { key: TRANSACTION_ID_ATTRIBUTE, value: draft.transactionId },
       ],
     }),
   });
   const result = await within(accepted, deps.config.acceptWaitMs);
-  if (result === TIMED_OUT) await ensureStarted(deps, start.workflowId);
+  if (result === TIMED_OUT) await ensureStarted(deps, workflowId);
   return result;
 }

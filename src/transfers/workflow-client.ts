@@ -3,7 +3,7 @@
 // `networkAnswered` signal.
 import type { Deps } from '../deps.js';
 import type { TIMED_OUT } from '../async/within.js';
-import { acceptWithStart } from '../temporal/accept-with-start.js';
+import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
 import {
   networkAnsweredSignal,
@@ -11,23 +11,14 @@ import {
   transferAcceptUpdate,
   transferWorkflowId,
   type TransferAcceptResult,
-  type TransferWorkflow,
   type TransferWorkflowInput,
 } from '../../workflows/transfer.contract.js';
 
+const TRANSFER: TransactionWorkflow<TransferAcceptResult> = { type: TRANSFER_WORKFLOW, accept: transferAcceptUpdate, workflowId: transferWorkflowId };
+
 /** Starts the transfer's workflow (or joins the key's) and waits for its accept step; TIMED_OUT when it did not answer in time. */
 export function startTransfer(deps: Deps, input: TransferWorkflowInput, fingerprint: string): Promise<TransferAcceptResult | typeof TIMED_OUT> {
-  const { draft } = input;
-  return acceptWithStart<TransferWorkflow, TransferAcceptResult>(deps, {
-    update: transferAcceptUpdate,
-    workflowType: TRANSFER_WORKFLOW,
-    workflowId: transferWorkflowId(draft.accountId, draft.externalId),
-    input,
-    accountId: draft.accountId,
-    transactionId: draft.transactionId,
-    requestId: input.requestId,
-    fingerprint,
-  });
+  return acceptWithStart(deps, TRANSFER, input, fingerprint);
 }
 
 /** The route's notification that it answered a transfer. */
