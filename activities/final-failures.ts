@@ -1,19 +1,18 @@
-// Every activity's failures that retrying cannot change become non-retryable, so no workflow retries
-// them for hours: a route's definitive refusal (RouteRefused) and a PostgreSQL data or constraint
-// error (PermanentDataError, with the SQLSTATE and names but never the values). The workflows decide
-// what such a failure means for the operation. Everything else stays retryable by Temporal.
+// A PostgreSQL data or constraint error (SQLSTATE classes 22 and 23) cannot change by retrying: every
+// activity reports it as a non-retryable PermanentDataError (with the SQLSTATE and names, never the
+// values), so no workflow retries it for hours; the workflows decide what it means for the operation.
+// A route's definitive refusal needs nothing here: RouteRefused reaches the workflow under its class
+// name, which the transaction activities' retry policy lists as non-retryable (transaction.contract.ts).
+// Everything else stays retryable by Temporal.
 import { ApplicationFailure } from '@temporalio/common';
-import { RouteRefused } from '../src/processors/types.js';
 import { describeDataError, permanentDataErrorCode } from '../src/temporal/failures.js';
-import { PERMANENT_DATA_ERROR, ROUTE_REFUSED } from '../workflows/transaction.contract.js';
+import { PERMANENT_DATA_ERROR } from '../workflows/transaction.contract.js';
 
 type AnyActivity = (...args: never[]) => Promise<unknown>;
 
 function finalFailure(err: unknown): unknown {
-  if (err instanceof RouteRefused) return ApplicationFailure.nonRetryable(err.message, ROUTE_REFUSED);
   const code = permanentDataErrorCode(err);
-  if (code) return ApplicationFailure.nonRetryable(describeDataError(err, code), PERMANENT_DATA_ERROR);
-  return err;
+  return code ? ApplicationFailure.nonRetryable(describeDataError(err, code), PERMANENT_DATA_ERROR) : err;
 }
 
 export function withFinalFailures<A extends Record<string, AnyActivity>>(activities: A): A {

@@ -1,5 +1,5 @@
 // Activities are thin: each calls into src/ with the process's dependencies. Each heartbeats while
-// it runs (heartbeats.ts), and failures that retrying cannot change are non-retryable (final-failures.ts).
+// it runs (heartbeats.ts), and data errors that retrying cannot change are non-retryable (final-failures.ts).
 import type { Deps } from '../src/deps.js';
 import { webhookActivities } from './webhooks.js';
 import { chargeActivities } from './charges.js';

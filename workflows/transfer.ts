@@ -1,6 +1,6 @@
 // One workflow per transfer, id `transfer:<accountId>:<idempotency key>`. It accepts the transfer
 // (the `out_` row and the reservation available → reserved in one PostgreSQL transaction, then the
-// hand-over to the account's route) while the API waits on the `accept` update, waits for the network's
+// hand-over to the account's route) while the API waits on the `accept` update, waits for the route's
 // answer (the `networkAnswered` signal, with polling as a fallback), and settles once: approved
 // settles the reservation, failed releases it.
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
@@ -47,7 +47,7 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
 
   // The key may name another operation (a charge, or a transfer this run did not create and that is final).
   if (transaction.id === transactionId && transaction.status === 'pending') {
-    // Answered once the network holds the transfer, so that it can be settled from then on.
+    // Answered once the route holds the transfer, so that it can be settled from then on.
     const sent = await send();
     answer = { outcome: 'created', transaction };
     const outcome = sent.status === 'pending' ? await awaitAnswer() : sent;

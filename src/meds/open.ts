@@ -5,6 +5,7 @@
 // be returned to the payer later.
 import type { Sql, TxSql } from '../db/database.js';
 import { medEventId, recordMedEvent } from '../events/record.js';
+import { formatReais } from '../domain/money.js';
 import { customerAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
 import { findMedById } from './repository.js';
@@ -42,7 +43,7 @@ export function openMed(sql: Sql, input: OpenMedInput): Promise<MedChangeResult>
     const disputable = Number(charge.amount - charge.refunded);
     const amountCents = input.amountCents ?? disputable;
     if (amountCents <= 0 || amountCents > disputable) {
-      return medRefused(`O valor contestado deve ser maior que zero e no máximo ${(disputable / 100).toFixed(2)} (valor ainda não devolvido)`);
+      return medRefused(`O valor contestado deve ser maior que zero e no máximo ${formatReais(disputable)} (valor ainda não devolvido)`);
     }
 
     const retainedCents = Math.min(amountCents, await lockedAvailable(tx, charge.accountId));

@@ -8,7 +8,7 @@ export interface RoutePayer {
   name?: string;
   document?: string;
   email?: string;
-  /** Filled by the payer's institution when the network tells us. */
+  /** Filled by the payer's institution when the route tells us. */
   bankName?: string;
   state?: string;
 }
@@ -39,7 +39,7 @@ export interface RouteTransferRequest {
   amountCents: number;
   destination: { type: 'pix_key' | 'pix_copy_paste' | 'qr_code'; value: string; keyType?: string };
   description: string | null;
-  /** Who pays, as the paying institution tells the network (the receiver of a paid charge sees it). */
+  /** Who pays, as the route tells the Pix network (the receiver of a paid charge sees it). */
   payer?: RoutePayer;
 }
 
@@ -66,8 +66,9 @@ export interface TransferRoute {
 
 
 /**
- * A refusal that retrying cannot change (the route said no, as opposed to being unreachable):
- * activities turn it into a non-retryable failure and the operation ends as `failed`.
+ * A refusal that retrying cannot change (the route said no, as opposed to being unreachable). It
+ * reaches the workflow as a failure of type RouteRefused, which the transaction activities' retry
+ * policy does not retry, and the operation ends as `failed`.
  */
 export class RouteRefused extends Error {
   override readonly name = ROUTE_REFUSED;

@@ -24,7 +24,7 @@ export interface TransferDraft extends DraftBasics {
   recipientAmountCents: number;
   /** What the route is asked to pay. */
   destination: RouteTransferRequest['destination'];
-  /** The paying account: the transaction's `payer` (the network is told its name and document). */
+  /** The paying account: the transaction's `payer` (the route is told its name and document). */
   payer: { name: string; document: string; email: string };
   /** The public `counterparty` of the transaction: the destination as resolved. */
   counterparty: Record<string, unknown>;

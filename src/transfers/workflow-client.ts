@@ -27,7 +27,7 @@ export function notifyTransferAnswered(deps: Pick<Deps, 'sql' | 'temporal' | 'lo
     type: 'withdrawal',
     signal: networkAnsweredSignal,
     workflowId: transferWorkflowId,
-    unknown: 'network answer for an unknown transfer',
-    undelivered: 'network answer not delivered to the workflow; polling will settle it',
+    unknown: 'route answer for an unknown transfer',
+    undelivered: 'route answer not delivered to the workflow; polling will settle it',
   });
 }
