@@ -1,6 +1,8 @@
-// The admin API for operators (the spec's "account administration"), on its own port, behind ADMIN_TOKEN.
+// The admin API for operators (the spec's "account administration"), on its own port, behind ADMIN_TOKEN:
+// the admin route table (routes/index.ts), each request validated against its route's schemas.
 import Koa from 'koa';
 import Router from '@koa/router';
+import { validateRequest } from '../api/validate-request.js';
 import type { Deps } from '../deps.js';
 import { edge, jsonBody } from '../http/edge.js';
 import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
@@ -17,6 +19,7 @@ export function createAdminApp(deps: Deps, codec: Omit<CodecEndpointOptions, 'au
         ctx.state.route = `${route.method} /admin${route.path}`;
         return next();
       },
+      validateRequest(route, deps),
       (ctx) => route.handler(ctx, deps),
     ]);
   }

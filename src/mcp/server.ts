@@ -7,14 +7,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../accounts/account.js';
 import { authorize } from '../api/auth.js';
+import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
 import type { Deps } from '../deps.js';
 import { SERVICE_VERSION } from '../http/edge.js';
 import { ApiError, errorDetail, internalError } from '../http/errors.js';
 import { invokeRoute } from './invoke.js';
 import type { ToolSpec } from './tools.js';
 
-const INSTRUCTIONS =
-  'Read-only access to the Pix payments account of the API key: balance, transactions and disputes (MED). Amounts are decimal reais (BRL); only status `approved` means paid. Every request to this server (tool calls, listing tools, ping, initialize) counts against the key quota of 100 requests per 60 seconds, shared with the REST API.';
+const INSTRUCTIONS = `Read-only access to the Pix payments account of the API key: balance, transactions and disputes (MED). Amounts are decimal reais (BRL); only status \`approved\` means paid. Every request to this server (tool calls, listing tools, ping, initialize) counts against the key quota of ${KEY_QUOTA_LIMIT} requests per ${KEY_QUOTA_WINDOW_SECONDS} seconds, shared with the REST API.`;
 
 function errorResult(err: ApiError): CallToolResult {
   const envelope = { success: false, error: errorDetail(err) };

@@ -1,6 +1,7 @@
 // The MCP tools are the read routes of the public table: every authenticated GET becomes one tool,
 // named after its operationId (`getBalance` → `get_balance`), with the route's path and query
 // parameters as input and its success envelope as output. A call runs the route's own handler.
+import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
 import type { RouteSpec } from '../api/routes.js';
 import type { Json } from '../openapi/components.js';
 import { SchemaComponents } from '../openapi/components.js';
@@ -48,7 +49,7 @@ export function toolsFor(routes: RouteSpec[]): ToolSpec[] {
     .filter((route) => route.method === 'GET' && route.permission !== null)
     .map((route) => ({
       name: snakeCase(route.operationId),
-      description: `${route.summary} (GET /v1${specPath(route.path)}). Requires the \`${route.permission}\` permission; each call counts against the API key's quota of 100 requests per 60 seconds, shared with the REST API.`,
+      description: `${route.summary} (GET /v1${specPath(route.path)}). Requires the \`${route.permission}\` permission; each call counts against the API key's quota of ${KEY_QUOTA_LIMIT} requests per ${KEY_QUOTA_WINDOW_SECONDS} seconds, shared with the REST API.`,
       inputSchema: inputSchema(route),
       outputSchema: outputSchema(route),
       route,

@@ -1,12 +1,13 @@
 // The spec's envelopes around a route's `data`, as schemas: success (with `idempotent` on creations and
 // `pagination` on lists), the error envelope and the 429 body. Routes declare only their `data`.
 import Type, { type TSchema } from 'typebox';
-import type { RouteSpec } from '../api/routes.js';
+import type { OperationSpec } from '../api/operation.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../api/pagination.js';
 
 export const PaginationSchema = Type.Object(
   {
     page: Type.Integer({ minimum: 1, description: 'Current page, from 1' }),
-    limit: Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, 1 to 100 (default 20)' }),
+    limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` }),
     total: Type.Integer({ minimum: 0, description: 'Number of items across all pages' }),
     pages: Type.Integer({ minimum: 0, description: 'Number of pages' }),
   },
@@ -28,24 +29,25 @@ export function rawMediaType(schema: TSchema | undefined): string | undefined {
   return schema === undefined ? undefined : rawMediaTypes.get(schema);
 }
 
-/** True when the route answers a list: `data` is an array and the envelope carries `pagination`. */
-export function isList(route: RouteSpec): boolean {
-  return (route.response as { type?: unknown } | undefined)?.type === 'array';
+/** True when the route answers a page of a list: it reads `page` (pagination.ts) and the envelope carries `pagination`. */
+export function isPaginated(route: OperationSpec): boolean {
+  return (route.request?.query as { properties?: Record<string, unknown> } | undefined)?.properties?.page !== undefined;
 }
 
+const Idempotent = Type.Boolean({ description: 'True when this answer repeats an operation created before with the same idempotency key' });
+
 /** The success body of a route: `{success, data, requestId}`, plus `idempotent`/`warning` on creations and `pagination` on lists. */
-export function successEnvelope(route: RouteSpec, data: TSchema): TSchema {
+export function successEnvelope(route: OperationSpec, data: TSchema): TSchema {
   return Type.Object(
     {
       success: Type.Literal(true),
-      ...(route.method === 'POST'
-        ? {
-            idempotent: Type.Boolean({ description: 'True when this answer repeats an operation created before with the same idempotency key' }),
-            warning: Type.Optional(Type.String({ description: 'A non-blocking notice about the operation' })),
-          }
-        : {}),
+      ...(route.idempotent === 'always'
+        ? { idempotent: Idempotent, warning: Type.Optional(Type.String({ description: 'A non-blocking notice about the operation' })) }
+        : route.idempotent === 'with-key'
+          ? { idempotent: Type.Optional(Idempotent) }
+          : {}),
       data,
-      ...(isList(route) ? { pagination: PaginationSchema } : {}),
+      ...(isPaginated(route) ? { pagination: PaginationSchema } : {}),
       requestId: RequestId,
     },
     { additionalProperties: false },
@@ -57,11 +59,14 @@ const ErrorDetail = (codes: string[]) =>
     {
       code: codes.length === 1 ? Type.Literal(codes[0]!) : Type.Enum(codes),
       message: Type.String({ description: 'Portuguese text for humans; may change. Decide by `code`.' }),
+      param: Type.Optional(
+        Type.String({ description: 'JSON pointer of the one field to blame (`/amount`, `/split/0/percent`, `/limit` for a query parameter, `/id` for a path parameter); absent when no single field is' }),
+      ),
     },
     { additionalProperties: false },
   );
 
-/** `{success: false, error: {code, message}, requestId}` with `code` one of `codes`. */
+/** `{success: false, error: {code, message, param?}, requestId}` with `code` one of `codes`. */
 export function errorEnvelope(codes: string[]): TSchema {
   return Type.Object({ success: Type.Literal(false), error: ErrorDetail(codes), requestId: RequestId }, { additionalProperties: false });
 }

@@ -1,5 +1,6 @@
 // Which error answers an operation can give: the ones its route declares, plus the ones every route
 // gets from the edge and the guard (authentication, permission, identity, rate limits, failures).
+import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
 import type { RouteSpec } from '../api/routes.js';
 
 export interface DocumentedError {
@@ -18,27 +19,31 @@ const FINANCIAL: DocumentedError[] = [{ status: 403, code: 'kyc_required' }];
 /** Public routes are still behind the per-IP protection. */
 const PUBLIC: DocumentedError[] = [{ status: 429, code: 'rate_limit_exceeded' }];
 /** Any route: an unexpected failure. */
-const ALWAYS: DocumentedError[] = [{ status: 500, code: 'internal_error' }];
+export const ALWAYS: DocumentedError[] = [{ status: 500, code: 'internal_error' }];
 /** Routes with a body: malformed JSON, wrong content type, oversized body. */
-const WITH_BODY: DocumentedError[] = [{ status: 400, code: 'invalid_request' }];
+export const WITH_BODY: DocumentedError[] = [{ status: 400, code: 'invalid_request' }];
 
 /** Every error (status and code) the route can answer, ordered by status then code, without repeats. */
 export function routeErrors(route: RouteSpec): DocumentedError[] {
-  const all = [
+  return documentedErrors([
     ...(route.errors ?? []),
     ...(route.permission === null ? PUBLIC : GUARDED),
     ...(route.permission !== null && route.financial ? FINANCIAL : []),
     ...(route.request?.body ? WITH_BODY : []),
     ...ALWAYS,
-  ];
-  const unique = new Map(all.map((e) => [`${e.status} ${e.code}`, e]));
+  ]);
+}
+
+/** Errors ordered by status then code, without repeats. */
+export function documentedErrors(errors: DocumentedError[]): DocumentedError[] {
+  const unique = new Map(errors.map((e) => [`${e.status} ${e.code}`, e]));
   return [...unique.values()].sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
 }
 
 /** The errors grouped by HTTP status, codes sorted. */
-export function errorsByStatus(route: RouteSpec): Map<number, string[]> {
+export function errorsByStatus(errors: DocumentedError[]): Map<number, string[]> {
   const grouped = new Map<number, string[]>();
-  for (const { status, code } of routeErrors(route)) grouped.set(status, [...(grouped.get(status) ?? []), code]);
+  for (const { status, code } of errors) grouped.set(status, [...(grouped.get(status) ?? []), code]);
   return grouped;
 }
 
@@ -81,5 +86,5 @@ export const CODE_MEANING: Record<string, string> = {
   SPLIT_RECIPIENT_SELF: 'Recipient is the account itself',
   SPLIT_RECIPIENT_DUPLICATED: 'Repeated recipient',
   SPLIT_EXCEEDS_SALE: 'Split does not fit in the sale',
-  rate_limit_exceeded: 'More than 100 requests in the 60-second window of the key, or an IP protection',
+  rate_limit_exceeded: `More than ${KEY_QUOTA_LIMIT} requests in the ${KEY_QUOTA_WINDOW_SECONDS}-second window of the key, or an IP protection`,
 };

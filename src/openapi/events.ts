@@ -1,28 +1,47 @@
-// The events delivered to webhook receivers (the spec's Event kinds), with the resource each carries.
+// The events delivered to webhook receivers (the spec's Event kinds), with the resource each carries,
+// read from what the engine records (src/events/record.ts): `transaction.<status>` for every status a
+// transaction reaches after `pending` (settlements, and `refunded` when an accepted MED returned the
+// whole amount), `med.created` and `med.updated` for the MED changes. Both lists are exhaustive over
+// the code's types: a new status or MED change does not compile until it is documented here.
+import type { MedChange } from '../events/record.js';
 import { MedSchema } from '../meds/schema.js';
+import type { TransactionStatus } from '../transactions/row.js';
 import { TransactionSchema } from '../transactions/schema.js';
 import type { WebhookEvent } from './webhooks.js';
 
-const transactionEvent = (status: 'approved' | 'failed' | 'cancelled', summary: string): WebhookEvent => ({
-  name: `transaction.${status}`,
-  summary,
-  dataName: 'Transaction',
-  data: TransactionSchema,
-  idPattern: `^evt_(txn|out)_.+_${status}$`,
+const TRANSACTION_EVENTS: Record<Exclude<TransactionStatus, 'pending'>, string> = {
+  approved: 'A charge was paid or a transfer was sent (pending → approved)',
+  failed: 'The operation failed definitively (pending → failed)',
+  cancelled: 'A charge was cancelled, including by expiry (`data.expired` true)',
+  refunded: 'A dispute (MED) was accepted and the whole amount of the charge went back to the payer (approved → refunded)',
+};
+
+/** The event each MED change is recorded as. */
+const MED_EVENTS: Record<MedChange, 'med.created' | 'med.updated'> = {
+  created: 'med.created',
+  overdue: 'med.updated',
+  accepted: 'med.updated',
+  rejected: 'med.updated',
+};
+
+const MED_SUMMARIES: Record<'med.created' | 'med.updated', string> = {
+  'med.created': 'A dispute (MED) was opened by the payer institution and an amount is retained',
+  'med.updated': 'The dispute changed: decided (accepted or rejected) or past its decision deadline',
+};
+
+const transactionEvents = Object.entries(TRANSACTION_EVENTS).map(
+  ([status, summary]): WebhookEvent => ({
+    name: `transaction.${status}`,
+    summary,
+    dataName: 'Transaction',
+    data: TransactionSchema,
+    idPattern: `^evt_(txn|out)_.+_${status}$`,
+  }),
+);
+
+const medEvents = Object.entries(MED_SUMMARIES).map(([name, summary]): WebhookEvent => {
+  const changes = Object.entries(MED_EVENTS).filter(([, event]) => event === name).map(([change]) => change);
+  return { name, summary, dataName: 'Med', data: MedSchema, idPattern: `^evt_med_.+_(${changes.join('|')})$` };
 });
 
-const medEvent = (name: 'med.created' | 'med.updated', summary: string, idPattern: string): WebhookEvent => ({
-  name,
-  summary,
-  dataName: 'Med',
-  data: MedSchema,
-  idPattern,
-});
-
-export const WEBHOOK_EVENTS: WebhookEvent[] = [
-  transactionEvent('approved', 'A charge was paid or a transfer was sent (pending → approved)'),
-  transactionEvent('failed', 'The operation failed definitively (pending → failed)'),
-  transactionEvent('cancelled', 'A charge was cancelled, including by expiry (`data.expired` true)'),
-  medEvent('med.created', 'A dispute (MED) was opened by the payer institution and an amount is retained', '^evt_med_.+_created$'),
-  medEvent('med.updated', 'The dispute changed: decided (accepted or rejected) or past its decision deadline', '^evt_med_.+_[a-z]+$'),
-];
+export const WEBHOOK_EVENTS: WebhookEvent[] = [...transactionEvents, ...medEvents];

@@ -1,6 +1,7 @@
 // The short self-descriptions generated from the route table: the endpoint list of GET /v1 and
 // llms.txt (https://llmstxt.org: a title, a blockquote summary, notes, then sections of links).
 import Type from 'typebox';
+import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
 import type { RouteSpec } from '../api/routes.js';
 import { SERVICE_VERSION } from '../http/edge.js';
 import { specPath } from './paths.js';
@@ -76,8 +77,8 @@ export function llmsTxt({ routes, baseUrl, mcpUrl, mcpTools, events }: ServiceCa
     `> REST API over JSON for Pix payments in Brazilian reais: Pix charges (QR code and copy-and-paste code), Pix transfers, balance, transactions, disputes (MED), signed webhooks and public indicators. Base address: ${baseUrl} (version ${SERVICE_VERSION}).`,
     '',
     '- Authenticate with `Authorization: Bearer <API key>`; each endpoint needs the permission listed below. Public endpoints need no key.',
-    '- Quota: 100 requests per 60-second window per key, shared with the MCP server; over it, 429 `rate_limit_exceeded` with `Retry-After`.',
-    '- Success: `{success: true, data, requestId}` (creations add `idempotent`, lists add `pagination`). Error: `{success: false, error: {code, message}, requestId}`; decide by `error.code`.',
+    `- Quota: ${KEY_QUOTA_LIMIT} requests per ${KEY_QUOTA_WINDOW_SECONDS}-second window per key, shared with the MCP server; over it, 429 \`rate_limit_exceeded\` with \`Retry-After\`.`,
+    '- Success: `{success: true, data, requestId}` (creations add `idempotent`, lists add `pagination`). Error: `{success: false, error: {code, message, param?}, requestId}`; decide by `error.code`; `param` is the JSON pointer of the field to blame.',
     '- Money is decimal reais with at most two decimal places; only `status` `approved` means paid. Creations need an `Idempotency-Key` header or an `externalId`; repeat with the same key after a timeout, a 5xx or a 202.',
     `- Webhooks (${events.map((e) => `\`${e.name}\``).join(', ')}) are signed with \`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`; their payloads are under \`webhooks\` in the OpenAPI document.`,
     '',

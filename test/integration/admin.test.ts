@@ -8,9 +8,14 @@ import { ADMIN_TOKEN, admin, http, startStack } from '../helpers/stack.js';
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function expectInvalid(res: { status: number; body: any }, field: string) {
+/** The JSON pointer of a field as messages name it: `fees.charge.fixed` → `/fees/charge/fixed`, `permissions[1]` → `/permissions/1`. */
+const pointerOf = (field: string) => `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+
+/** A 400 invalid_request whose message names `field` and whose `param` points at it (`param` null: no single field to blame). */
+function expectInvalid(res: { status: number; body: any }, field: string, param: string | null = pointerOf(field)) {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body).toEqual({ success: false, error: { code: 'invalid_request', message: expect.any(String) }, requestId: expect.stringMatching(REQUEST_ID) });
+  const error = { code: 'invalid_request', message: expect.any(String), ...(param === null ? {} : { param }) };
+  expect(res.body, field).toEqual({ success: false, error, requestId: expect.stringMatching(REQUEST_ID) });
   expect(res.body.error.message).toContain(field);
 }
 
@@ -90,7 +95,7 @@ describe('admin API: accounts and API keys', () => {
 
     it('refuses invalid input with 400 invalid_request naming the field, creating nothing', async () => {
       const before = await accountCount();
-      const cases: Array<[unknown, string]> = [
+      const cases: Array<[unknown, string, (string | null)?]> = [
         [newAccount({ name: '' }), 'name'],
         [newAccount({ name: 42 }), 'name'],
         [{ document: CPF.valid, email: 'a@b.example' }, 'name'],
@@ -110,9 +115,9 @@ describe('admin API: accounts and API keys', () => {
         [newAccount({ limits: { chargeMin: 50, chargeMax: 20 } }), 'limits.chargeMin'],
         [newAccount({ route: 'nowhere' }), 'route'],
         [newAccount({ kyc_status: 'approved' }), 'kyc_status'],
-        [[newAccount()], 'corpo'],
+        [[newAccount()], 'corpo', null],
       ];
-      for (const [body, field] of cases) expectInvalid(await admin(live.stack, 'POST', '/accounts', body), field);
+      for (const [body, field, param] of cases) expectInvalid(await admin(live.stack, 'POST', '/accounts', body), field, param);
       expect(await accountCount()).toBe(before);
     });
 
@@ -191,15 +196,16 @@ describe('admin API: accounts and API keys', () => {
 
     it('refuses an invalid change without applying any part of it', async () => {
       const created = await createAccount(live.stack);
-      const cases: Array<[unknown, string]> = [
+      const cases: Array<[unknown, string, (string | null)?]> = [
         [{ status: 'blocked', withdrawalsBlocked: 'yes' }, 'withdrawalsBlocked'],
         [{ pixReceivingEnabled: 1 }, 'pixReceivingEnabled'],
         [{ limits: { chargeMin: 20000 } }, 'limits.chargeMin'],
         [{ limits: { transferMin: 1.001 } }, 'limits.transferMin'],
         [{ name: 'Outro nome' }, 'name'],
-        [{}, 'status'],
+        [{}, 'status', null],
+        [undefined, 'status', null],
       ];
-      for (const [body, field] of cases) expectInvalid(await admin(live.stack, 'PATCH', `/accounts/${created.id}`, body), field);
+      for (const [body, field, param] of cases) expectInvalid(await admin(live.stack, 'PATCH', `/accounts/${created.id}`, body), field, param);
       expect((await admin(live.stack, 'GET', `/accounts/${created.id}`)).body.data).toMatchObject(created);
     });
   });

@@ -80,7 +80,7 @@ describe('the served OpenAPI document', () => {
 
   it('describes every webhook with its signed delivery headers and payload', () => {
     const { webhooks, components } = contract.document;
-    expect(Object.keys(webhooks).sort()).toEqual(['med.created', 'med.updated', 'transaction.approved', 'transaction.cancelled', 'transaction.failed']);
+    expect(Object.keys(webhooks).sort()).toEqual(['med.created', 'med.updated', 'transaction.approved', 'transaction.cancelled', 'transaction.failed', 'transaction.refunded']);
     for (const [name, item] of Object.entries<any>(webhooks)) {
       const headers = item.post.parameters.filter((p: any) => p.in === 'header' && p.required).map((p: any) => p.name);
       expect(headers.sort()).toEqual(['X-Service-Delivery', 'X-Service-Event', 'X-Service-Signature']);

@@ -82,7 +82,8 @@ describe('GET /v1/transactions', () => {
     ] as const) {
       const res = await merchant.client.get(`/transactions?${query}`);
       expect(res.status, query).toBe(400);
-      expect(res.body).toEqual({ success: false, error: { code, message: expect.any(String) }, requestId: expect.any(String) });
+      const param = `/${query.split('=')[0]}`;
+      expect(res.body).toEqual({ success: false, error: { code, message: expect.any(String), param }, requestId: expect.any(String) });
     }
   });
 

@@ -25,6 +25,7 @@ const ROUTES: RouteSpec[] = [
     request: { body: Type.Object({ amount: Type.Number() }), headers: Type.Object({ 'Idempotency-Key': Type.Optional(Type.String()) }) },
     response: Item,
     successStatuses: [201, 200, 202],
+    idempotent: 'always',
     errors: [{ status: 409, code: 'idempotency_conflict' }],
     handler,
   },

@@ -1,5 +1,6 @@
 // Admin routes of accounts: create, show (with balance) and change settings.
 import type Koa from 'koa';
+import Type, { type Static } from 'typebox';
 import type { Account } from '../../accounts/account.js';
 import {
   accountHolding,
@@ -8,15 +9,115 @@ import {
   getAccount,
   IDENTITY_CONSTRAINTS,
   patchAccount,
+  type AccountPatch,
   type NewAccount,
 } from '../../accounts/repository.js';
 import type { Deps } from '../../deps.js';
-import { centsToReais } from '../../domain/money.js';
+import { normalizeDocument } from '../../domain/documents.js';
+import { centsToReais, reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { readBalance } from '../../ledger/balance.js';
-import { parseAccountPatch, parseNewAccount } from '../validation.js';
+import { ROUTE_NAMES } from '../../processors/registry.js';
+import { closed, documentField, emailField, idParam, percentField, reaisField, trimmedText } from '../fields.js';
 import type { AdminRoute } from './index.js';
+
+/** The spec's defaults of a new account (POST /admin/accounts without them). */
+const DEFAULT_LIMITS = { chargeMin: 1, chargeMax: 10000, transferMin: 3 };
+
+const feeRule = (what: string, withDefaults: boolean) =>
+  closed(
+    {
+      fixed: Type.Optional(reaisField(false, `Parte fixa da taxa de ${what}, em reais`)),
+      percent: Type.Optional(percentField(`Percentual da taxa de ${what}`)),
+    },
+    withDefaults ? { default: { fixed: 0, percent: 0 } } : {},
+  );
+
+/** The settings an operator gives an account, at creation (with their defaults) or in a change. */
+function settings(withDefaults: boolean) {
+  const byDefault = (value: unknown) => (withDefaults ? { default: value } : {});
+  return {
+    status: Type.Optional(Type.Enum(['active', 'blocked'], { description: 'blocked: a conta não autentica nem opera', ...byDefault('active') })),
+    kycStatus: Type.Optional(Type.Enum(['approved', 'pending'], { description: 'Verificação de identidade; operações financeiras exigem approved', ...byDefault('pending') })),
+    withdrawalsBlocked: Type.Optional(Type.Boolean({ description: 'true: transferências recusadas com 423', ...byDefault(false) })),
+    pixReceivingEnabled: Type.Optional(Type.Boolean({ description: 'false: cobranças recusadas com 422', ...byDefault(true) })),
+    fees: Type.Optional(
+      closed(
+        { charge: Type.Optional(feeRule('cobrança', withDefaults)), transfer: Type.Optional(feeRule('transferência', withDefaults)) },
+        { description: 'Taxas em reais e percentual; o que não for informado fica como está (0 numa conta nova)' },
+      ),
+    ),
+    limits: Type.Optional(
+      closed(
+        {
+          chargeMin: Type.Optional(reaisField(true, 'Valor mínimo de uma cobrança, em reais')),
+          chargeMax: Type.Optional(reaisField(true, 'Valor máximo de uma cobrança, em reais (não menor que chargeMin)')),
+          transferMin: Type.Optional(reaisField(true, 'Valor mínimo de uma transferência, em reais')),
+        },
+        { description: 'Limites em reais; o que não for informado fica como está', ...byDefault(DEFAULT_LIMITS) },
+      ),
+    ),
+    route: Type.Optional(Type.Enum([...ROUTE_NAMES], { description: 'Rota Pix das operações da conta', ...byDefault('simulator') })),
+  };
+}
+
+const NewAccountBody = closed({
+  name: trimmedText(200, 'Nome ou razão social'),
+  document: documentField('CPF ou CNPJ (também alfanumérico), com ou sem máscara'),
+  email: emailField('E-mail de contato'),
+  allowDuplicate: Type.Optional(
+    Type.Boolean({ default: false, description: 'true: cria a conta mesmo que outra já tenha este documento ou e-mail' }),
+  ),
+  ...settings(true),
+});
+
+const SETTINGS = settings(false);
+const AccountPatchBody = closed(SETTINGS, { minProperties: 1 });
+
+const Fee = closed({ fixed: Type.Number({ description: 'Reais' }), percent: Type.Number() });
+const AccountSchema = closed(
+  {
+    id: Type.String({ description: 'acc_…' }),
+    name: Type.String(),
+    document: Type.String({ description: 'Sem máscara' }),
+    email: Type.String(),
+    kycStatus: Type.Enum(['approved', 'pending']),
+    status: Type.Enum(['active', 'blocked']),
+    withdrawalsBlocked: Type.Boolean(),
+    pixReceivingEnabled: Type.Boolean(),
+    fees: closed({ charge: Fee, transfer: Fee }),
+    limits: closed({ chargeMin: Type.Number(), chargeMax: Type.Number(), transferMin: Type.Number() }),
+    route: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Account' },
+);
+const AccountWithBalanceSchema = Type.Object(
+  {
+    ...AccountSchema.properties,
+    balance: closed({ currency: Type.Literal('BRL'), available: Type.Number(), reserved: Type.Number({ description: 'Transferências pendentes e valores retidos por MEDs' }) }),
+  },
+  { additionalProperties: false },
+);
+
+type FeeRuleInput = { fixed?: number; percent?: number } | undefined;
+const feeRuleOf = (rule: FeeRuleInput) => rule && { fixedCents: rule.fixed === undefined ? undefined : reaisToCents(rule.fixed)!, percent: rule.percent };
+const cents = (reais: number | undefined) => (reais === undefined ? undefined : reaisToCents(reais)!);
+
+/** Validated settings as the repository takes them: centavos and percent; absent ones stay undefined. */
+function settingsOf(body: Partial<Static<typeof AccountPatchBody>>): AccountPatch {
+  return {
+    status: body.status,
+    kycStatus: body.kycStatus,
+    withdrawalsBlocked: body.withdrawalsBlocked,
+    pixReceivingEnabled: body.pixReceivingEnabled,
+    fees: body.fees && { charge: feeRuleOf(body.fees.charge), transfer: feeRuleOf(body.fees.transfer) },
+    limits: body.limits && { chargeMinCents: cents(body.limits.chargeMin), chargeMaxCents: cents(body.limits.chargeMax), transferMinCents: cents(body.limits.transferMin) },
+    route: body.route,
+  };
+}
 
 /** The account as operators see it: reais and percent. */
 export function accountJson(account: Account) {
@@ -52,7 +153,7 @@ async function orderedLimits<T>(write: Promise<T>): Promise<T> {
     return await write;
   } catch (err) {
     if (constraintOf(err) === CHARGE_LIMITS_CONSTRAINT) {
-      throw invalidRequest('limits.chargeMin deve ser menor ou igual a limits.chargeMax');
+      throw invalidRequest('limits.chargeMin deve ser menor ou igual a limits.chargeMax', '/limits/chargeMin');
     }
     throw err;
   }
@@ -72,7 +173,14 @@ async function uniqueIdentity<T>(deps: Deps, input: NewAccount, write: Promise<T
 }
 
 async function create(ctx: Koa.Context, deps: Deps) {
-  const input = parseNewAccount(ctx.request.body);
+  const body = ctx.request.body as Static<typeof NewAccountBody>;
+  const input: NewAccount = {
+    name: body.name.trim(),
+    document: normalizeDocument(body.document),
+    email: body.email.trim(),
+    allowDuplicate: body.allowDuplicate ?? false,
+    ...settingsOf(body),
+  };
   const account = await uniqueIdentity(deps, input, orderedLimits(createAccount(deps.sql, input)));
   deps.log.info({ accountId: account.id }, 'account created');
   ok(ctx, accountJson(account), 201);
@@ -94,15 +202,46 @@ async function show(ctx: Koa.Context, deps: Deps) {
 }
 
 async function patch(ctx: Koa.Context, deps: Deps) {
-  const changes = parseAccountPatch(ctx.request.body);
+  const changes = settingsOf(ctx.request.body as Static<typeof AccountPatchBody>);
   const account = await orderedLimits(patchAccount(deps.sql, ctx.params.id!, changes));
   if (!account) throw accountNotFound();
   deps.log.info({ accountId: account.id, fields: Object.keys(ctx.request.body as object) }, 'account changed');
   ok(ctx, accountJson(account));
 }
 
+export const AccountParams = idParam('Identificador da conta (acc_…)');
+const NOT_FOUND = { status: 404, code: 'not_found' };
+
 export const ACCOUNT_ROUTES: AdminRoute[] = [
-  { method: 'POST', path: '/accounts', handler: create },
-  { method: 'GET', path: '/accounts/:id', handler: show },
-  { method: 'PATCH', path: '/accounts/:id', handler: patch },
+  {
+    method: 'POST',
+    path: '/accounts',
+    summary: 'Cria uma conta (taxas, limites e rota opcionais; os omitidos ficam com os padrões)',
+    operationId: 'createAccount',
+    request: { body: NewAccountBody },
+    response: AccountSchema,
+    successStatuses: [201],
+    errors: [{ status: 409, code: 'duplicate_account' }],
+    handler: create,
+  },
+  {
+    method: 'GET',
+    path: '/accounts/:id',
+    summary: 'Mostra uma conta, com suas configurações e seu saldo',
+    operationId: 'getAccount',
+    request: { params: AccountParams },
+    response: AccountWithBalanceSchema,
+    errors: [NOT_FOUND],
+    handler: show,
+  },
+  {
+    method: 'PATCH',
+    path: '/accounts/:id',
+    summary: `Altera configurações da conta (ao menos uma de: ${Object.keys(SETTINGS).join(', ')}); as demais ficam como estão`,
+    operationId: 'patchAccount',
+    request: { params: AccountParams, body: AccountPatchBody, optionalBody: true },
+    response: AccountSchema,
+    errors: [NOT_FOUND],
+    handler: patch,
+  },
 ];

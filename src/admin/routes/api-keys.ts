@@ -1,13 +1,45 @@
 // Admin routes of API keys: create (the only time the key is shown), list and revoke.
 import type Koa from 'koa';
+import Type, { type Static } from 'typebox';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../accounts/api-keys.js';
 import { getAccount } from '../../accounts/repository.js';
 import type { Deps } from '../../deps.js';
 import { ok } from '../../http/edge.js';
 import { notFound } from '../../http/errors.js';
-import { parseKeyGrant } from '../validation.js';
-import { accountNotFound } from './accounts.js';
+import { normalizeAllowlistEntry } from '../../accounts/ip-allowlist.js';
+import { PERMISSIONS } from '../../api/routes.js';
+import { closed, idParam, ipOrCidr } from '../fields.js';
+import { AccountParams, accountNotFound } from './accounts.js';
 import type { AdminRoute } from './index.js';
+
+const MAX_ALLOWED_IPS = 100;
+
+const KeyGrantBody = closed({
+  permissions: Type.Array(Type.Enum([...PERMISSIONS]), { minItems: 1, description: 'Permissões da chave (repetições são ignoradas)' }),
+  allowedIps: Type.Optional(
+    Type.Array(ipOrCidr, { maxItems: MAX_ALLOWED_IPS, default: [], description: 'IPs ou faixas CIDR de onde a chave pode ser usada; vazia: qualquer origem' }),
+  ),
+});
+
+const ApiKeySchema = closed(
+  {
+    id: Type.String({ description: 'key_…' }),
+    accountId: Type.String(),
+    prefix: Type.String({ description: 'O começo da chave, para reconhecê-la' }),
+    permissions: Type.Array(Type.Enum([...PERMISSIONS])),
+    allowedIps: Type.Array(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+    revokedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'ApiKey' },
+);
+
+const CreatedApiKeySchema = closed({
+  id: Type.String(),
+  key: Type.String({ description: 'A chave inteira (pix_live_…); mostrada só nesta resposta' }),
+  permissions: Type.Array(Type.Enum([...PERMISSIONS])),
+  allowedIps: Type.Array(Type.String()),
+});
 
 /** A key without its secret (which is not stored). */
 function keyJson(key: ApiKeyRecord) {
@@ -23,7 +55,11 @@ function keyJson(key: ApiKeyRecord) {
 }
 
 async function create(ctx: Koa.Context, deps: Deps) {
-  const grant = parseKeyGrant(ctx.request.body);
+  const body = ctx.request.body as Static<typeof KeyGrantBody>;
+  const grant = {
+    permissions: [...new Set(body.permissions)],
+    allowedIps: [...new Set((body.allowedIps ?? []).map((entry) => normalizeAllowlistEntry(entry)!))],
+  };
   const created = await createApiKey(deps.sql, ctx.params.id!, grant);
   if (!created) throw accountNotFound();
   deps.log.info({ accountId: created.record.accountId, keyId: created.record.id }, 'api key created');
@@ -44,8 +80,38 @@ async function revoke(ctx: Koa.Context, deps: Deps) {
   ok(ctx, keyJson(key));
 }
 
+const NOT_FOUND = { status: 404, code: 'not_found' };
+
 export const API_KEY_ROUTES: AdminRoute[] = [
-  { method: 'POST', path: '/accounts/:id/api-keys', handler: create },
-  { method: 'GET', path: '/accounts/:id/api-keys', handler: list },
-  { method: 'DELETE', path: '/api-keys/:id', handler: revoke },
+  {
+    method: 'POST',
+    path: '/accounts/:id/api-keys',
+    summary: 'Cria uma chave de API para a conta; a chave aparece só nesta resposta',
+    operationId: 'createApiKey',
+    request: { params: AccountParams, body: KeyGrantBody },
+    response: CreatedApiKeySchema,
+    successStatuses: [201],
+    errors: [NOT_FOUND],
+    handler: create,
+  },
+  {
+    method: 'GET',
+    path: '/accounts/:id/api-keys',
+    summary: 'Lista as chaves de API da conta (sem segredo)',
+    operationId: 'listApiKeys',
+    request: { params: AccountParams },
+    response: Type.Array(ApiKeySchema),
+    errors: [NOT_FOUND],
+    handler: list,
+  },
+  {
+    method: 'DELETE',
+    path: '/api-keys/:id',
+    summary: 'Revoga uma chave de API (vale já na próxima requisição); repetir mantém a primeira revogação',
+    operationId: 'revokeApiKey',
+    request: { params: idParam('Identificador da chave (key_…)') },
+    response: ApiKeySchema,
+    errors: [NOT_FOUND],
+    handler: revoke,
+  },
 ];

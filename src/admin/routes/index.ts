@@ -1,19 +1,19 @@
-import type Koa from 'koa';
-import type { Deps } from '../../deps.js';
+// The admin route table: every admin path is declared once, with the typebox schemas of its request
+// and answer; the admin app validates requests with them (validate-request.ts) and GET
+// /admin/openapi.json documents them. The codec endpoint (codec.ts) stands outside: it speaks
+// Temporal's remote codec protocol, with its own CORS and order of checks.
+import type { OperationSpec } from '../../api/operation.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { API_KEY_ROUTES } from './api-keys.js';
 import { LEDGER_ROUTES } from './ledger.js';
 import { MED_ROUTES } from './meds.js';
+import { adminDocumentRoute } from './openapi.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
 
-export interface AdminRoute {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Koa path under /admin. */
-  path: string;
-  handler: (ctx: Koa.Context, deps: Deps) => Promise<void>;
-}
+/** An admin route: Koa path under /admin; every one is behind ADMIN_TOKEN. */
+export type AdminRoute = OperationSpec;
 
 export const ADMIN_ROUTES: AdminRoute[] = [
   ...ACCOUNT_ROUTES,
@@ -23,4 +23,5 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...SIMULATOR_TRANSFER_ROUTES,
   ...MED_ROUTES,
   ...LEDGER_ROUTES,
+  adminDocumentRoute(() => ADMIN_ROUTES),
 ];

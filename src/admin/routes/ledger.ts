@@ -1,6 +1,7 @@
 // GET /admin/ledger/check: the ledger's invariants over the whole database, for operators and monitors.
 // A violation is not an error of the request: the answer is 200 with `ok: false` and the violations.
 import type Koa from 'koa';
+import Type from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ok } from '../../http/edge.js';
 import { ledgerReport } from '../../ledger/check.js';
@@ -12,4 +13,35 @@ async function check(ctx: Koa.Context, deps: Deps) {
   ok(ctx, report);
 }
 
-export const LEDGER_ROUTES: AdminRoute[] = [{ method: 'GET', path: '/ledger/check', handler: check }];
+const Violation = Type.Object(
+  {
+    kind: Type.Enum(['unbalanced_posting', 'balance_mismatch', 'negative_customer_balance']),
+    postingKey: Type.Optional(Type.String()),
+    account: Type.Optional(Type.String()),
+    sumCents: Type.Optional(Type.Integer()),
+    balanceCents: Type.Optional(Type.Integer()),
+    entriesCents: Type.Optional(Type.Integer()),
+  },
+  { description: 'A broken invariant, with the posting or ledger account it concerns (centavos)' },
+);
+
+const LedgerReportSchema = Type.Object(
+  {
+    ok: Type.Boolean({ description: 'true when no invariant is broken' }),
+    checkedAt: Type.String({ format: 'date-time' }),
+    postings: Type.Integer({ minimum: 0, description: 'Postings examined, all of them in one snapshot' }),
+    violations: Type.Array(Violation),
+  },
+  { additionalProperties: false },
+);
+
+export const LEDGER_ROUTES: AdminRoute[] = [
+  {
+    method: 'GET',
+    path: '/ledger/check',
+    summary: 'Verifica as invariantes do razão: lançamentos que somam zero, saldos iguais às suas entradas, nenhum saldo de cliente negativo',
+    operationId: 'checkLedger',
+    response: LedgerReportSchema,
+    handler: check,
+  },
+];

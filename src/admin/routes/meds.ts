@@ -3,44 +3,27 @@
 // with the MED as known when it does not answer within ACCEPT_WAIT_MS. Opening accepts an
 // Idempotency-Key: a repeat with the same body answers the same MED (200), another body is a 409.
 import type Koa from 'koa';
+import Type, { type Static } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
-import { ApiError, invalidRequest } from '../../http/errors.js';
-import { resolveIdempotencyKey } from '../../transactions/idempotency.js';
-import { MED_OUTCOMES, type MedOutcome } from '../../meds/row.js';
+import { ApiError } from '../../http/errors.js';
+import { IdempotencyKeyHeaderSchema, resolveIdempotencyKey } from '../../transactions/idempotency.js';
+import { MED_OUTCOMES } from '../../meds/row.js';
+import { MedSchema } from '../../meds/schema.js';
 import { decideMedThroughWorkflow, openMedThroughWorkflow, type MedAnswer, type MedNotification } from '../../meds/workflow-client.js';
+import { closed, idParam, reaisField, trimmedText } from '../fields.js';
 import type { AdminRoute } from './index.js';
 
 const DEFAULT_REASON = 'fraud';
 
-function fieldsOf(body: unknown, allowed: string[]): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('O corpo deve ser um objeto JSON');
-  for (const field of Object.keys(body)) if (!allowed.includes(field)) throw invalidRequest(`Campo desconhecido: ${field}`);
-  return body as Record<string, unknown>;
-}
+const NotificationBody = closed({
+  transactionId: trimmedText(100, 'A cobrança contestada: id da transação (txn_…)'),
+  amount: Type.Optional(reaisField(true, 'Valor contestado em reais; padrão: o que ainda não foi devolvido da cobrança')),
+  reason: Type.Optional(trimmedText(200, `Motivo informado pela instituição do pagador, por exemplo fraud ou operational_failure (padrão ${DEFAULT_REASON})`)),
+});
 
-function parseNotification(body: unknown): MedNotification {
-  const { transactionId, amount, reason } = fieldsOf(body, ['transactionId', 'amount', 'reason']);
-  if (typeof transactionId !== 'string' || transactionId.trim() === '' || transactionId.length > 100) {
-    throw invalidRequest('transactionId é obrigatório: o identificador da cobrança contestada');
-  }
-  let amountCents: number | null = null;
-  if (amount !== undefined) {
-    amountCents = reaisToCents(amount);
-    if (amountCents === null || amountCents === 0) throw invalidRequest('amount deve ser um valor em reais maior que zero, com até duas casas decimais');
-  }
-  if (reason !== undefined && (typeof reason !== 'string' || reason.trim() === '' || reason.length > 200)) {
-    throw invalidRequest('reason deve ser um texto de 1 a 200 caracteres (por exemplo fraud ou operational_failure)');
-  }
-  return { transactionId: transactionId.trim(), amountCents, reason: (reason as string | undefined)?.trim() ?? DEFAULT_REASON };
-}
-
-function parseOutcome(body: unknown): MedOutcome {
-  const { outcome } = fieldsOf(body, ['outcome']);
-  if (!MED_OUTCOMES.includes(outcome as MedOutcome)) throw invalidRequest(`outcome deve ser um de: ${MED_OUTCOMES.join(', ')}`);
-  return outcome as MedOutcome;
-}
+const DecisionBody = closed({ outcome: Type.Enum([...MED_OUTCOMES], { description: 'accepted: devolve o valor retido ao pagador; rejected: libera a retenção' }) });
 
 function answer(ctx: Koa.Context, { result, pending }: MedAnswer, status: number, extra: Record<string, unknown> = {}): void {
   if (!result.ok) throw new ApiError(result.status, result.code, result.message);
@@ -50,20 +33,51 @@ function answer(ctx: Koa.Context, { result, pending }: MedAnswer, status: number
 async function open(ctx: Koa.Context, deps: Deps) {
   const header = ctx.get('idempotency-key');
   const key = header === '' ? null : resolveIdempotencyKey(header, undefined);
-  const notification = parseNotification(ctx.request.body);
+  const body = ctx.request.body as Static<typeof NotificationBody>;
+  const notification: MedNotification = {
+    transactionId: body.transactionId.trim(),
+    amountCents: body.amount === undefined ? null : reaisToCents(body.amount)!,
+    reason: body.reason?.trim() ?? DEFAULT_REASON,
+  };
   const opened = await openMedThroughWorkflow(deps, notification, key);
   if (opened.result.ok && !opened.repeated) deps.log.info({ medId: opened.result.med.id, transactionId: notification.transactionId, pending: opened.pending }, 'MED opened');
   answer(ctx, opened, opened.repeated ? 200 : 201, key === null ? {} : { idempotent: opened.repeated });
 }
 
 async function decide(ctx: Koa.Context, deps: Deps) {
-  const outcome = parseOutcome(ctx.request.body);
+  const { outcome } = ctx.request.body as Static<typeof DecisionBody>;
   const decided = await decideMedThroughWorkflow(deps, ctx.params.id!, outcome);
   if (decided.result.ok && !decided.pending) deps.log.info({ medId: decided.result.med.id, outcome }, 'MED decided');
   answer(ctx, decided, 200);
 }
 
+const MED_REFUSALS = [
+  { status: 404, code: 'not_found' },
+  { status: 422, code: 'operation_refused' },
+];
+
 export const MED_ROUTES: AdminRoute[] = [
-  { method: 'POST', path: '/simulator/meds', handler: open },
-  { method: 'POST', path: '/meds/:id/decision', handler: decide },
+  {
+    method: 'POST',
+    path: '/simulator/meds',
+    summary: 'Simulador: a instituição do pagador abre uma MED sobre uma cobrança aprovada (retém o valor do saldo disponível)',
+    operationId: 'openMed',
+    request: { body: NotificationBody, headers: IdempotencyKeyHeaderSchema },
+    response: MedSchema,
+    successStatuses: [201, 200, 202],
+    idempotent: 'with-key',
+    errors: [{ status: 400, code: 'invalid_idempotency_key' }, { status: 409, code: 'idempotency_conflict' }, ...MED_REFUSALS],
+    handler: open,
+  },
+  {
+    method: 'POST',
+    path: '/meds/:id/decision',
+    summary: 'Decide uma MED aberta: accepted devolve o valor ao pagador, rejected libera a retenção',
+    operationId: 'decideMed',
+    request: { params: idParam('Identificador da MED (med_…)'), body: DecisionBody },
+    response: MedSchema,
+    successStatuses: [200, 202],
+    errors: MED_REFUSALS,
+    handler: decide,
+  },
 ];

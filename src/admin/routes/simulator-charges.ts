@@ -2,47 +2,77 @@
 // takes the payment (or refuses it as a bank app would), then notifies the engine, which signals the
 // charge's workflow. `{id}` is the transaction id (txn_…) or the BR Code's txid.
 import type Koa from 'koa';
+import Type, { type Static } from 'typebox';
 import { notifyChargePaid } from '../../charges/workflow-client.js';
 import type { Deps } from '../../deps.js';
-import { documentKind, normalizeDocument } from '../../domain/documents.js';
+import { normalizeDocument } from '../../domain/documents.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
-import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { ChargeNotPayable, findNetworkCharge, payCharge, type NetworkCharge, type NotPayableReason } from '../../processors/simulator.js';
 import type { RoutePayer } from '../../processors/types.js';
 import type { StoredPayer } from '../../transactions/row.js';
 import { afterCommit } from './after-commit.js';
+import { closed, documentField, idParam } from '../fields.js';
 import type { AdminRoute } from './index.js';
 
 /** Who pays when the operator does not say: the payer the charge names, at a simulated bank. */
 const DEFAULT_BANK = { bankName: 'Banco Simulado S.A.', state: 'SP' };
-const PAYER_FIELDS = ['name', 'document', 'email', 'bankName', 'state'] as const;
 const UF = /^[A-Z]{2}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function parsePayer(body: unknown): RoutePayer {
-  if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('O corpo deve ser um objeto JSON com payer opcional');
-  const unknownField = Object.keys(body).find((field) => field !== 'payer');
-  if (unknownField !== undefined) throw invalidRequest(`Campo desconhecido: ${unknownField}`);
-  const raw = (body as { payer?: unknown }).payer;
-  if (raw === undefined) return {};
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalidRequest('payer deve ser um objeto');
+/** A payer field: text judged once trimmed, with its own rule. */
+const payerText = (description: string, rule: (trimmed: string) => boolean, expected: string) =>
+  Type.Refine(
+    Type.String({ minLength: 1, description }),
+    (value) => typeof value === 'string' && value.trim() !== '' && rule(value.trim()),
+    () => expected,
+  );
+
+const PayBody = closed({
+  payer: Type.Optional(
+    closed(
+      {
+        name: Type.Optional(payerText('Nome do pagador', (name) => name.length >= 3, 'um texto de ao menos 3 caracteres')),
+        document: Type.Optional(documentField('CPF ou CNPJ do pagador')),
+        email: Type.Optional(payerText('E-mail do pagador', (email) => EMAIL.test(email), 'um endereço de e-mail válido')),
+        bankName: Type.Optional(payerText(`Banco do pagador (padrão ${DEFAULT_BANK.bankName})`, () => true, 'um texto não vazio')),
+        state: Type.Optional(payerText(`UF do pagador (padrão ${DEFAULT_BANK.state})`, (state) => UF.test(state), 'a sigla de uma UF (duas letras maiúsculas)')),
+      },
+      { description: 'Quem paga; o que faltar vem do pagador que a cobrança indica, num banco simulado' },
+    ),
+  ),
+});
+
+function payerOf(body: Static<typeof PayBody>): RoutePayer {
   const payer: RoutePayer = {};
-  for (const [field, value] of Object.entries(raw)) {
-    if (!(PAYER_FIELDS as readonly string[]).includes(field)) throw invalidRequest(`Campo desconhecido: payer.${field}`);
-    if (typeof value !== 'string' || value.trim() === '') throw invalidRequest(`payer.${field} deve ser um texto não vazio`);
-    payer[field as (typeof PAYER_FIELDS)[number]] = value.trim();
-  }
-  if (payer.name !== undefined && payer.name.length < 3) throw invalidRequest('payer.name deve ter ao menos 3 caracteres');
-  if (payer.document !== undefined) {
-    if (!documentKind(payer.document)) throw invalidRequest('payer.document deve ser um CPF ou CNPJ válido');
-    payer.document = normalizeDocument(payer.document);
-  }
-  if (payer.email !== undefined && !EMAIL.test(payer.email)) throw invalidRequest('payer.email deve ser um e-mail válido');
-  if (payer.state !== undefined && !UF.test(payer.state)) throw invalidRequest('payer.state deve ser a sigla de uma UF (duas letras maiúsculas)');
+  for (const [field, value] of Object.entries(body.payer ?? {})) payer[field as keyof RoutePayer] = value.trim();
+  if (payer.document !== undefined) payer.document = normalizeDocument(payer.document);
   return payer;
 }
+
+const NetworkChargeSchema = Type.Object(
+  {
+    txid: Type.String(),
+    transactionId: Type.String(),
+    amount: Type.Number({ description: 'Reais' }),
+    status: Type.Enum(['active', 'paid', 'cancelled']),
+    copyPaste: Type.String({ description: 'O BR Code (copia e cola)' }),
+    expiresAt: Type.String({ format: 'date-time' }),
+    paidAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    payer: Type.Union([
+      Type.Object({
+        name: Type.Optional(Type.String()),
+        document: Type.Optional(Type.String()),
+        email: Type.Optional(Type.String()),
+        bankName: Type.Optional(Type.String()),
+        state: Type.Optional(Type.String()),
+      }),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false, description: 'A cobrança como a rede simulada a viu' },
+);
 
 const REFUSALS: Record<NotPayableReason, () => ApiError> = {
   not_found: () => notFound('Cobrança não encontrada na rede simulada'),
@@ -66,7 +96,7 @@ function networkChargeJson(charge: NetworkCharge) {
 }
 
 async function pay(ctx: Koa.Context, deps: Deps) {
-  const given = parsePayer(ctx.request.body);
+  const given = payerOf(ctx.request.body as Static<typeof PayBody>);
   const charge = await findNetworkCharge(deps.sql, ctx.params.id!);
   if (!charge) throw REFUSALS.not_found();
   const [named] = await deps.sql<{ payer: StoredPayer | null }[]>`select payer from transactions where id = ${charge.transactionId}`;
@@ -90,4 +120,20 @@ async function pay(ctx: Koa.Context, deps: Deps) {
   ok(ctx, networkChargeJson(paid));
 }
 
-export const SIMULATOR_CHARGE_ROUTES: AdminRoute[] = [{ method: 'POST', path: '/simulator/charges/:id/pay', handler: pay }];
+export const SIMULATOR_CHARGE_ROUTES: AdminRoute[] = [
+  {
+    method: 'POST',
+    path: '/simulator/charges/:id/pay',
+    summary: 'Simulador: paga uma cobrança na rede simulada, como o banco do pagador faria',
+    operationId: 'payCharge',
+    request: { params: idParam('Identificador da transação (txn_…) ou txid do BR Code'), body: PayBody, optionalBody: true },
+    response: NetworkChargeSchema,
+    errors: [
+      { status: 404, code: 'not_found' },
+      { status: 409, code: 'charge_already_paid' },
+      { status: 422, code: 'charge_cancelled' },
+      { status: 422, code: 'charge_expired' },
+    ],
+    handler: pay,
+  },
+];

@@ -4,9 +4,10 @@
 // 202 while that takes longer than ACCEPT_WAIT_MS (or its read fails after the network's commit).
 // A repeat with the outcome the network already has answers the same way; the other outcome is a 409.
 import type Koa from 'koa';
+import Type, { type Static } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { ok } from '../../http/edge.js';
-import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { completeTransfer, TransferNotPending } from '../../processors/simulator-transfers.js';
 import { findTransaction } from '../../transactions/repository.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../../transactions/row.js';
@@ -14,19 +15,14 @@ import { serializeTransaction } from '../../transactions/serialize.js';
 import { transferWorkflowId } from '../../../workflows/transfer.contract.js';
 import { notifyTransferAnswered } from '../../transfers/workflow-client.js';
 import { afterCommit } from './after-commit.js';
+import { TransactionSchema } from '../../transactions/schema.js';
+import { closed, idParam } from '../fields.js';
 import type { AdminRoute } from './index.js';
 
 const OUTCOMES = ['approved', 'failed'] as const;
 type Outcome = (typeof OUTCOMES)[number];
 
-function parseOutcome(body: unknown): Outcome {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('O corpo deve ser um objeto JSON com outcome');
-  const unknown = Object.keys(body).find((field) => field !== 'outcome');
-  if (unknown !== undefined) throw invalidRequest(`Campo desconhecido: ${unknown}`);
-  const { outcome } = body as { outcome?: unknown };
-  if (!OUTCOMES.includes(outcome as never)) throw invalidRequest('outcome deve ser approved ou failed');
-  return outcome as Outcome;
-}
+const CompleteBody = closed({ outcome: Type.Enum([...OUTCOMES], { description: 'approved: a transferência foi feita; failed: não foi, o valor volta ao saldo' }) });
 
 /** The network records the outcome; a transfer it already settled the same way is a repeat, not an error. */
 async function recordOutcome(deps: Deps, transferId: string, outcome: Outcome): Promise<void> {
@@ -40,7 +36,7 @@ async function recordOutcome(deps: Deps, transferId: string, outcome: Outcome): 
 }
 
 async function complete(ctx: Koa.Context, deps: Deps) {
-  const outcome = parseOutcome(ctx.request.body);
+  const { outcome } = ctx.request.body as Static<typeof CompleteBody>;
   const [raw] = await deps.sql<RawTransactionRow[]>`select * from transactions where id = ${ctx.params.id!} and type = 'withdrawal'`;
   if (!raw) throw notFound('Transferência não encontrada');
   const before = toTransactionRow(raw);
@@ -53,4 +49,19 @@ async function complete(ctx: Koa.Context, deps: Deps) {
   ok(ctx, serializeTransaction(known), known.status === 'pending' ? 202 : 200);
 }
 
-export const SIMULATOR_TRANSFER_ROUTES: AdminRoute[] = [{ method: 'POST', path: '/simulator/transfers/:id/complete', handler: complete }];
+export const SIMULATOR_TRANSFER_ROUTES: AdminRoute[] = [
+  {
+    method: 'POST',
+    path: '/simulator/transfers/:id/complete',
+    summary: 'Simulador: a rede conclui uma transferência pendente (approved ou failed); 202 enquanto o motor ainda não a liquidou',
+    operationId: 'completeTransfer',
+    request: { params: idParam('Identificador da transferência (out_…)'), body: CompleteBody },
+    response: TransactionSchema,
+    successStatuses: [200, 202],
+    errors: [
+      { status: 404, code: 'not_found' },
+      { status: 409, code: 'invalid_request' },
+    ],
+    handler: complete,
+  },
+];

@@ -1,6 +1,8 @@
 // Admin routes of webhooks: endpoints (register, list, disable) and the delivery log (list, show,
 // manual redelivery).
 import type Koa from 'koa';
+import Type, { type Static } from 'typebox';
+import { validQuery } from '../../api/validate-request.js';
 import type { Deps } from '../../deps.js';
 import { ok } from '../../http/edge.js';
 import { invalidRequest, notFound, operationRefused } from '../../http/errors.js';
@@ -8,7 +10,68 @@ import { findDeliveries, findDelivery, type DeliveryFilter } from '../../webhook
 import { redeliver } from '../../webhooks/workflow-client.js';
 import { disableEndpoint, listEndpoints, MAX_ENDPOINTS_PER_ACCOUNT, registerEndpoint, type WebhookEndpoint } from '../../webhooks/endpoints.js';
 import { checkReceiverUrl } from '../../webhooks/ssrf.js';
+import { closed, idParam, trimmedText } from '../fields.js';
+import { AccountParams } from './accounts.js';
 import type { AdminRoute } from './index.js';
+
+const EndpointBody = closed({ url: trimmedText(null, 'URL HTTPS pública que recebe os eventos da conta') });
+
+const WebhookEndpointSchema = closed(
+  {
+    id: Type.String({ description: 'whe_…' }),
+    accountId: Type.String(),
+    url: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'WebhookEndpoint' },
+);
+
+const RegisteredEndpointSchema = Type.Object(
+  { ...WebhookEndpointSchema.properties, secret: Type.String({ description: 'Segredo das assinaturas (X-Service-Signature); mostrado só nesta resposta' }) },
+  { additionalProperties: false },
+);
+
+const Attempt = closed({
+  number: Type.Integer({ minimum: 1 }),
+  trigger: Type.Enum(['automatic', 'manual']),
+  success: Type.Boolean(),
+  statusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'Status HTTP da resposta do recebedor' }),
+  errorCode: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+  durationMs: Type.Number({ minimum: 0 }),
+  startedAt: Type.String({ format: 'date-time' }),
+  finishedAt: Type.String({ format: 'date-time' }),
+});
+
+const DeliverySchema = closed(
+  {
+    id: Type.String(),
+    eventId: Type.String(),
+    event: Type.String(),
+    accountId: Type.String(),
+    transactionId: Type.Union([Type.String(), Type.Null()]),
+    target: Type.Enum(['endpoint', 'charge'], { description: 'endpoint: um endpoint da conta; charge: o webhookUrl da cobrança' }),
+    url: Type.String(),
+    endpointId: Type.Union([Type.String(), Type.Null()]),
+    signedWith: Type.Enum(['endpoint_secret', 'api_key_hash']),
+    status: Type.Enum(['pending', 'succeeded', 'failed', 'cancelled']),
+    attemptCount: Type.Integer({ minimum: 0 }),
+    deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    attempts: Type.Array(Attempt),
+  },
+  { $id: 'WebhookDelivery' },
+);
+
+const DeliveriesQuery = Type.Object(
+  {
+    transactionId: Type.Optional(Type.String({ minLength: 1, description: 'Entregas dos eventos desta transação' })),
+    eventId: Type.Optional(Type.String({ minLength: 1, description: 'Entregas deste evento' })),
+  },
+  { description: 'Informe transactionId ou eventId (ou os dois)' },
+);
 
 const accountNotFound = () => notFound('Conta não encontrada');
 const deliveryNotFound = () => notFound('Entrega de webhook não encontrada');
@@ -24,18 +87,10 @@ function endpointJson(endpoint: WebhookEndpoint) {
   };
 }
 
-function parseUrlBody(body: unknown): string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('O corpo deve ser um objeto JSON com url');
-  const unknown = Object.keys(body).find((field) => field !== 'url');
-  if (unknown !== undefined) throw invalidRequest(`Campo desconhecido: ${unknown}`);
-  const { url } = body as { url?: unknown };
-  if (typeof url !== 'string' || url.trim() === '') throw invalidRequest('url é obrigatório e deve ser um texto');
-  return url.trim();
-}
-
 async function register(ctx: Koa.Context, deps: Deps) {
-  const check = await checkReceiverUrl(parseUrlBody(ctx.request.body), deps.config.webhookAllowInsecure);
-  if (!check.ok) throw invalidRequest(check.reason);
+  const { url } = ctx.request.body as Static<typeof EndpointBody>;
+  const check = await checkReceiverUrl(url.trim(), deps.config.webhookAllowInsecure);
+  if (!check.ok) throw invalidRequest(check.reason, '/url');
   const registration = await registerEndpoint(deps.sql, ctx.params.id!, check.url.href);
   switch (registration.outcome) {
     case 'account_not_found':
@@ -65,20 +120,10 @@ async function disable(ctx: Koa.Context, deps: Deps) {
   ok(ctx, endpointJson(endpoint));
 }
 
-function deliveryFilter(query: Koa.Context['query']): DeliveryFilter {
-  const filter: DeliveryFilter = {};
-  for (const name of ['transactionId', 'eventId'] as const) {
-    const value = query[name];
-    if (value === undefined) continue;
-    if (typeof value !== 'string' || value === '') throw invalidRequest(`${name} deve ser informado uma vez, não vazio`);
-    filter[name] = value;
-  }
-  if (Object.keys(filter).length === 0) throw invalidRequest('Informe transactionId ou eventId');
-  return filter;
-}
-
 async function deliveries(ctx: Koa.Context, deps: Deps) {
-  ok(ctx, await findDeliveries(deps.sql, deliveryFilter(ctx.query)));
+  const filter: DeliveryFilter = validQuery(ctx, DeliveriesQuery);
+  if (filter.transactionId === undefined && filter.eventId === undefined) throw invalidRequest('Informe transactionId ou eventId');
+  ok(ctx, await findDeliveries(deps.sql, filter));
 }
 
 async function delivery(ctx: Koa.Context, deps: Deps) {
@@ -97,11 +142,70 @@ async function retry(ctx: Koa.Context, deps: Deps) {
   ok(ctx, await findDelivery(deps.sql, found.id), result === null ? 202 : 200);
 }
 
+const NOT_FOUND = { status: 404, code: 'not_found' };
+const REFUSED = { status: 422, code: 'operation_refused' };
+const DeliveryParams = idParam('Identificador da entrega');
+
 export const WEBHOOK_ROUTES: AdminRoute[] = [
-  { method: 'POST', path: '/accounts/:id/webhook-endpoints', handler: register },
-  { method: 'GET', path: '/accounts/:id/webhook-endpoints', handler: list },
-  { method: 'DELETE', path: '/webhook-endpoints/:id', handler: disable },
-  { method: 'GET', path: '/webhook-deliveries', handler: deliveries },
-  { method: 'GET', path: '/webhook-deliveries/:id', handler: delivery },
-  { method: 'POST', path: '/webhook-deliveries/:id/retry', handler: retry },
+  {
+    method: 'POST',
+    path: '/accounts/:id/webhook-endpoints',
+    summary: `Cadastra um endpoint de webhook da conta (até ${MAX_ENDPOINTS_PER_ACCOUNT} ativos); o segredo aparece só nesta resposta`,
+    operationId: 'registerWebhookEndpoint',
+    request: { params: AccountParams, body: EndpointBody },
+    response: RegisteredEndpointSchema,
+    successStatuses: [201],
+    errors: [NOT_FOUND, REFUSED],
+    handler: register,
+  },
+  {
+    method: 'GET',
+    path: '/accounts/:id/webhook-endpoints',
+    summary: 'Lista os endpoints de webhook da conta (sem segredo)',
+    operationId: 'listWebhookEndpoints',
+    request: { params: AccountParams },
+    response: Type.Array(WebhookEndpointSchema),
+    errors: [NOT_FOUND],
+    handler: list,
+  },
+  {
+    method: 'DELETE',
+    path: '/webhook-endpoints/:id',
+    summary: 'Desativa um endpoint de webhook',
+    operationId: 'disableWebhookEndpoint',
+    request: { params: idParam('Identificador do endpoint (whe_…)') },
+    response: WebhookEndpointSchema,
+    errors: [NOT_FOUND],
+    handler: disable,
+  },
+  {
+    method: 'GET',
+    path: '/webhook-deliveries',
+    summary: 'Entregas de webhook de uma transação ou de um evento, com suas tentativas (status, erro, duração)',
+    operationId: 'listWebhookDeliveries',
+    request: { query: DeliveriesQuery },
+    response: Type.Array(DeliverySchema),
+    handler: deliveries,
+  },
+  {
+    method: 'GET',
+    path: '/webhook-deliveries/:id',
+    summary: 'Uma entrega de webhook com suas tentativas',
+    operationId: 'getWebhookDelivery',
+    request: { params: DeliveryParams },
+    response: DeliverySchema,
+    errors: [NOT_FOUND],
+    handler: delivery,
+  },
+  {
+    method: 'POST',
+    path: '/webhook-deliveries/:id/retry',
+    summary: 'Entrega de novo (uma tentativa manual); 202 se a tentativa ainda corre depois da espera',
+    operationId: 'retryWebhookDelivery',
+    request: { params: DeliveryParams },
+    response: DeliverySchema,
+    successStatuses: [200, 202],
+    errors: [NOT_FOUND, REFUSED],
+    handler: retry,
+  },
 ];
