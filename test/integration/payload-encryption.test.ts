@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { temporalCli } from '../../src/temporal/executables.js';
 import { chargeBody, createCharge, newKey, payCharge, postCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { admin, ADMIN_TOKEN, http, spawnEngine, waitWorker, type Stack } from '../helpers/stack.js';
@@ -16,6 +15,7 @@ import { createMerchant } from '../helpers/fixtures.js';
 import { encodingOf, historyPayloads, isCoreMarkerData, type StoredPayload } from '../helpers/history-payloads.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
+import { existingTemporalExecutable } from '../helpers/temporal-executables.js';
 import { completeTransfer, postTransfer } from '../helpers/transfers.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -100,7 +100,7 @@ describe('workflow histories in Temporal', () => {
   it('show them to the temporal CLI pointed at the codec endpoint (--codec-endpoint, --codec-auth)', async () => {
     const workflowId = [...workflows.keys()].find((id) => id.startsWith('charge:'))!;
     const show = (codec: string[]) =>
-      promisify(execFile)(temporalCli()!, ['workflow', 'show', '--address', inject('temporalAddress'), '-w', workflowId, '-o', 'json', ...codec], { maxBuffer: 16 * 1024 * 1024 });
+      promisify(execFile)(existingTemporalExecutable('temporal').path, ['workflow', 'show', '--address', inject('temporalAddress'), '-w', workflowId, '-o', 'json', ...codec], { maxBuffer: 16 * 1024 * 1024 });
     // Its JSON output shows payload data in base64, as stored or as decoded.
     const dataText = async (codec: string[]) => historyPayloads(JSON.parse((await show(codec)).stdout)).map((p) => p.data.toString('utf8')).join('\n');
     expect(await dataText([])).not.toContain(payer.name);

@@ -313,7 +313,7 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     const charge = await h.paidCharge(merchant);
     const eventId = `evt_${charge.id}_approved`;
     const config = loadConfig(h.live.stack.env);
-    const temporal = await connectClient(inject('temporalAddress'), 'default', config.payloadKeys!);
+    const temporal = await connectClient({ address: inject('temporalAddress') }, 'default', config.payloadKeys!);
     try {
       const deps = { config, log: createLogger('silent'), sql: h.live.sql, temporal };
       // While its workflow waits to retry after the first failure, then once it has succeeded.
