@@ -34,8 +34,9 @@ export interface Contract {
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-export async function loadContract(stack: Stack): Promise<Contract> {
-  const served = await http('GET', `${stack.baseUrl}/openapi.json`);
+/** The contract of the document the stack serves: the public one, or another (the admin API's) at `url` with `token`. */
+export async function loadContract(stack: Stack, source: { url?: string; token?: string } = {}): Promise<Contract> {
+  const served = await http('GET', source.url ?? `${stack.baseUrl}/openapi.json`, { token: source.token });
   if (served.status !== 200) throw new Error(`openapi.json answered ${served.status}`);
   const document = JSON.parse(served.text);
   const ajv = new Ajv2020({ strict: false, allErrors: true });

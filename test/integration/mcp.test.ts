@@ -123,9 +123,11 @@ describe('MCP server over Streamable HTTP', () => {
   it('refuses bad arguments with the REST error codes', async () => {
     const badStatus = await client.callTool({ name: 'list_transactions', arguments: { status: 'paid' } });
     expect(badStatus.isError).toBe(true);
-    expect(answer(badStatus).error.code).toBe('invalid_status');
+    expect(answer(badStatus).error).toMatchObject({ code: 'invalid_status', param: '/status' });
     const badLimit = await client.callTool({ name: 'list_transactions', arguments: { limit: 1000 } });
-    expect(answer(badLimit).error.code).toBe('invalid_request');
+    expect(answer(badLimit).error).toMatchObject({ code: 'invalid_request', param: '/limit' });
+    const badRefresh = await client.callTool({ name: 'get_transaction', arguments: { id: 'txn_x', refresh: 'sim' } });
+    expect(answer(badRefresh).error).toMatchObject({ code: 'invalid_request', param: '/refresh' });
     const badMedStatus = await client.callTool({ name: 'list_meds', arguments: { status: 'closed' } });
     expect(answer(badMedStatus).error.code).toBe('invalid_med_status');
     const noId = await client.callTool({ name: 'get_transaction', arguments: {} });

@@ -36,10 +36,31 @@ describe('405 method_not_allowed', () => {
   });
 
   it('answers a wrong method on an admin path the same way', async () => {
-    const res = await http('DELETE', `${live.stack.adminUrl}/accounts`, { token: ADMIN_TOKEN });
-    expectMethodNotAllowed(res, ['POST'], 'DELETE /admin/accounts');
-    const keys = await http('PUT', `${live.stack.adminUrl}/accounts/acc_x/api-keys`, { token: ADMIN_TOKEN });
-    expectMethodNotAllowed(keys, ['POST', 'HEAD', 'GET'], 'PUT /admin/accounts/{id}/api-keys');
+    const cases: Array<[string, string, string[]]> = [
+      ['DELETE', '/accounts', ['POST']],
+      ['PUT', '/accounts/acc_x/api-keys', ['POST', 'HEAD', 'GET']],
+      ['POST', '/accounts/acc_x', ['HEAD', 'GET', 'PATCH']],
+      ['PATCH', '/api-keys/key_x', ['DELETE']],
+      ['DELETE', '/accounts/acc_x/webhook-endpoints', ['POST', 'HEAD', 'GET']],
+      ['POST', '/webhook-deliveries', ['HEAD', 'GET']],
+      ['GET', '/webhook-deliveries/d_x/retry', ['POST']],
+      ['GET', '/simulator/meds', ['POST']],
+      ['PUT', '/simulator/charges/txn_x/pay', ['POST']],
+      ['DELETE', '/meds/med_x/decision', ['POST']],
+      ['PUT', '/ledger/check', ['HEAD', 'GET']],
+      ['POST', '/openapi.json', ['HEAD', 'GET']],
+      ['PROPFIND', '/accounts', ['POST']],
+    ];
+    for (const [method, path, allow] of cases) {
+      expectMethodNotAllowed(await http(method, `${live.stack.adminUrl}${path}`, { token: ADMIN_TOKEN }), allow, `${method} /admin${path}`);
+    }
+  });
+
+  it('keeps the admin token first: a wrong method without it is a 401', async () => {
+    const res = await http('DELETE', `${live.stack.adminUrl}/accounts`);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+    expect(res.headers.get('allow')).toBeNull();
   });
 
   it('keeps 404 for an unknown path, whatever the method', async () => {
