@@ -52,11 +52,29 @@ describe('POST /transactions refusals', () => {
     ['a split larger than the sale after the fee', () => ({ body: chargeBody({ amount: 100, split: [{ recipient: partner.id, percent: 99 }] }) }), 422, 'SPLIT_EXCEEDS_SALE', /não cabe/],
   ];
 
-  it.each(rows)('refuses %s', async (_label, make, status, code, message) => {
+  /** The field each refusal blames (`param`); the others blame no single body field. */
+  const PARAMS: Record<string, string> = {
+    'an externalId with a bad character': '/externalId',
+    'payer name shorter than 3 characters': '/payer/name',
+    'an invalid CPF with punctuation': '/payer/document',
+    'an invalid CPF without punctuation': '/payer/document',
+    'amount with more than two decimals': '/amount',
+    'description over 140 characters': '/description',
+    'externalId over 100 characters': '/externalId',
+    'webhookUrl that is not an http(s) URL': '/webhookUrl',
+    'webhookUrl that is no URL at all': '/webhookUrl',
+    'split item without amount or percent': '/split/0',
+    'split item with amount and percent': '/split/0',
+    'split recipient that identifies nothing': '/split/0/recipient',
+    '11 split recipients': '/split',
+  };
+
+  it.each(rows)('refuses %s', async (label, make, status, code, message) => {
     const { body, key } = make();
     const res = await postCharge(merchant.client, body, key === undefined ? newKey() : key);
     expect(res.status).toBe(status);
-    expect(res.body).toEqual({ success: false, error: { code, message: expect.stringMatching(message) }, requestId: expect.any(String) });
+    const param = PARAMS[label];
+    expect(res.body).toEqual({ success: false, error: { code, message: expect.stringMatching(message), ...(param ? { param } : {}) }, requestId: expect.any(String) });
   });
 
   it('created nothing for any of them', async () => {
