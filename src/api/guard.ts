@@ -11,8 +11,9 @@
 //
 // Creation routes (`joinsBoundKey`) treat 3 and 5 differently: a request whose idempotency key is
 // already bound to an operation joins that operation and learns its outcome even when the account
-// could not start a new one now; the creation handler decides, once the body is read (until then
-// any refusal of the request is the account's 403, as on other routes).
+// could not start a new one now; the creation's bound-key gate (creation-route.ts) decides once the
+// body is read, before the body is validated (until then any refusal of the request is the
+// account's 403, as on other routes).
 //
 // Only a request that passes 1–5 counts against the key's quota, and from step 6 on every answer
 // (success or error) carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. The IP is

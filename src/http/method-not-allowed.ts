@@ -2,7 +2,9 @@
 // (RFC 9110 §15.5.6), in the error envelope. @koa/router's `allowedMethods()` finds the methods of the
 // paths every router of the app matched and sets the status and `Allow`; this turns its bare answer
 // into the envelope. The routers are built with every method Node parses (`METHODS`) as implemented,
-// so an unusual one (TRACE, PROPFIND…) on a known path is a 405 too rather than a 501.
+// so an unusual one (TRACE, PROPFIND…) on a known path is a 405 too rather than a 501. allowedMethods'
+// own `throw` mode is not used: its `methodNotAllowed()` factory is given neither the context nor the
+// path's methods, so the error it makes could not carry `Allow`.
 import { METHODS } from 'node:http';
 import type Koa from 'koa';
 import type Router from '@koa/router';

@@ -13,13 +13,12 @@ import { ChargeNotPayable, findNetworkCharge, payCharge, type NetworkCharge, typ
 import type { RoutePayer } from '../../processors/types.js';
 import type { StoredPayer } from '../../transactions/row.js';
 import { afterCommit } from './after-commit.js';
-import { closed, documentField, idParam } from '../fields.js';
+import { closed, documentField, emailField, idParam } from '../fields.js';
 import type { AdminRoute } from './index.js';
 
 /** Who pays when the operator does not say: the payer the charge names, at a simulated bank. */
 const DEFAULT_BANK = { bankName: 'Banco Simulado S.A.', state: 'SP' };
 const UF = /^[A-Z]{2}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A payer field: text judged once trimmed, with its own rule. */
 const payerText = (description: string, rule: (trimmed: string) => boolean, expected: string) =>
@@ -35,7 +34,7 @@ const PayBody = closed({
       {
         name: Type.Optional(payerText('Nome do pagador', (name) => name.length >= 3, 'um texto de ao menos 3 caracteres')),
         document: Type.Optional(documentField('CPF ou CNPJ do pagador')),
-        email: Type.Optional(payerText('E-mail do pagador', (email) => EMAIL.test(email), 'um endereço de e-mail válido')),
+        email: Type.Optional(emailField('E-mail do pagador')),
         bankName: Type.Optional(payerText(`Banco do pagador (padrão ${DEFAULT_BANK.bankName})`, () => true, 'um texto não vazio')),
         state: Type.Optional(payerText(`UF do pagador (padrão ${DEFAULT_BANK.state})`, (state) => UF.test(state), 'a sigla de uma UF (duas letras maiúsculas)')),
       },
