@@ -2,8 +2,7 @@
 import type { Deps } from '../src/deps.js';
 import * as lifecycle from '../src/charges/lifecycle.js';
 import type { SettleOptions } from '../workflows/transaction.contract.js';
-import { settlement } from './settlement.js';
-import type { webhookActivities } from './webhooks.js';
+import { settlement, type webhookActivities } from './webhooks.js';
 
 export function chargeActivities(deps: Deps) {
   return {

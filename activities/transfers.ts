@@ -5,8 +5,7 @@ import { transferRoute } from '../src/processors/registry.js';
 import type { TransferDraft } from '../src/transfers/draft.js';
 import * as lifecycle from '../src/transfers/lifecycle.js';
 import type { SettleOptions } from '../workflows/transaction.contract.js';
-import { settlement } from './settlement.js';
-import type { webhookActivities } from './webhooks.js';
+import { settlement, type webhookActivities } from './webhooks.js';
 
 function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
   return {

@@ -1,10 +1,13 @@
 // Webhook activities. `dispatchEvent` is called by the MED workflow, and by charge and transfer runs
 // started before their settlements dispatched their own events, after an event was recorded (events
 // table): it creates the event's deliveries and starts their workflows (idempotent, so a Temporal
-// retry is harmless). `attemptWebhookDelivery` is one signed POST of a delivery.
+// retry is harmless). `attemptWebhookDelivery` is one signed POST of a delivery. `settlement` is how the
+// charge and transfer settlement activities dispatch their own events.
 import type { Deps } from '../src/deps.js';
 import { attemptDelivery, type AttemptInput, type AttemptOutcome } from '../src/webhooks/attempt.js';
+import type { Settled } from '../src/transactions/settle.js';
 import { dispatchEvent } from '../src/webhooks/dispatch.js';
+import type { SettleOptions } from '../workflows/transaction.contract.js';
 
 export function webhookActivities(deps: Deps) {
   return {
@@ -18,3 +21,15 @@ export function webhookActivities(deps: Deps) {
 }
 
 export type WebhookActivities = ReturnType<typeof webhookActivities>;
+
+/**
+ * What a settlement activity answers: the settled transaction and the events recorded with it. Runs
+ * patched with SETTLE_DISPATCHES_EVENTS ask the activity to dispatch those events itself (one
+ * activity instead of one per event); a retry dispatches the same events again, which starts nothing
+ * new. Runs started before the patch call without options and dispatch each event themselves.
+ */
+export async function settlement(deps: Deps, settling: Promise<Settled>, options?: SettleOptions): Promise<Settled> {
+  const settled = await settling;
+  if (options?.dispatch) for (const eventId of settled.eventIds) await dispatchEvent(deps, eventId);
+  return settled;
+}
