@@ -5,15 +5,7 @@ import type { Deps } from '../deps.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
-import {
-  acceptUpdate,
-  CHARGE_WORKFLOW,
-  chargeWorkflowId,
-  paymentNotifiedSignal,
-  refreshUpdate,
-  type AcceptResult,
-  type ChargeWorkflowInput,
-} from '../../workflows/charge.contract.js';
+import { acceptUpdate, CHARGE_WORKFLOW, chargeWorkflowId, paymentNotifiedSignal, refreshUpdate, type AcceptResult, type ChargeWorkflowInput } from '../../workflows/charge.contract.js';
 
 const CHARGE: TransactionWorkflow<AcceptResult> = { type: CHARGE_WORKFLOW, accept: acceptUpdate, workflowId: chargeWorkflowId };
 

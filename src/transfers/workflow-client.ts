@@ -5,14 +5,7 @@ import type { Deps } from '../deps.js';
 import type { TIMED_OUT } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
-import {
-  networkAnsweredSignal,
-  TRANSFER_WORKFLOW,
-  transferAcceptUpdate,
-  transferWorkflowId,
-  type TransferAcceptResult,
-  type TransferWorkflowInput,
-} from '../../workflows/transfer.contract.js';
+import { networkAnsweredSignal, TRANSFER_WORKFLOW, transferAcceptUpdate, transferWorkflowId, type TransferAcceptResult, type TransferWorkflowInput } from '../../workflows/transfer.contract.js';
 
 const TRANSFER: TransactionWorkflow<TransferAcceptResult> = { type: TRANSFER_WORKFLOW, accept: transferAcceptUpdate, workflowId: transferWorkflowId };
 
