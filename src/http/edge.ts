@@ -77,10 +77,10 @@ function decodedSegment(segment: string): string {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** raw-body's refusals (by their `type`) in the service's words; anything else is a body cut short. */
-function readRefusal(err: Error & { type?: string }, limitBytes: number): ApiError {
+/** The body reader's refusals (raw-body's `type`, inflation's 415) in the service's words; anything else is a body cut short. */
+function readRefusal(err: Error & { type?: string; status?: number }, limitBytes: number): ApiError {
   if (err.type === 'entity.too.large') return invalidRequest(`O corpo excede o limite de ${limitBytes} bytes`);
-  if (err.type === 'encoding.unsupported') return invalidRequest('Content-Encoding não suportado: envie o corpo sem compressão, gzip ou deflate');
+  if (err.status === 415) return invalidRequest('Content-Encoding não suportado: envie o corpo sem compressão, gzip ou deflate');
   return invalidRequest('Corpo da requisição incompleto');
 }
 
