@@ -68,7 +68,7 @@ export const CODE_MEANING: Record<string, string> = {
   ip_not_allowed: 'The key is IP-restricted and the caller IP is not listed',
   kyc_required: 'Account identity verification not complete',
   account_unavailable: 'Account blocked or unavailable',
-  invalid_request: 'Invalid data; the message says which',
+  invalid_request: 'Invalid data; the message says which, and `param` points at the field when one is to blame',
   invalid_status: '`status` filter outside the allowed values',
   invalid_type: '`type` filter outside `payment`, `withdrawal`',
   invalid_med_status: 'MED status filter outside the list',
