@@ -334,7 +334,7 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
 
   it('a disabled endpoint gets no new events and cannot be redelivered to', async () => {
     const { merchant, receiver, endpoint } = await h.merchantWithEndpoint();
-    const first = await h.paidCharge(merchant);
+    await h.paidCharge(merchant);
     const [delivered] = await h.received(receiver, 'transaction.approved');
 
     const disabled = await admin(h.live.stack, 'DELETE', `/webhook-endpoints/${endpoint.id}`);
