@@ -51,6 +51,7 @@ export interface SimulatorTransferOptions {
 
 export class SimulatorTransferRoute implements TransferRoute {
   readonly name = SIMULATOR_ROUTE;
+  readonly remote = false;
 
   constructor(
     private readonly sql: Sql,

@@ -77,6 +77,7 @@ function stateOf(row: SimulatorChargeRow): ChargeState {
 
 export class SimulatorChargeRoute implements ChargeRoute {
   readonly name = SIMULATOR_ROUTE;
+  readonly remote = false;
 
   constructor(private readonly sql: Sql) {}
 

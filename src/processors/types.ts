@@ -31,7 +31,7 @@ export interface CreatedCharge {
 
 export type ChargeState =
   | { status: 'pending' }
-  | { status: 'paid'; paidAt: Date; amountCents: number; payer: RoutePayer }
+  | { status: 'paid'; paidAt: Date; amountCents: number; payer: RoutePayer; endToEndId?: string }
   | { status: 'cancelled'; expired: boolean };
 
 export interface RouteTransferRequest {
@@ -48,18 +48,39 @@ export type TransferState =
   | { status: 'approved'; routeRef: string; settledAt: Date; counterparty?: Record<string, unknown> }
   | { status: 'failed'; routeRef: string; reason: string };
 
+/**
+ * A devolução of a received Pix that the route reports as a MED (nature MED_OPERACIONAL or MED_FRAUDE):
+ * the route already returned the money to the payer.
+ */
+export interface RouteMedReturn {
+  /** The route's id of the devolução: a MED is recorded once per id. */
+  id: string;
+  nature: string;
+  amountCents: number;
+  returnedAt: Date;
+}
+
 /** The charge side of a Pix route. Every call is idempotent by `transactionId`: repeating it returns the same answer. */
 export interface ChargeRoute {
   readonly name: string;
+  /**
+   * True for a route reached over the network (a PSP): its creation call runs as a regular activity with
+   * its own timeouts and retries, and the charge workflow polls it while the charge is pending.
+   */
+  readonly remote: boolean;
   createCharge(request: RouteChargeRequest): Promise<CreatedCharge>;
   chargeStatus(transactionId: string): Promise<ChargeState>;
   /** Cancels a pending charge. When the payment won the race the answer says `paid`, and that answer prevails. */
   cancelCharge(transactionId: string, reason: 'expired' | 'other'): Promise<ChargeState>;
+  /** The MED devoluções of the received Pix `endToEndId` (routes that never report any leave this out). */
+  medReturns?(endToEndId: string): Promise<RouteMedReturn[]>;
 }
 
 /** The transfer side of a Pix route. */
 export interface TransferRoute {
   readonly name: string;
+  /** As ChargeRoute.remote: the send call runs as a regular activity and the workflow polls the route. */
+  readonly remote: boolean;
   sendTransfer(request: RouteTransferRequest): Promise<TransferState>;
   transferStatus(transactionId: string): Promise<TransferState>;
 }
