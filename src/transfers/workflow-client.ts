@@ -14,6 +14,11 @@ export function startTransfer(deps: Deps, input: TransferWorkflowInput, fingerpr
   return acceptWithStart(deps, TRANSFER, input, fingerprint);
 }
 
+/** Waits for the transfer's workflow to end (its settlement); resolves to what the run returned. */
+export function transferSettled(deps: Pick<Deps, 'temporal'>, accountId: string, key: string): Promise<unknown> {
+  return deps.temporal.workflow.getHandle(transferWorkflowId(accountId, key)).result();
+}
+
 /** The route's notification that it answered a transfer. */
 export function notifyTransferAnswered(deps: Pick<Deps, 'sql' | 'temporal' | 'log'>, transactionId: string): Promise<void> {
   return signalTransactionWorkflow(deps, transactionId, {

@@ -1,4 +1,4 @@
-// A base for the fake activities of test/workflows that stand for a processor route: it records each
+// A base for the fake activities of test/workflows that stand for a Pix route: it records each
 // call (TimedCalls), and the call that hands the transaction to the route can be refused or fail.
 import { ApplicationFailure } from '@temporalio/common';
 import { ROUTE_REFUSED } from '../../workflows/transaction.contract.js';
@@ -7,7 +7,7 @@ import { TimedCalls } from './time-skipping.js';
 export class FakeRoute extends TimedCalls {
   /** The route refuses the hand-over for good (not retried). */
   refuses = false;
-  /** The hand-over fails this many times (the processor is down) before it goes through. */
+  /** The hand-over fails this many times (the route is down) before it goes through. */
   outage = 0;
 
   /** Records the hand-over call `name`, then refuses it with `reason` or fails it as set above. */
@@ -16,7 +16,7 @@ export class FakeRoute extends TimedCalls {
     if (this.refuses) throw ApplicationFailure.nonRetryable(reason, ROUTE_REFUSED);
     if (this.outage > 0) {
       this.outage -= 1;
-      throw new Error('processor unavailable');
+      throw new Error('route unavailable');
     }
   }
 }

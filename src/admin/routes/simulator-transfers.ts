@@ -12,8 +12,7 @@ import { completeTransfer, TransferNotPending } from '../../processors/simulator
 import { findTransaction } from '../../transactions/repository.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../../transactions/row.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
-import { transferWorkflowId } from '../../../workflows/transfer.contract.js';
-import { notifyTransferAnswered } from '../../transfers/workflow-client.js';
+import { notifyTransferAnswered, transferSettled } from '../../transfers/workflow-client.js';
 import { afterCommit } from './after-commit.js';
 import { TransactionSchema } from '../../transactions/schema.js';
 import { closed, idParam } from '../fields.js';
@@ -42,7 +41,7 @@ async function complete(ctx: Koa.Context, deps: Deps) {
   const before = toTransactionRow(raw);
   await recordOutcome(deps, before.id, outcome);
 
-  const settled = () => deps.temporal.workflow.getHandle(transferWorkflowId(before.accountId, before.externalId)).result();
+  const settled = () => transferSettled(deps, before.accountId, before.externalId);
   await afterCommit(deps, { transactionId: before.id }, () => notifyTransferAnswered(deps, before.id).then(settled));
   let known: TransactionRow = before;
   await afterCommit(deps, { transactionId: before.id }, async () => (known = (await findTransaction(deps.sql, before.accountId, before.id)) ?? before));

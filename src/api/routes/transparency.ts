@@ -4,6 +4,7 @@
 import Type, { type Static } from 'typebox';
 import { TIMED_OUT, within } from '../../async/within.js';
 import type { Sql } from '../../db/database.js';
+import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError } from '../../http/errors.js';
 import type { RouteSpec } from '../routes.js';
@@ -34,7 +35,7 @@ async function computeIndicators(sql: Sql): Promise<Indicators> {
   return {
     transacoesConcluidas: Number(row!.approved),
     contasCriadas: Number(row!.accounts),
-    volumeMovimentado: Number(row!.volume) / 100,
+    volumeMovimentado: centsToReais(row!.volume),
     moeda: 'BRL',
     atualizadoEm: new Date().toISOString(),
   };
