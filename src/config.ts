@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
+import { loadRoutesFile, RoutesFileError, type BcbApiPixRouteConfig } from './processors/bcb-api-pix/routes-file.js';
 import { parsePayloadKeys, PayloadKeysError, type PayloadKeys } from './temporal/codec/keys.js';
 
 /** A Temporal server the engine connects to, with what a secured one (Temporal Cloud, mTLS) needs. */
@@ -48,6 +49,20 @@ export interface Config {
   codecCorsOrigins: string[];
   /** Secret path segment of the codec endpoint for a Web UI, which cannot send ADMIN_TOKEN (admin/routes/codec.ts). */
   codecUiSecret: string | null;
+  /** The real Pix routes of PIX_ROUTES_FILE (empty when unset: only `simulator`). Holds secrets: never log it. */
+  pixRoutes: BcbApiPixRouteConfig[];
+  /** The PSP webhook listener (PSP_WEBHOOK_PORT / PSP_WEBHOOK_HOST). */
+  pspWebhookPort: number;
+  pspWebhookHost: string;
+  /** HTTPS with the standard's mTLS when all three PSP_WEBHOOK_TLS_* files are set; null: plain HTTP behind a proxy. */
+  pspWebhookTls: PspWebhookTls | null;
+}
+
+export interface PspWebhookTls {
+  certFile: string;
+  keyFile: string;
+  /** CA that signed the PSP's client certificate: callers without one it signed are refused. */
+  clientCaFile: string;
 }
 
 export class ConfigError extends Error {}
@@ -164,6 +179,26 @@ function temporalServer(env: Env): { server: TemporalServer; namespace: string |
   }
 }
 
+function pixRoutes(env: Env): BcbApiPixRouteConfig[] {
+  const file = str(env, 'PIX_ROUTES_FILE');
+  if (file === null) return [];
+  try {
+    return loadRoutesFile(file);
+  } catch (err) {
+    if (err instanceof RoutesFileError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
+const PSP_WEBHOOK_TLS = ['PSP_WEBHOOK_TLS_CERT_FILE', 'PSP_WEBHOOK_TLS_KEY_FILE', 'PSP_WEBHOOK_CLIENT_CA_FILE'];
+
+function pspWebhookTls(env: Env): PspWebhookTls | null {
+  const [certFile, keyFile, clientCaFile] = PSP_WEBHOOK_TLS.map((name) => str(env, name));
+  if (!certFile && !keyFile && !clientCaFile) return null;
+  if (!certFile || !keyFile || !clientCaFile) throw new ConfigError(`${PSP_WEBHOOK_TLS.join(', ')} go together: set all three (mTLS) or none (plain HTTP behind a proxy)`);
+  return { certFile, keyFile, clientCaFile };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -204,6 +239,10 @@ export function loadConfig(env: Env = process.env): Config {
     payloadKeys: payloadKeys(env),
     codecUiSecret: secret(env, 'CODEC_UI_SECRET', 24),
     codecCorsOrigins: origins(env, 'CODEC_CORS_ORIGINS', [`http://localhost:${temporalUiPort}`, `http://127.0.0.1:${temporalUiPort}`]),
+    pixRoutes: pixRoutes(env),
+    pspWebhookPort: int(env, 'PSP_WEBHOOK_PORT', 3002, 0, 65535),
+    pspWebhookHost: env.PSP_WEBHOOK_HOST || '0.0.0.0',
+    pspWebhookTls: pspWebhookTls(env),
   };
 }
 
