@@ -1,16 +1,17 @@
 // One workflow per charge, id `charge:<accountId>:<idempotency key>`. It accepts the charge (persist
 // the transaction, create it at the account's route) while the API waits on the `accept` update,
 // then waits durably for the payment notification or the expiry at `expiresAt`, and settles once:
-// the route's answer decides between paid and expired, never both.
+// the route's answer decides between paid and expired, never both. On a remote route (a PSP) the
+// creation is a regular activity and the workflow also polls the route while the charge is pending.
 import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
 import type { ChargeActivities } from '../activities/charges.js';
 import type { PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
 import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult, type ChargeWorkflow } from './charge.contract.js';
-import { SETTLE_DISPATCHES_EVENTS, UNPROCESSABLE, type Refusal, type SettleOptions } from './transaction.contract.js';
+import { REMOTE_ROUTE_CALLS, remotePollDelayMs, SETTLE_DISPATCHES_EVENTS, UNPROCESSABLE, type Refusal, type SettleOptions } from './transaction.contract.js';
 import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
 
-const { routeCalls, ledgerCalls, acceptCalls } = transactionActivityCalls<ChargeActivities>();
+const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<ChargeActivities>();
 
 export const chargeWorkflow: ChargeWorkflow = async (input) => {
   const transactionId = input.draft.transactionId;
@@ -70,9 +71,12 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     return transaction;
   }
 
+  // Runs whose persist step did not say `remote` (before it existed, or on the simulator) take the old path.
+  const remote = persisted.remote === true && patched(REMOTE_ROUTE_CALLS);
+
   if (transaction.status === 'pending' && transaction.pix === null) {
     try {
-      transaction = await acceptCalls.openChargeAtRoute(transactionId);
+      transaction = await (remote ? remoteCalls : acceptCalls).openChargeAtRoute(transactionId);
     } catch (err) {
       // Nothing can be paid yet: a charge the route refused, or could not be stored, fails.
       if (!routeRefusal(err) && !permanentFailure(err, transactionId)) throw err;
@@ -89,13 +93,19 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   await condition(allHandlersFinished);
   return transaction;
 
-  /** Waits for the payment or the expiry; the route's answer decides. */
+  /** Waits for the payment or the expiry (polling a remote route meanwhile); the route's answer decides. */
   async function awaitOutcome(expiresAtMs: number): Promise<RouteChargeState | { status: 'failed' }> {
-    for (;;) {
+    for (let poll = 0; ; ) {
       const remainingMs = expiresAtMs - Date.now();
-      if (remainingMs > 0) await condition(() => notified || confirmedPayment !== null, remainingMs);
+      let pollDue = false;
+      if (remainingMs > 0) {
+        const pollInMs = remote ? remotePollDelayMs(poll) : Infinity;
+        const woken = await condition(() => notified || confirmedPayment !== null, Math.min(remainingMs, pollInMs));
+        pollDue = !woken && pollInMs < remainingMs;
+        if (pollDue) poll += 1;
+      }
       if (confirmedPayment) return confirmedPayment;
-      if (notified) {
+      if (notified || pollDue) {
         notified = false;
         const state = await routeCalls.chargeStateAtRoute(transactionId);
         if (state.status !== 'pending') return state;

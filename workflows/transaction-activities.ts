@@ -13,6 +13,10 @@ export function transactionActivityCalls<A>() {
     // task, saving a server round trip per step. Past the local retry threshold a retry becomes a
     // durable timer, so a long outage still waits without holding the task.
     acceptCalls: proxyLocalActivities<A>({ startToCloseTimeout: '15 seconds', retry, localRetryThreshold: '10 seconds' }),
+    // The accept step's creation or send call on a remote route (REMOTE_ROUTE_CALLS): a PSP can take
+    // seconds and fail in ways of its own, so the call is a regular activity, scheduled by the server,
+    // with a start-to-close bound above the PSP client's own timeouts, heartbeats, and the unbounded retry.
+    remoteCalls: proxyActivities<A>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: HEARTBEAT_TIMEOUT, retry }),
   };
 }
 

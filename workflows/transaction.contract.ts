@@ -59,6 +59,20 @@ export const TRANSACTION_ACTIVITY_RETRY = {
  */
 export const SETTLE_DISPATCHES_EVENTS = 'settle-dispatches-events';
 
+/**
+ * From this patch on, a transaction whose persist step says its route is remote (a PSP reached over the
+ * network) is created or sent at the route by a regular activity, with its own timeouts and retries,
+ * instead of the local activity that suits the in-process simulator; and the workflow polls the route
+ * while the transaction is pending (remotePollDelayMs). Runs started before it, and simulator runs,
+ * schedule what they always did.
+ */
+export const REMOTE_ROUTE_CALLS = 'remote-route-calls';
+
+/** Polling of a remote route while a transaction is pending: first after 5 s, doubling to once a minute. */
+export function remotePollDelayMs(poll: number): number {
+  return Math.min(5000 * 2 ** poll, 60_000);
+}
+
 /** How a workflow asks its settlement activity to dispatch the events it records. */
 export interface SettleOptions {
   dispatch: boolean;

@@ -2,16 +2,17 @@
 // (the `out_` row and the reservation available → reserved in one PostgreSQL transaction, then the
 // hand-over to the account's route) while the API waits on the `accept` update, waits for the route's
 // answer (the `networkAnswered` signal, with polling as a fallback), and settles once: approved
-// settles the reservation, failed releases it.
+// settles the reservation, failed releases it. On a remote route (a PSP) the send is a regular
+// activity and the polling follows the remote schedule.
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import type { TransferActivities } from '../activities/transfers.js';
 import type { PersistedTransfer, RouteTransferState } from '../src/transfers/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
-import { SETTLE_DISPATCHES_EVENTS, UNPROCESSABLE, type SettleOptions } from './transaction.contract.js';
+import { REMOTE_ROUTE_CALLS, remotePollDelayMs, SETTLE_DISPATCHES_EVENTS, UNPROCESSABLE, type SettleOptions } from './transaction.contract.js';
 import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs, transferAcceptUpdate, type TransferAcceptResult, type TransferWorkflow } from './transfer.contract.js';
 import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
 
-const { routeCalls, ledgerCalls, acceptCalls } = transactionActivityCalls<TransferActivities>();
+const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<TransferActivities>();
 
 export const transferWorkflow: TransferWorkflow = async (input) => {
   const transactionId = input.draft.transactionId;
@@ -19,6 +20,7 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
   let fingerprint: string | null = null;
   let createdByThisRun = false;
   let notified = false;
+  let remote = false;
 
   setHandler(transferAcceptUpdate, async (request): Promise<TransferAcceptResult> => {
     await condition(() => answer !== null);
@@ -47,6 +49,8 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
 
   // The key may name another operation (a charge, or a transfer this run did not create and that is final).
   if (transaction.id === transactionId && transaction.status === 'pending') {
+    // Runs whose persist step did not say `remote` (before it existed, or on the simulator) take the old path.
+    remote = persisted.remote === true && patched(REMOTE_ROUTE_CALLS);
     // Answered once the route holds the transfer, so that it can be settled from then on.
     const sent = await send();
     answer = { outcome: 'created', transaction };
@@ -60,7 +64,7 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
 
   async function send(): Promise<RouteTransferState> {
     try {
-      return await acceptCalls.sendTransferAtRoute(input.draft);
+      return await (remote ? remoteCalls : acceptCalls).sendTransferAtRoute(input.draft);
     } catch (err) {
       const refusal = routeRefusal(err);
       if (!refusal) throw err;
@@ -74,7 +78,7 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
         await condition(allHandlersFinished);
         await continueAsNew<typeof transferWorkflow>(input);
       }
-      await condition(() => notified, pollDelayMs(poll));
+      await condition(() => notified, remote ? remotePollDelayMs(poll) : pollDelayMs(poll));
       notified = false;
       const state = await routeCalls.transferStateAtRoute(transactionId);
       if (state.status !== 'pending') return state;

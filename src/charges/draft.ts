@@ -36,13 +36,15 @@ export type PersistedCharge =
       fingerprint: string;
       /** False when the row already existed (a retried activity, or a later run for the same key). */
       created: boolean;
+      /** The charge's route is reached over the network (a PSP); absent in runs recorded before it was said. */
+      remote?: boolean;
     }
   | { refusal: Refusal };
 
 /** A route's answer about a charge, in a form that travels through Temporal (dates as ISO strings). */
 export type RouteChargeState =
   | { status: 'pending' }
-  | { status: 'paid'; paidAt: string; amountCents: number; payer: RoutePayer }
+  | { status: 'paid'; paidAt: string; amountCents: number; payer: RoutePayer; endToEndId?: string }
   | { status: 'cancelled'; expired: boolean };
 
 export type PaidAtRoute = Extract<RouteChargeState, { status: 'paid' }>;

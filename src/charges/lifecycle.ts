@@ -5,7 +5,7 @@ import type { Sql, TxSql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
 import { chargeRoute } from '../processors/registry.js';
-import type { ChargeState } from '../processors/types.js';
+import { RouteRefused, type ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
@@ -38,10 +38,21 @@ export async function persistCharge(
     if (!inserted) return persisted(await loadByKey(tx, draft), false);
     return persisted(toTransactionRow(inserted), true);
   });
-  return 'refused' in decided ? { refusal: decided.refused } : decided.accepted;
+  if ('refused' in decided) return { refusal: decided.refused };
+  return { ...decided.accepted, remote: routeIsRemote(deps, decided.accepted.transaction.acquirer) };
 }
 
-const persisted = (row: TransactionRow, created: boolean): PersistedCharge => ({
+/** Whether the charge's route is reached over the network; a route name no route answers to is refused later, at creation. */
+function routeIsRemote(deps: ChargeLifecycleDeps, name: string): boolean {
+  try {
+    return chargeRoute(deps, name).remote;
+  } catch (err) {
+    if (err instanceof RouteRefused) return false;
+    throw err;
+  }
+}
+
+const persisted = (row: TransactionRow, created: boolean): Exclude<PersistedCharge, { refusal: unknown }> => ({
   transaction: serializeTransaction(row),
   fingerprint: row.fingerprint,
   created,
@@ -101,7 +112,10 @@ export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId
 
 /** The route's answer about a charge as it travels to the workflow (dates as ISO strings). */
 function travellingChargeState(state: ChargeState): RouteChargeState {
-  if (state.status === 'paid') return { status: 'paid', paidAt: state.paidAt.toISOString(), amountCents: state.amountCents, payer: state.payer };
+  if (state.status === 'paid') {
+    const { paidAt, amountCents, payer, endToEndId } = state;
+    return { status: 'paid', paidAt: paidAt.toISOString(), amountCents, payer, ...(endToEndId === undefined ? {} : { endToEndId }) };
+  }
   return state;
 }
 
@@ -135,7 +149,7 @@ export function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: strin
     transactionId,
     (tx) => tx<RawTransactionRow[]>`
       update transactions
-      set status = 'approved', processing_state = 'completed', approved_at = ${new Date(paid.paidAt)},
+      set status = 'approved', processing_state = 'completed', approved_at = ${new Date(paid.paidAt)}, end_to_end_id = ${paid.endToEndId ?? null},
           payer = coalesce(payer, '{}'::jsonb) || ${tx.json(payerAtRoute(paid) as never)}, updated_at = now()
       where id = ${transactionId}
       returning *`,

@@ -36,7 +36,8 @@ export interface TransferDraft extends DraftBasics {
 export type TransferRefusal = Refusal | 'WITHDRAWAL_IN_PROGRESS' | 'INSUFFICIENT_BALANCE' | 'WITHDRAWALS_BLOCKED' | 'ACCOUNT_UNAVAILABLE';
 
 export type PersistedTransfer =
-  | { outcome: 'persisted'; transaction: Transaction; fingerprint: string; created: boolean }
+  /** `remote`: the transfer's route is reached over the network (a PSP); absent in runs recorded before it was said. */
+  | { outcome: 'persisted'; transaction: Transaction; fingerprint: string; created: boolean; remote?: boolean }
   | { outcome: 'refused'; refusal: TransferRefusal };
 
 /** A route's answer about a transfer, in a form that travels through Temporal (dates as ISO strings). */

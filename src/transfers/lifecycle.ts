@@ -7,7 +7,7 @@ import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Account } from '../accounts/account.js';
 import { ApiError, operationRefused } from '../http/errors.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
-import type { TransferRoute, TransferState } from '../processors/types.js';
+import { RouteRefused, type TransferRoute, type TransferState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
@@ -23,7 +23,7 @@ export interface TransferLifecycleDeps {
   transferRoute(name: string): TransferRoute;
 }
 
-const persisted = (row: TransactionRow, created: boolean): PersistedTransfer => ({
+const persisted = (row: TransactionRow, created: boolean): Extract<PersistedTransfer, { outcome: 'persisted' }> => ({
   outcome: 'persisted',
   transaction: serializeTransaction(row),
   fingerprint: row.fingerprint,
@@ -86,7 +86,18 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
     }
     return persisted(toTransactionRow(inserted), true);
   });
-  return 'refused' in decided ? { outcome: 'refused', refusal: decided.refused } : decided.accepted;
+  if ('refused' in decided) return { outcome: 'refused', refusal: decided.refused };
+  return { ...decided.accepted, remote: routeIsRemote(deps, decided.accepted.transaction.acquirer) };
+}
+
+/** Whether the transfer's route is reached over the network; a route name no route answers to is refused later, at send. */
+function routeIsRemote(deps: TransferLifecycleDeps, name: string): boolean {
+  try {
+    return deps.transferRoute(name).remote;
+  } catch (err) {
+    if (err instanceof RouteRefused) return false;
+    throw err;
+  }
 }
 
 /** The route's answer about a transfer as it travels to the workflow (dates as ISO strings). */
