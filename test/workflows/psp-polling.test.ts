@@ -1,0 +1,317 @@
+// The charge and transfer workflows on a remote route (a PSP), on the time-skipping test server: the
+// creation/send call runs as a regular activity, and while the transaction is pending the workflow
+// polls the route 5 s after the accept step, then 10 s, 20 s, 40 s and once a minute; a signal is acted
+// on at once. A run whose persist step does not say `remote` (the simulator, and every run recorded
+// before the flag existed) schedules exactly what it did before: a local creation call, no polling of
+// a pending charge, the transfer's simulator schedule, and no patch marker.
+import { Context } from '@temporalio/activity';
+import { describe, expect, it } from 'vitest';
+import type { ChargeActivities } from '../../activities/charges.js';
+import type { TransferActivities } from '../../activities/transfers.js';
+import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charges/draft.js';
+import type { Transaction } from '../../src/transactions/serialize.js';
+import type { RouteTransferState, TransferDraft } from '../../src/transfers/draft.js';
+import { acceptUpdate, paymentNotifiedSignal } from '../../workflows/charge.contract.js';
+import { REMOTE_ROUTE_CALLS, remotePollDelayMs, type SettleOptions } from '../../workflows/transaction.contract.js';
+import { pollDelayMs, transferAcceptUpdate } from '../../workflows/transfer.contract.js';
+import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
+import { draftBasics, pendingTransaction } from '../helpers/workflow-drafts.js';
+
+const server = timeSkippingServer('index.ts');
+const TTL_SECONDS = 900;
+
+/** Records each activity call with the server's clock and whether it ran as a local activity. */
+class Calls extends TimedCalls {
+  readonly local = new Map<string, boolean>();
+
+  constructor() {
+    super(server);
+  }
+
+  protected override async record(name: string): Promise<void> {
+    this.local.set(name, Context.current().info.isLocal);
+    await super.record(name);
+  }
+
+  /** The gaps between successive calls of `name`, and from `fromMs` to the first. */
+  gaps(name: string, fromMs: number): number[] {
+    const times = this.called(name).map((call) => call.atMs);
+    return times.map((t, i) => t - (i === 0 ? fromMs : times[i - 1]!));
+  }
+}
+
+function settled(transaction: Transaction, change: Partial<Transaction>, options?: SettleOptions) {
+  expect(options).toEqual({ dispatch: true });
+  return { transaction: { ...transaction, ...change, processingState: 'completed' as const }, eventIds: [`evt_${transaction.id}_${change.status}`] };
+}
+
+class ChargeRouteFake extends Calls {
+  state: RouteChargeState = { status: 'pending' };
+  transaction: Transaction | null = null;
+  acceptedAtMs = 0;
+  /** When set, the route says paid from this status call on (1-based). */
+  payAtCall: number | null = null;
+
+  constructor(readonly remote: boolean | undefined) {
+    super();
+  }
+
+  pay(): void {
+    const paid: PaidAtRoute = { status: 'paid', paidAt: new Date().toISOString(), amountCents: 10_000, payer: {}, endToEndId: 'E00000000202601011200abcdefghijk' };
+    this.state = paid;
+  }
+
+  activities(): ChargeActivities {
+    const fail = () => Promise.reject(new Error('not called in these runs'));
+    return {
+      persistCharge: async ({ draft, createdAtMs, ttlSeconds }) => {
+        await this.record('persistCharge');
+        this.transaction ??= chargeOf(draft, createdAtMs, ttlSeconds);
+        return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true, ...(this.remote === undefined ? {} : { remote: this.remote }) };
+      },
+      openChargeAtRoute: async () => {
+        await this.record('openChargeAtRoute');
+        this.acceptedAtMs = await server.env.currentTimeMs();
+        this.transaction = { ...this.transaction!, pix: { copyPaste: '000201fake', qrCodeBase64: 'iVBOR' } };
+        return this.transaction;
+      },
+      chargeStateAtRoute: async () => {
+        await this.record('chargeStateAtRoute');
+        if (this.called('chargeStateAtRoute').length === this.payAtCall) this.pay();
+        return this.state;
+      },
+      cancelChargeAtRoute: async () => {
+        await this.record('cancelChargeAtRoute');
+        if (this.state.status === 'pending') this.state = { status: 'cancelled', expired: true };
+        return this.state as Exclude<RouteChargeState, { status: 'pending' }>;
+      },
+      settleChargePaid: async (_id, paid, options) => settled(this.transaction!, { status: 'approved', approvedAt: paid.paidAt }, options),
+      settleChargeCancelled: async (_id, expired, options) => settled(this.transaction!, { status: 'cancelled', expired }, options),
+      settleChargeFailed: fail,
+      dispatchEvent: fail,
+    };
+  }
+}
+
+function chargeOf(draft: ChargeDraft, createdAtMs: number, ttlSeconds: number): Transaction {
+  return pendingTransaction(draft, {
+    direction: 'in',
+    type: 'payment',
+    method: 'pix',
+    debitedAmount: null,
+    recipientAmount: null,
+    payer: { name: draft.payer.name, document: draft.payer.document, email: null },
+    counterparty: null,
+    expiresAt: new Date(createdAtMs + ttlSeconds * 1000).toISOString(),
+    createdAt: new Date(createdAtMs).toISOString(),
+  });
+}
+
+class TransferRouteFake extends Calls {
+  /** What the route answers at send, then at each status call (the last answer repeats). */
+  answers: RouteTransferState[] = [{ status: 'pending' }];
+  transaction: Transaction | null = null;
+  sentAtMs = 0;
+
+  constructor(readonly remote: boolean | undefined) {
+    super();
+  }
+
+  private next(): RouteTransferState {
+    return this.answers.length > 1 ? this.answers.shift()! : this.answers[0]!;
+  }
+
+  activities(): TransferActivities {
+    return {
+      persistTransfer: async (draft) => {
+        await this.record('persistTransfer');
+        this.transaction ??= transferOf(draft);
+        return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created: true, ...(this.remote === undefined ? {} : { remote: this.remote }) };
+      },
+      sendTransferAtRoute: async () => {
+        await this.record('sendTransferAtRoute');
+        this.sentAtMs = await server.env.currentTimeMs();
+        return this.next();
+      },
+      transferStateAtRoute: async () => {
+        await this.record('transferStateAtRoute');
+        return this.next();
+      },
+      settleTransferApproved: async (_id, settledAt, options) => settled(this.transaction!, { status: 'approved', approvedAt: settledAt }, options),
+      settleTransferFailed: async (_id, _reason, options) => settled(this.transaction!, { status: 'failed' }, options),
+      dispatchEvent: () => Promise.reject(new Error('not called in these runs')),
+    };
+  }
+}
+
+function transferOf(draft: TransferDraft): Transaction {
+  const now = new Date();
+  return pendingTransaction(draft, {
+    direction: 'out',
+    type: 'withdrawal',
+    method: draft.method,
+    debitedAmount: draft.debitedAmountCents / 100,
+    recipientAmount: draft.recipientAmountCents / 100,
+    payer: draft.payer,
+    counterparty: draft.counterparty,
+    expiresAt: new Date(now.getTime() + TTL_SECONDS * 1000).toISOString(),
+    createdAt: now.toISOString(),
+  });
+}
+
+function chargeDraft(): ChargeDraft {
+  return {
+    ...draftBasics('txn', 'order', { amountCents: 10_000, feeCents: 0, netAmountCents: 10_000 }),
+    route: 'psp',
+    merchantName: 'Loja',
+    splitAmountCents: 0,
+    split: [],
+    payer: { name: 'Maria da Silva', document: '52998224725' },
+    webhookUrl: null,
+  };
+}
+
+function transferDraft(): TransferDraft {
+  return {
+    ...draftBasics('out', 'payout', { amountCents: 10_000, feeCents: 100, netAmountCents: 10_000 }),
+    route: 'psp',
+    method: 'pix',
+    debitedAmountCents: 10_100,
+    recipientAmountCents: 10_000,
+    destination: { type: 'pix_key', value: '52998224725', keyType: 'cpf' },
+    payer: { name: 'Loja', document: '11222333000181', email: 'loja@example.com' },
+    counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' },
+  };
+}
+
+interface Run {
+  workflowId: string;
+  result: () => Promise<Transaction | null>;
+  /** The patch ids of the run's history. */
+  patches: () => Promise<string[]>;
+}
+
+async function withWorkflow<T>(workflowType: string, input: { requestId: string; draft: { accountId: string; externalId: string; fingerprint: string } }, activities: object, scenario: (run: Run) => Promise<T>): Promise<T> {
+  const { worker, taskQueue } = await server.worker('psp', activities);
+  const workflowId = `${workflowType}:${input.draft.accountId}:${input.draft.externalId}`;
+  const accept = workflowType === 'chargeWorkflow' ? acceptUpdate : transferAcceptUpdate;
+  return worker.runUntil(async () => {
+    const handle = await server.env.client.workflow.start(workflowType, { taskQueue, workflowId, args: [input] });
+    expect((await handle.executeUpdate(accept, { args: [{ requestId: input.requestId, fingerprint: input.draft.fingerprint }] })).outcome).toBe('created');
+    return scenario({
+      workflowId,
+      result: () => handle.result() as Promise<Transaction | null>,
+      patches: async () => {
+        const { events } = await handle.fetchHistory();
+        return (events ?? []).flatMap((event) => {
+          const marker = event.markerRecordedEventAttributes;
+          if (marker?.markerName !== 'core_patch') return [];
+          const data = marker.details?.['patch-data']?.payloads?.[0]?.data;
+          return [JSON.parse(Buffer.from(data!).toString('utf8')).id as string];
+        });
+      },
+    });
+  });
+}
+
+const withCharge = <T>(fake: ChargeRouteFake, scenario: (run: Run) => Promise<T>) =>
+  withWorkflow('chargeWorkflow', { requestId: 'req_1', ttlSeconds: TTL_SECONDS, draft: chargeDraft() } as never, fake.activities(), scenario);
+const withTransfer = <T>(fake: TransferRouteFake, scenario: (run: Run) => Promise<T>) =>
+  withWorkflow('transferWorkflow', { requestId: 'req_1', draft: transferDraft() } as never, fake.activities(), scenario);
+
+/** The remote schedule's first waits: 5 s, 10 s, 20 s, 40 s, then a minute. */
+const REMOTE_GAPS = [5000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000];
+
+function expectSchedule(gaps: number[], expected: number[]): void {
+  expect(gaps).toHaveLength(expected.length);
+  gaps.forEach((gap, i) => {
+    expect(gap).toBeGreaterThanOrEqual(expected[i]!);
+    expect(gap).toBeLessThan(expected[i]! + 1000);
+  });
+}
+
+describe('polling of a remote route (time-skipping)', () => {
+  it('charge: created by a regular activity, polled 5 s after acceptance and then backing off to a minute until the route says paid', async () => {
+    const fake = new ChargeRouteFake(true);
+    const polls = REMOTE_GAPS.length;
+    fake.payAtCall = polls;
+    await withCharge(fake, async ({ result, patches }) => {
+      expect((await result())!.status).toBe('approved');
+      expect(await patches()).toContain(REMOTE_ROUTE_CALLS);
+    });
+    expect(fake.local.get('openChargeAtRoute')).toBe(false);
+    expect(fake.local.get('persistCharge')).toBe(true);
+    expectSchedule(fake.gaps('chargeStateAtRoute', fake.acceptedAtMs), REMOTE_GAPS);
+    expect(fake.called('cancelChargeAtRoute')).toHaveLength(0);
+  });
+
+  it('charge: a webhook signal is acted on at once, between polls', async () => {
+    const fake = new ChargeRouteFake(true);
+    await withCharge(fake, async ({ workflowId, result }) => {
+      await server.env.sleep(7000); // past the first poll, well before the second
+      fake.pay();
+      const signalledAtMs = await server.env.currentTimeMs();
+      await server.env.client.workflow.getHandle(workflowId).signal(paymentNotifiedSignal);
+      expect((await result())!.status).toBe('approved');
+      const last = fake.called('chargeStateAtRoute').at(-1)!;
+      expect(last.atMs - signalledAtMs).toBeLessThan(1000);
+    });
+    expect(fake.called('chargeStateAtRoute')).toHaveLength(2);
+  });
+
+  it('charge: polls until the expiry, then cancels at the route exactly at expiresAt', async () => {
+    const fake = new ChargeRouteFake(true);
+    await withCharge(fake, async ({ result }) => {
+      expect((await result())).toMatchObject({ status: 'cancelled', expired: true });
+    });
+    const createdAtMs = Date.parse(fake.transaction!.createdAt);
+    const [cancel] = fake.called('cancelChargeAtRoute');
+    expect(cancel!.atMs - createdAtMs).toBeGreaterThanOrEqual(TTL_SECONDS * 1000);
+    expect(cancel!.atMs - createdAtMs).toBeLessThan(TTL_SECONDS * 1000 + 1000);
+    // 5 + 10 + 20 + 40 s, then once a minute until the 900 s expiry.
+    const polls = fake.called('chargeStateAtRoute');
+    expect(polls).toHaveLength(4 + Math.floor((TTL_SECONDS - 75) / 60));
+    expect(polls.every((poll) => poll.atMs < createdAtMs + TTL_SECONDS * 1000)).toBe(true);
+  });
+
+  it('charge on the simulator (remote false) and a run recorded before the flag (no remote): local creation, no polling, no patch marker', async () => {
+    for (const remote of [false, undefined]) {
+      const fake = new ChargeRouteFake(remote);
+      await withCharge(fake, async ({ result, patches }) => {
+        expect((await result())!.status).toBe('cancelled');
+        expect(await patches()).not.toContain(REMOTE_ROUTE_CALLS);
+      });
+      expect(fake.local.get('openChargeAtRoute')).toBe(true);
+      expect(fake.called('chargeStateAtRoute')).toHaveLength(0);
+    }
+  });
+
+  it('transfer: sent by a regular activity, polled 5 s after the send and then backing off to a minute until the route answers', async () => {
+    const fake = new TransferRouteFake(true);
+    fake.answers = [...Array.from({ length: REMOTE_GAPS.length }, (): RouteTransferState => ({ status: 'pending' })), { status: 'approved', settledAt: '2026-01-01T00:00:00.000Z' }];
+    await withTransfer(fake, async ({ result, patches }) => {
+      expect((await result())!.status).toBe('approved');
+      expect(await patches()).toContain(REMOTE_ROUTE_CALLS);
+    });
+    expect(fake.local.get('sendTransferAtRoute')).toBe(false);
+    expect(fake.local.get('persistTransfer')).toBe(true);
+    expectSchedule(fake.gaps('transferStateAtRoute', fake.sentAtMs), REMOTE_GAPS);
+  });
+
+  it('transfer on the simulator (remote false) and a run recorded before the flag: local send and the simulator schedule', async () => {
+    for (const remote of [false, undefined]) {
+      const fake = new TransferRouteFake(remote);
+      fake.answers = [{ status: 'pending' }, { status: 'pending' }, { status: 'pending' }, { status: 'failed', reason: 'NAO_REALIZADO' }];
+      await withTransfer(fake, async ({ result, patches }) => {
+        expect((await result())!.status).toBe('failed');
+        expect(await patches()).not.toContain(REMOTE_ROUTE_CALLS);
+      });
+      expect(fake.local.get('sendTransferAtRoute')).toBe(true);
+      expectSchedule(fake.gaps('transferStateAtRoute', fake.sentAtMs), [pollDelayMs(0), pollDelayMs(1), pollDelayMs(2)]);
+    }
+  });
+
+  it('remotePollDelayMs: 5 s, doubling, capped at a minute', () => {
+    expect([0, 1, 2, 3, 4, 5, 50].map(remotePollDelayMs)).toEqual([5000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000]);
+  });
+});
