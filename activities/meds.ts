@@ -1,8 +1,13 @@
-// MED activities: each is one PostgreSQL transaction in src/meds, idempotent under Temporal retries.
+// MED activities: each is one PostgreSQL transaction in src/meds (a route's devoluções: one per
+// devolução), idempotent under Temporal retries.
 import type { Deps } from '../src/deps.js';
 import { decideMed } from '../src/meds/decide.js';
 import { openMed, type OpenMedInput } from '../src/meds/open.js';
 import { markMedOverdue } from '../src/meds/overdue.js';
+import { chargeOfEndToEndId, recordRouteMedReturn } from '../src/meds/route-returns.js';
+import { chargeRoute } from '../src/processors/registry.js';
+import { dispatchEvent } from '../src/webhooks/dispatch.js';
+import type { MedReturnsInput } from '../workflows/med-returns.contract.js';
 import type { MedOutcome } from '../src/meds/row.js';
 
 export function medActivities(deps: Deps) {
@@ -19,6 +24,17 @@ export function medActivities(deps: Deps) {
         'MED decision deadline passed without a decision: an operator must decide it',
       );
       return [overdue.eventId];
+    },
+    /** Asks the route for the MED devoluções of a received Pix; records each once as an accepted MED and dispatches its events. */
+    async recordMedReturnsAtRoute(input: MedReturnsInput): Promise<number> {
+      const transactionId = await chargeOfEndToEndId(deps.sql, input.route, input.endToEndId);
+      if (!transactionId) return 0;
+      const route = chargeRoute(deps, input.route);
+      const returns = route.medReturns ? await route.medReturns(input.endToEndId) : [];
+      for (const devolucao of returns) {
+        for (const eventId of await recordRouteMedReturn(deps, transactionId, devolucao)) await dispatchEvent(deps, eventId);
+      }
+      return returns.length;
     },
   };
 }

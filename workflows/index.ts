@@ -5,3 +5,4 @@ export { webhookDeliveryWorkflow } from './webhook-delivery.js';
 export { chargeWorkflow } from './charge.js';
 export { transferWorkflow } from './transfer.js';
 export { medWorkflow } from './med.js';
+export { medReturnsWorkflow } from './med-returns.js';

@@ -27,7 +27,7 @@ function settleRetention(tx: TxSql, med: MedRow, outcome: MedOutcome) {
 }
 
 /** Records the returned amount on the charge; returns the `transaction.refunded` event when it became refunded. */
-async function recordReturn(tx: TxSql, med: MedRow): Promise<string[]> {
+export async function recordReturn(tx: TxSql, med: MedRow): Promise<string[]> {
   const [raw] = await tx<RawTransactionRow[]>`
     update transactions
     set refunded_amount = refunded_amount + ${med.retainedAmountCents},

@@ -21,7 +21,8 @@ export interface OpenMedInput {
   deadlineSeconds: number;
 }
 
-async function lockedAvailable(tx: TxSql, accountId: string): Promise<number> {
+/** The account's available balance, its row locked for the caller's PostgreSQL transaction. */
+export async function lockedAvailable(tx: TxSql, accountId: string): Promise<number> {
   const [row] = await tx<{ balance: bigint }[]>`
     select balance from ledger_accounts where id = ${customerAccount(accountId, 'available')} for update`;
   return Number(row?.balance ?? 0n);
