@@ -1,0 +1,204 @@
+// A conformance fake of a PSP speaking the Central Bank's API Pix (reference file beside this module)
+// and Efí's send API, over HTTPS with mTLS and OAuth 2.0 client credentials, on 127.0.0.1. Tests
+// point a routes file at it and drive the payer's side through its controls (pay, complete an envio,
+// add a devolução, go down, send a webhook).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { createFakePspPki, type EngineCertFiles } from './certs.js';
+import { startPspServer, type RecordedRequest } from './server.js';
+import { PspStore, type Cob, type Devolucao, type PixRecebido } from './store.js';
+
+export interface FakePspOptions {
+  tokenBody?: 'form' | 'json';
+  tokenTtlSeconds?: number;
+}
+
+export interface FakePsp {
+  /** Receiving API root as the routes file's baseUrl: https://127.0.0.1:<port>/v2 */
+  baseUrl: string;
+  /** https://127.0.0.1:<port>/oauth/token */
+  tokenUrl: string;
+  /** https://127.0.0.1:<port> (Efí send API) */
+  sendBaseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  pixKey: string;
+  /** PEM files in a temp dir: the engine's client certificate and key for calling the PSP, the CA of the PSP's server
+   *  certificate; and for the engine's webhook listener: its server certificate and key, and the CA that signed the
+   *  PSP's webhook client certificate. */
+  certs: EngineCertFiles;
+  /** Writes a routes file (DESIGN.md's format) for route `name` (default 'psp') pointing at this fake; `overrides`
+   *  are merged into the route object (e.g. { send: undefined } for a route without send, webhookUrl). Returns the path. */
+  writeRoutesFile(overrides?: Record<string, unknown>, name?: string): string;
+  /** The payer pays cob `txid`: CONCLUIDA with a pix entry (full amount unless amountCents). No webhook is sent. */
+  pay(txid: string, options?: { amountCents?: number; payer?: { nome: string; cpf?: string; cnpj?: string } }): { endToEndId: string };
+  /** Ends envio `idEnvio` with REALIZADO or NAO_REALIZADO. No webhook is sent. */
+  completeEnvio(idEnvio: string, status: 'REALIZADO' | 'NAO_REALIZADO'): { endToEndId: string };
+  /** A devolução on received pix `endToEndId`. */
+  addDevolucao(endToEndId: string, devolucao: { id: string; amountCents: number; natureza: Devolucao['natureza'] }): void;
+  /** For `ms`: every call answers 503 (mode '503') or the connection is reset (mode 'reset'). */
+  down(ms: number, mode?: '503' | 'reset'): void;
+  /** POSTs a webhook to the registered webhookUrl + '/pix' (as PSPs do), with the PSP's client certificate unless
+   *  withClientCert is false; body defaults to the pix entries of `endToEndIds`. Returns the HTTP status (or throws
+   *  on a refused TLS handshake). */
+  sendWebhook(input: { endToEndIds?: string[]; body?: unknown; withClientCert?: boolean; url?: string }): Promise<number>;
+  /** Every request received, with whether its body and path conformed to the standard's schemas. */
+  requests: RecordedRequest[];
+  tokensIssued: number;
+  /** The registered webhook URL (PUT /webhook/{chave}), or null. */
+  webhookUrl: string | null;
+  /** The stored cob as the standard's CobCompleta, or undefined. */
+  cob(txid: string): Cob | undefined;
+  /** Forgets every token issued so far: the next call with one answers 401 (a PSP-side revocation). */
+  revokeTokens(): void;
+  close(): Promise<void>;
+}
+
+export type { RecordedRequest };
+
+export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePsp> {
+  const pki = createFakePspPki();
+  const store = new PspStore();
+  const requests: RecordedRequest[] = [];
+  const tokenBody = options.tokenBody ?? 'form';
+  const clientId = `fake-client-${randomBytes(4).toString('hex')}`;
+  const clientSecret = randomBytes(18).toString('base64url');
+  const pixKey = randomUUID();
+  let tokensIssued = 0;
+  let outage: { until: number; mode: '503' | 'reset' } | null = null;
+  let routesFiles = 0;
+
+  const { server, port } = await startPspServer(
+    {
+      store,
+      clientId,
+      clientSecret,
+      pixKey,
+      tokenBody,
+      tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+      requests,
+      outage: () => (outage && Date.now() < outage.until ? outage.mode : null),
+      tokenIssued: () => void tokensIssued++,
+    },
+    { certPem: pki.pspServer.certPem, keyPem: pki.pspServer.keyPem, clientCaPem: pki.engineCaPem },
+  );
+  const origin = `https://127.0.0.1:${port}`;
+
+  /** A webhook's entry for a Pix: a received one as the standard's Pix, an envio as Efí reports it. */
+  function webhookEntry(endToEndId: string): PixRecebido | Record<string, unknown> {
+    const received = store.received.get(endToEndId);
+    if (received) return structuredClone(received);
+    const envio = store.envioByEndToEndId(endToEndId);
+    if (!envio) throw new Error(`fake PSP: no Pix ${endToEndId}`);
+    return {
+      endToEndId,
+      valor: envio.valor,
+      horario: envio.horario.liquidacao ?? envio.horario.solicitacao,
+      ...(envio.favorecido.chave ? { chave: envio.favorecido.chave } : {}),
+      status: envio.status,
+      tipo: 'SOLICITACAO',
+      gnExtras: { idEnvio: envio.idEnvio },
+    };
+  }
+
+  async function post(target: string, body: unknown, withClientCert: boolean): Promise<number> {
+    const url = new URL(target);
+    const text = JSON.stringify(body);
+    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+    const req =
+      url.protocol === 'https:'
+        ? httpsRequest(url, {
+            method: 'POST',
+            headers,
+            agent: false,
+            ca: pki.engineCaPem,
+            ...(withClientCert ? { cert: pki.pspWebhookClient.certPem, key: pki.pspWebhookClient.keyPem } : {}),
+          })
+        : httpRequest(url, { method: 'POST', headers, agent: false });
+    req.setTimeout(10_000, () => req.destroy(new Error(`fake PSP: webhook to ${target} timed out`)));
+    req.end(text);
+    const [res] = (await once(req, 'response')) as [import('node:http').IncomingMessage];
+    res.resume();
+    await once(res, 'end');
+    return res.statusCode ?? 0;
+  }
+
+  return {
+    baseUrl: `${origin}/v2`,
+    tokenUrl: `${origin}/oauth/token`,
+    sendBaseUrl: origin,
+    clientId,
+    clientSecret,
+    pixKey,
+    certs: pki.files,
+    requests,
+    get tokensIssued() {
+      return tokensIssued;
+    },
+    get webhookUrl() {
+      return store.webhookUrl;
+    },
+
+    writeRoutesFile(overrides = {}, name = 'psp') {
+      const route = {
+        type: 'bcb-api-pix',
+        baseUrl: `${origin}/v2`,
+        tokenUrl: `${origin}/oauth/token`,
+        ...(tokenBody === 'json' ? { tokenBody: 'json' } : {}),
+        clientId,
+        clientSecret,
+        tls: { certFile: pki.files.clientCertFile, keyFile: pki.files.clientKeyFile, caFile: pki.files.pspCaFile },
+        pixKey,
+        send: { type: 'efi', baseUrl: origin },
+        ...overrides,
+      };
+      const path = join(pki.dir, `routes-${++routesFiles}.json`);
+      // JSON drops keys whose value is undefined: { send: undefined } writes a route without send.
+      writeFileSync(path, JSON.stringify({ routes: { [name]: route } }, null, 2));
+      return path;
+    },
+
+    pay(txid, payOptions = {}) {
+      return { endToEndId: store.pay(txid, payOptions.amountCents, payOptions.payer).endToEndId };
+    },
+
+    completeEnvio(idEnvio, status) {
+      return { endToEndId: store.completeEnvio(idEnvio, status).endToEndId };
+    },
+
+    addDevolucao(endToEndId, devolucao) {
+      store.addDevolucao(endToEndId, devolucao.id, devolucao.amountCents, devolucao.natureza);
+    },
+
+    down(ms, mode = '503') {
+      outage = { until: Date.now() + ms, mode };
+    },
+
+    async sendWebhook(input) {
+      if (input.url === undefined && store.webhookUrl === null) throw new Error('fake PSP: no webhook registered');
+      const target = input.url ?? `${store.webhookUrl}/pix`;
+      const body = input.body ?? { pix: (input.endToEndIds ?? []).map(webhookEntry) };
+      return post(target, body, input.withClientCert !== false);
+    },
+
+    cob(txid) {
+      const cob = store.cobs.get(txid);
+      return cob && structuredClone(cob);
+    },
+
+    revokeTokens() {
+      store.tokens.clear();
+    },
+
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close').catch(() => {});
+      rmSync(pki.dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// The schemas the fake PSP checks requests against: the standard's own (API Pix 2.9.0, a verbatim
+// copy of the reference file beside this module), repaired where the file is defective, and a small
+// hand-written schema for Efí's send API, which the standard does not cover.
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { parse } from 'yaml';
+
+// ajv-formats is CommonJS with a `default` property: the plugin under either interop.
+const addFormats = formats.default;
+
+const REFERENCE_FILE = new URL('./bcb-api-pix-2.9.0.openapi.yaml', import.meta.url);
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function visit(node: unknown, fn: (object: Json) => void): void {
+  if (Array.isArray(node)) node.forEach((item) => visit(item, fn));
+  else if (isObject(node)) {
+    fn(node);
+    Object.values(node).forEach((value) => visit(value, fn));
+  }
+}
+
+/**
+ * The reference file's known defects (DESIGN.md): the CPF pattern is written between slashes
+ * (`/^\d{11}$/`) and matches no CPF; patterns are unanchored (JSON Schema patterns match anywhere,
+ * so "x10.00y" would pass); `retirada`'s `oneOf` branches (`saque`, `troco`) require nothing, so any
+ * object matches both and the `oneOf` never passes; `location` is `format: uri` though the
+ * standard's locations carry no scheme.
+ */
+export function repairReference(document: Json): Json {
+  visit(document, (node) => {
+    if (typeof node.pattern === 'string') {
+      const inner = /^\/(.*)\/$/.exec(node.pattern)?.[1] ?? node.pattern;
+      node.pattern = `^(?:${inner.replace(/^\^/, '').replace(/\$$/, '')})$`;
+    }
+    const properties = node.properties;
+    if (!isObject(properties)) return;
+    const retirada = properties.retirada;
+    if (isObject(retirada) && Array.isArray(retirada.oneOf)) {
+      for (const branch of retirada.oneOf as Json[]) branch.required = Object.keys(branch.properties as Json);
+    }
+    const location = properties.location;
+    if (isObject(location) && location.format === 'uri') delete location.format;
+  });
+  return document;
+}
+
+const ref = (name: string) => ({ $ref: `bcb-api-pix#/components/schemas/${name}` });
+
+const efiValor = { type: 'string', pattern: '^\\d{1,10}\\.\\d{2}$' };
+const efiChave = { type: 'string', minLength: 1, maxLength: 77 };
+const efiPagador = {
+  type: 'object',
+  required: ['chave'],
+  properties: { chave: efiChave, infoPagador: { type: 'string', maxLength: 140 } },
+};
+
+const SCHEMAS = {
+  // Path parameters.
+  txid: ref('TxId'),
+  endToEndId: ref('EndToEndId'),
+  chave: { type: 'string', minLength: 1, maxLength: 77 },
+  idEnvio: { type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' },
+  // Request bodies of the standard.
+  cobSolicitada: ref('CobSolicitada'),
+  cobRevisada: ref('CobRevisada'),
+  webhookSolicitado: ref('WebhookSolicitado'),
+  // Answers of the standard (the fake's own conformance tests check what it sends).
+  cobGerada: ref('CobGerada'),
+  cobCompleta: ref('CobCompleta'),
+  pix: ref('Pix'),
+  problema: ref('Problema'),
+  // Efí's send API: a Pix to a key, and a Pix paying a copy-and-paste (BR Code).
+  efiEnvioChave: {
+    type: 'object',
+    required: ['valor', 'pagador', 'favorecido'],
+    properties: {
+      valor: efiValor,
+      pagador: efiPagador,
+      favorecido: { type: 'object', required: ['chave'], properties: { chave: efiChave } },
+    },
+  },
+  efiEnvioQrCode: {
+    type: 'object',
+    required: ['pagador', 'pixCopiaECola'],
+    properties: { pagador: efiPagador, pixCopiaECola: { type: 'string', minLength: 1, maxLength: 512 } },
+  },
+} as const;
+
+export type SchemaName = keyof typeof SCHEMAS;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(repairReference(parse(readFileSync(REFERENCE_FILE, 'utf8')) as Json), 'bcb-api-pix');
+
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+/** Where (a JSON pointer, empty for the value itself) and what. */
+export interface Violation {
+  path: string;
+  message: string;
+}
+
+const violation = (error: ErrorObject): Violation => ({ path: error.instancePath, message: error.message ?? 'is invalid' });
+
+/** The violations of `value` against the named schema; empty when it conforms. */
+export function violations(name: SchemaName, value: unknown): Violation[] {
+  let validate = compiled.get(name);
+  if (!validate) {
+    validate = ajv.compile(SCHEMAS[name]);
+    compiled.set(name, validate);
+  }
+  return validate(value) ? [] : (validate.errors ?? []).map(violation);
+}
