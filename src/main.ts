@@ -13,6 +13,7 @@ import { migrate, MigrationChangedError } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
+import { createPspWebhookServer } from './psp-webhooks/server.js';
 import { resolvePayloadKeys } from './temporal/codec/key-file.js';
 import { connectClient, connectWorker } from './temporal/connection.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
@@ -96,6 +97,13 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
       const admin = createHttpServer(createAdminApp(deps, { keys: payloadKeys.keys, uiSecret: codecUiSecret }), log);
       const adminPort = await listen(admin, config.adminPort, config.adminHost);
       cleanups.push(() => closeServer(admin));
+      // PSP webhooks can only come for configured PSP routes: without any, no listener (and no port taken).
+      let pspWebhookPort: number | null = null;
+      if (config.pixRoutes.length > 0) {
+        const pspWebhooks = createPspWebhookServer(deps);
+        pspWebhookPort = await listen(pspWebhooks, config.pspWebhookPort, config.pspWebhookHost);
+        cleanups.push(() => closeServer(pspWebhooks));
+      }
       log.info(
         {
           api: `http://localhost:${apiPort}/v1`,
@@ -105,6 +113,7 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
           payloadKeyFileCreated: payloadKeys.created,
           apiPort,
           adminPort,
+          pspWebhookPort,
         },
         'pix engine ready',
       );
