@@ -202,6 +202,16 @@ describe('fake PSP', () => {
       expect(psp.cob(txid)).toBeUndefined();
     });
 
+    it('a body that is not sent as JSON → 400 recorded with conforms=false', async () => {
+      const txid = txidOf(904);
+      const raw = { text: JSON.stringify(cobBody(psp)), contentType: 'text/plain' };
+      expect((await call(psp, 'PUT', `${psp.baseUrl}/cob/${txid}`, { token, raw })).status).toBe(400);
+      expect(lastRequest(psp)).toMatchObject({ conforms: false, errors: ['(root) must be sent as Content-Type application/json'] });
+      const broken = { text: '{"valor":', contentType: 'application/json' };
+      expect((await call(psp, 'PUT', `${psp.baseUrl}/cob/${txid}`, { token, raw: broken })).status).toBe(400);
+      expect(lastRequest(psp)).toMatchObject({ conforms: false, body: '{"valor":' });
+    });
+
     it('accepts a retirada with troco (the repaired oneOf) and a devedor with a CNPJ', async () => {
       const txid = txidOf(nextTxid++);
       const troco = { valor: '5.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '12345678' };

@@ -252,8 +252,10 @@ function answer(method: string, path: string, call: Call, ctx: PspServerContext)
     };
   }
   const param = decodeURIComponent(route.path.exec(path)?.[1] ?? '');
+  const notJson = route.body !== undefined && !(call.headers['content-type'] ?? '').startsWith('application/json');
   const found = [
     ...(route.param ? violations(route.param, param).map((v) => ({ ...v, path: `{${route.param}}${v.path}` })) : []),
+    ...(notJson ? [{ path: '', message: 'must be sent as Content-Type application/json' }] : []),
     ...(route.body ? violations(route.body, call.body) : []),
   ];
   if (found.length > 0) {
