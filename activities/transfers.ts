@@ -15,6 +15,8 @@ function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
       transferRoute(
         {
           sql: deps.sql,
+          config: deps.config,
+          log: deps.log,
           simulatorTransferDelayMs: deps.config.simulatorTransferDelayMs,
           onChargePaid: (charge) => notifyChargePaid(deps, charge.transactionId),
         },

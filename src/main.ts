@@ -13,6 +13,8 @@ import { migrate, MigrationChangedError } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
+import { registerPspWebhooks } from './processors/bcb-api-pix/webhook-registration.js';
+import { pspClients } from './processors/registry.js';
 import { createPspWebhookServer } from './psp-webhooks/server.js';
 import { resolvePayloadKeys } from './temporal/codec/key-file.js';
 import { connectClient, connectWorker } from './temporal/connection.js';
@@ -97,6 +99,9 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
       const admin = createHttpServer(createAdminApp(deps, { keys: payloadKeys.keys, uiSecret: codecUiSecret }), log);
       const adminPort = await listen(admin, config.adminPort, config.adminHost);
       cleanups.push(() => closeServer(admin));
+      // In the background: a PSP that is down must not hold the start (webhook-registration.ts).
+      const stopRegistrations = registerPspWebhooks(pspClients(config, log), log);
+      cleanups.push(async () => stopRegistrations());
       // PSP webhooks can only come for configured PSP routes: without any, no listener (and no port taken).
       let pspWebhookPort: number | null = null;
       if (config.pixRoutes.length > 0) {

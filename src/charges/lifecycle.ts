@@ -4,7 +4,7 @@
 import type { Sql, TxSql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
-import { chargeRoute } from '../processors/registry.js';
+import { chargeRoute, type ChargeRouteDeps } from '../processors/registry.js';
 import { RouteRefused, type ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
@@ -13,9 +13,8 @@ import { accept, checkAccountState } from '../transactions/acceptance.js';
 import type { ChargeDraft, PaidAtRoute, PersistedCharge, RouteChargeState } from './draft.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
 
-export interface ChargeLifecycleDeps {
-  sql: Sql;
-}
+/** The route needs the configured routes and a logger besides PostgreSQL. */
+export type ChargeLifecycleDeps = ChargeRouteDeps;
 
 /**
  * The accept step: the key's existing charge as it is, or the account's rules applied now (state,
@@ -101,6 +100,7 @@ export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId
     merchantName: raw.merchant_name,
     description: row.description,
     expiresAt: row.expiresAt!,
+    payer: { name: row.payer.name, document: row.payer.document },
   });
   const [updated] = await deps.sql<RawTransactionRow[]>`
     update transactions

@@ -1,42 +1,106 @@
 // Pix routes by name: the account's `route` (set only by the administration) picks one, for its
-// charges and for its transfers. The simulator's transfer side settles by itself after
+// charges and for its transfers. `simulator` is built in; the routes file (PIX_ROUTES_FILE) adds PSP
+// routes of type `bcb-api-pix`. The simulator's transfer side settles by itself after
 // SIMULATOR_TRANSFER_DELAY_MS and tells the receiving side when a transfer pays one of its charges.
-// A name no route answers to is a refusal that retrying cannot change (RouteRefused).
+// A PSP route is one client per process (its connections and its OAuth token are shared by every
+// call). A name no route answers to is a refusal that retrying cannot change (RouteRefused).
+import type { Config } from '../config.js';
 import type { Sql } from '../db/database.js';
+import type { Logger } from '../log.js';
+import { BcbApiPixChargeRoute } from './bcb-api-pix/charges.js';
+import { PspClient } from './bcb-api-pix/client.js';
+import { EfiTransferRoute } from './bcb-api-pix/efi-send.js';
+import type { BcbApiPixRouteConfig } from './bcb-api-pix/routes-file.js';
 import { SIMULATOR_ROUTE, SimulatorChargeRoute, type NetworkCharge } from './simulator.js';
 import { SimulatorTransferRoute } from './simulator-transfers.js';
 import { RouteRefused, type ChargeRoute, type TransferRoute } from './types.js';
 
+/** What the routes are built from: the configured PSP routes and the charge validity they are told. */
+export type RouteSettings = Pick<Config, 'pixRoutes' | 'chargeTtlSeconds'>;
+
 export interface ChargeRouteDeps {
   sql: Sql;
+  config: RouteSettings;
+  log: Logger;
 }
 
-export interface TransferRouteDeps {
-  sql: Sql;
+export interface TransferRouteDeps extends ChargeRouteDeps {
   simulatorTransferDelayMs: number;
   /** How the simulated Pix network reaches the receiver of a charge it saw paid. */
   onChargePaid: (charge: NetworkCharge) => Promise<void>;
 }
 
-const CHARGE_ROUTES: Record<string, (deps: ChargeRouteDeps) => ChargeRoute> = {
-  [SIMULATOR_ROUTE]: (deps) => new SimulatorChargeRoute(deps.sql),
-};
+interface PspRoute {
+  client: PspClient;
+  charges: BcbApiPixChargeRoute;
+  transfers: EfiTransferRoute | null;
+}
 
-const TRANSFER_ROUTES: Record<string, (deps: TransferRouteDeps) => TransferRoute> = {
-  [SIMULATOR_ROUTE]: (deps) =>
-    new SimulatorTransferRoute(deps.sql, { settleAfterMs: deps.simulatorTransferDelayMs, onChargePaid: deps.onChargePaid }),
-};
+const PSP_ROUTES = new WeakMap<BcbApiPixRouteConfig, PspRoute>();
 
-export const ROUTE_NAMES = Object.keys(CHARGE_ROUTES);
+function pspRouteOf(route: BcbApiPixRouteConfig, config: RouteSettings, log: Logger): PspRoute {
+  let built = PSP_ROUTES.get(route);
+  if (!built) {
+    const client = new PspClient(route);
+    built = {
+      client,
+      charges: new BcbApiPixChargeRoute(client, { chargeTtlSeconds: config.chargeTtlSeconds, log }),
+      transfers: route.send ? new EfiTransferRoute(client, route.send.baseUrl) : null,
+    };
+    PSP_ROUTES.set(route, built);
+  }
+  return built;
+}
+
+function pspRoute(deps: ChargeRouteDeps, name: string): PspRoute | null {
+  const route = deps.config.pixRoutes.find((candidate) => candidate.name === name);
+  return route ? pspRouteOf(route, deps.config, deps.log) : null;
+}
+
+/** Every route an account can pick: `simulator` and the configured ones. */
+export function routeNames(config: RouteSettings): string[] {
+  return [SIMULATOR_ROUTE, ...config.pixRoutes.map((route) => route.name)];
+}
+
+/** Whether the route of that name sends transfers (the simulator does; a PSP route only with `send`). */
+export function routeCanSend(config: RouteSettings, name: string): boolean {
+  if (name === SIMULATOR_ROUTE) return true;
+  return config.pixRoutes.some((route) => route.name === name && route.send !== null);
+}
+
+/** The routes as operators see them (GET /admin/routes): no secret, no key material. */
+export function routeSummaries(config: RouteSettings) {
+  return [
+    { name: SIMULATOR_ROUTE, type: 'simulator', baseUrl: null, sendBaseUrl: null, canSend: true, webhookUrl: null },
+    ...config.pixRoutes.map((route) => ({
+      name: route.name,
+      type: route.type,
+      baseUrl: route.baseUrl,
+      sendBaseUrl: route.send?.baseUrl ?? null,
+      canSend: route.send !== null,
+      webhookUrl: route.webhookUrl,
+    })),
+  ];
+}
+
+/** The clients of the configured PSP routes (webhook registration at start). */
+export function pspClients(config: RouteSettings, log: Logger): PspClient[] {
+  return config.pixRoutes.map((route) => pspRouteOf(route, config, log).client);
+}
 
 export function chargeRoute(deps: ChargeRouteDeps, name: string): ChargeRoute {
-  const route = CHARGE_ROUTES[name];
-  if (!route) throw new RouteRefused(`no Pix route named ${name}`);
-  return route(deps);
+  if (name === SIMULATOR_ROUTE) return new SimulatorChargeRoute(deps.sql);
+  const psp = pspRoute(deps, name);
+  if (!psp) throw new RouteRefused(`no Pix route named ${name}`);
+  return psp.charges;
 }
 
 export function transferRoute(deps: TransferRouteDeps, name: string): TransferRoute {
-  const route = TRANSFER_ROUTES[name];
-  if (!route) throw new RouteRefused(`no Pix transfer route named ${name}`);
-  return route(deps);
+  if (name === SIMULATOR_ROUTE) {
+    return new SimulatorTransferRoute(deps.sql, { settleAfterMs: deps.simulatorTransferDelayMs, onChargePaid: deps.onChargePaid });
+  }
+  const psp = pspRoute(deps, name);
+  if (!psp) throw new RouteRefused(`no Pix transfer route named ${name}`);
+  if (!psp.transfers) throw new RouteRefused(`Pix route ${name} has no send API: it cannot send transfers`);
+  return psp.transfers;
 }

@@ -19,6 +19,8 @@ export interface RouteChargeRequest {
   merchantName: string;
   description: string | null;
   expiresAt: Date;
+  /** The payer the charge names, when it names one (a PSP puts name and document in the charge). */
+  payer?: RoutePayer;
 }
 
 export interface CreatedCharge {

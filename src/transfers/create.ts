@@ -18,7 +18,7 @@ import { requiredAmountCents, transferComparedFields } from './amounts.js';
 import { readQrImageDestination } from './destination.js';
 import type { TransferAsked, TransferDraft, TransferRefusal } from './draft.js';
 import { parseTransferBody, type TransferRequest } from './schema.js';
-import { transferTerms, withdrawalsBlocked } from './terms.js';
+import { checkRouteSends, transferTerms, withdrawalsBlocked } from './terms.js';
 import { startTransfer } from './workflow-client.js';
 
 /** The answers of runs accepted before refusals carried their own (a code only). */
@@ -83,6 +83,7 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
     return { status: 200, idempotent: true, transaction: serializeTransaction(existing) };
   }
 
+  checkRouteSends(deps.config, caller.account);
   const draft = await draftTransfer(deps, caller, request, key, fingerprint);
   const result = await startTransfer(deps, { requestId, draft }, fingerprint);
   if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => transferPreview(draft, deps.config.chargeTtlSeconds));

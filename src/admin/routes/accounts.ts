@@ -18,7 +18,7 @@ import { centsToReais, reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { readBalance } from '../../ledger/balance.js';
-import { ROUTE_NAMES } from '../../processors/registry.js';
+import { routeNames } from '../../processors/registry.js';
 import { closed, documentField, emailField, idParam, percentField, reaisField, trimmedText } from '../fields.js';
 import type { AdminRoute } from './index.js';
 
@@ -58,7 +58,9 @@ function settings(withDefaults: boolean) {
         { description: 'Limites em reais; o que não for informado fica como está', ...byDefault(DEFAULT_LIMITS) },
       ),
     ),
-    route: Type.Optional(Type.Enum([...ROUTE_NAMES], { description: 'Rota Pix das operações da conta', ...byDefault('simulator') })),
+    route: Type.Optional(
+      Type.String({ minLength: 1, description: 'Rota Pix das operações da conta: simulator ou uma rota de PIX_ROUTES_FILE (GET /admin/routes)', ...byDefault('simulator') }),
+    ),
   };
 }
 
@@ -106,8 +108,15 @@ type FeeRuleInput = { fixed?: number; percent?: number } | undefined;
 const feeRuleOf = (rule: FeeRuleInput) => rule && { fixedCents: rule.fixed === undefined ? undefined : reaisToCents(rule.fixed)!, percent: rule.percent };
 const cents = (reais: number | undefined) => (reais === undefined ? undefined : reaisToCents(reais)!);
 
+/** The route names this engine knows are its configured routes; any other is a 400 naming the field. */
+function knownRoute(deps: Deps, route: string | undefined): string | undefined {
+  const names = routeNames(deps.config);
+  if (route !== undefined && !names.includes(route)) throw invalidRequest(`route deve ser uma rota configurada (${names.join(', ')})`, '/route');
+  return route;
+}
+
 /** Validated settings as the repository takes them: centavos and percent; absent ones stay undefined. */
-function settingsOf(body: Partial<Static<typeof AccountPatchBody>>): AccountPatch {
+function settingsOf(deps: Deps, body: Partial<Static<typeof AccountPatchBody>>): AccountPatch {
   return {
     status: body.status,
     kycStatus: body.kycStatus,
@@ -115,7 +124,7 @@ function settingsOf(body: Partial<Static<typeof AccountPatchBody>>): AccountPatc
     pixReceivingEnabled: body.pixReceivingEnabled,
     fees: body.fees && { charge: feeRuleOf(body.fees.charge), transfer: feeRuleOf(body.fees.transfer) },
     limits: body.limits && { chargeMinCents: cents(body.limits.chargeMin), chargeMaxCents: cents(body.limits.chargeMax), transferMinCents: cents(body.limits.transferMin) },
-    route: body.route,
+    route: knownRoute(deps, body.route),
   };
 }
 
@@ -179,7 +188,7 @@ async function create(ctx: Koa.Context, deps: Deps) {
     document: normalizeDocument(body.document),
     email: body.email.trim(),
     allowDuplicate: body.allowDuplicate ?? false,
-    ...settingsOf(body),
+    ...settingsOf(deps, body),
   };
   const account = await uniqueIdentity(deps, input, orderedLimits(createAccount(deps.sql, input)));
   deps.log.info({ accountId: account.id }, 'account created');
@@ -202,7 +211,7 @@ async function show(ctx: Koa.Context, deps: Deps) {
 }
 
 async function patch(ctx: Koa.Context, deps: Deps) {
-  const changes = settingsOf(ctx.request.body as Static<typeof AccountPatchBody>);
+  const changes = settingsOf(deps, ctx.request.body as Static<typeof AccountPatchBody>);
   const account = await orderedLimits(patchAccount(deps.sql, ctx.params.id!, changes));
   if (!account) throw accountNotFound();
   deps.log.info({ accountId: account.id, fields: Object.keys(ctx.request.body as object) }, 'account changed');

@@ -8,6 +8,7 @@ import { API_KEY_ROUTES } from './api-keys.js';
 import { LEDGER_ROUTES } from './ledger.js';
 import { MED_ROUTES } from './meds.js';
 import { adminDocumentRoute } from './openapi.js';
+import { ROUTE_ROUTES } from './routes.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
@@ -23,5 +24,6 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...SIMULATOR_TRANSFER_ROUTES,
   ...MED_ROUTES,
   ...LEDGER_ROUTES,
+  ...ROUTE_ROUTES,
   adminDocumentRoute(() => ADMIN_ROUTES),
 ];

@@ -4,7 +4,7 @@ import { adminCall, booleanOption, compact, numberOption, pathOf, type CommandGr
 /** Settings both `create` and `set` accept (reais and percent). */
 const SETTINGS: Record<string, OptionSpec> = {
   kyc: { type: 'string', description: 'identity verification: approved | pending' },
-  route: { type: 'string', description: 'Pix processing route, e.g. simulator' },
+  route: { type: 'string', description: 'Pix route: simulator or a route of PIX_ROUTES_FILE (pixctl routes list)' },
   'fees-charge-fixed': { type: 'string', description: 'fixed fee per charge, reais' },
   'fees-charge-percent': { type: 'string', description: 'fee per charge, percent' },
   'fees-transfer-fixed': { type: 'string', description: 'fixed fee per transfer, reais' },

@@ -4,5 +4,6 @@ export { charges } from './charges.js';
 export { keys } from './keys.js';
 export { ledger } from './ledger.js';
 export { meds } from './meds.js';
+export { routes } from './routes.js';
 export { transfers } from './transfers.js';
 export { deliveries, webhooks } from './webhooks.js';
