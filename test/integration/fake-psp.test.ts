@@ -186,17 +186,17 @@ describe('fake PSP', () => {
     });
 
     it.each([
-      ['valor.original without decimals', (body: any) => ({ ...body, valor: { original: '10' } }), txidOf(900)],
-      ['valor.original with characters around it (unanchored pattern)', (body: any) => ({ ...body, valor: { original: 'R$10.00' } }), txidOf(901)],
-      ['a CPF that is not 11 digits', (body: any) => ({ ...body, devedor: { cpf: '1234', nome: 'X' } }), txidOf(902)],
-      ['no chave', ({ chave: _, ...body }: any) => body, txidOf(903)],
-      ['a txid of 20 characters', (body: any) => body, 'a'.repeat(20)],
-    ])('a non-conforming request (%s) → 400 problem, recorded with conforms=false', async (_, change, txid) => {
+      ['valor.original without decimals', (body: any) => ({ ...body, valor: { original: '10' } }), txidOf(900), 'cob.valor.original'],
+      ['valor.original with characters around it (unanchored pattern)', (body: any) => ({ ...body, valor: { original: 'R$10.00' } }), txidOf(901), 'cob.valor.original'],
+      ['a CPF that is not 11 digits', (body: any) => ({ ...body, devedor: { cpf: '1234', nome: 'X' } }), txidOf(902), 'cob.devedor.cpf'],
+      ['no chave', ({ chave: _, ...body }: any) => body, txidOf(903), 'cob'],
+      ['a txid of 20 characters', (body: any) => body, 'a'.repeat(20), 'cob.txid'],
+    ])('a non-conforming request (%s) → 400 problem, recorded with conforms=false', async (_, change, txid, propriedade) => {
       const reply = await call(psp, 'PUT', `${psp.baseUrl}/cob/${txid}`, { token, body: change(cobBody(psp)) });
       expect(reply.status).toBe(400);
       expect(reply.headers['content-type']).toBe('application/problem+json');
       expect(violations('problema', reply.body)).toEqual([]);
-      expect(reply.body.violacoes.length).toBeGreaterThan(0);
+      expect(reply.body.violacoes).toContainEqual({ razao: expect.any(String), propriedade });
       expect(lastRequest(psp)).toMatchObject({ method: 'PUT', status: 400, conforms: false });
       expect(lastRequest(psp).errors.length).toBeGreaterThan(0);
       expect(psp.cob(txid)).toBeUndefined();

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils';
 import { violations, type SchemaName, type Violation } from './schemas.js';
 import { centsToValor, type PspStore } from './store.js';
@@ -58,7 +58,7 @@ interface Route {
   body?: SchemaName;
   /** The token endpoint itself needs no Bearer token. */
   public?: boolean;
-  /** The answer to a request that does not conform. */
+  /** The answer to a request whose path parameter or body does not conform. */
   refuse?: (errors: string[], violations: Violation[]) => Answer;
   handle(call: Call, ctx: PspServerContext): Answer;
 }
@@ -85,17 +85,17 @@ const json = (status: number, body: unknown): Answer => ({ status, body });
 /** Efí's error shape. */
 const efiError = (status: number, nome: string, mensagem: string): Answer => json(status, { nome, mensagem });
 
+const refuseEfi = (errors: string[]) => efiError(400, 'json_invalido', errors.join('; '));
+
 const notFound = () => problem(404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
 const cobInvalid = (detail: string, violacoes?: Violation[]) => problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', detail, violacoes, 'cob');
 const refuseCob = (_: string[], found: Violation[]) =>
   cobInvalid('A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.', found);
 
-const equalSecrets = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
 function issueToken(call: Call, ctx: PspServerContext): Answer {
   const [scheme, encoded] = (call.headers.authorization ?? '').split(' ');
   const [id, secret] = Buffer.from(encoded ?? '', 'base64').toString('utf8').split(':');
-  if (scheme !== 'Basic' || id !== ctx.clientId || !equalSecrets(secret ?? '', ctx.clientSecret)) {
+  if (scheme !== 'Basic' || id !== ctx.clientId || secret !== ctx.clientSecret) {
     return { ...json(401, { error: 'invalid_client' }), headers: { 'www-authenticate': 'Basic realm="fake-psp"' } };
   }
   const contentType = call.headers['content-type'] ?? '';
@@ -189,7 +189,7 @@ const ROUTES: Route[] = [
     path: /^\/v3\/gn\/pix\/([^/]+)$/,
     param: 'idEnvio',
     body: 'efiEnvioChave',
-    refuse: (errors) => efiError(400, 'json_invalido', errors.join('; ')),
+    refuse: refuseEfi,
     handle({ param: idEnvio, body }, ctx) {
       const { valor, pagador, favorecido } = body as { valor: string; pagador: { chave: string; infoPagador?: string }; favorecido: { chave: string } };
       return createEnvio(ctx, idEnvio, valor, pagador, { chave: favorecido.chave });
@@ -200,7 +200,7 @@ const ROUTES: Route[] = [
     path: /^\/v2\/gn\/pix\/([^/]+)\/qrcode$/,
     param: 'idEnvio',
     body: 'efiEnvioQrCode',
-    refuse: (errors) => efiError(400, 'json_invalido', errors.join('; ')),
+    refuse: refuseEfi,
     handle({ param: idEnvio, body }, ctx) {
       const { pagador, pixCopiaECola } = body as { pagador: { chave: string; infoPagador?: string }; pixCopiaECola: string };
       const code = getPixPayloadInfo(pixCopiaECola);
@@ -212,7 +212,7 @@ const ROUTES: Route[] = [
     method: 'GET',
     path: /^\/v2\/gn\/pix\/enviados\/id-envio\/([^/]+)$/,
     param: 'idEnvio',
-    refuse: (errors) => efiError(400, 'json_invalido', errors.join('; ')),
+    refuse: refuseEfi,
     handle: ({ param: idEnvio }, { store }) => {
       const envio = store.envios.get(idEnvio);
       return envio ? json(200, envio) : efiError(404, 'pix_nao_encontrado', `Nenhum Pix enviado com idEnvio ${idEnvio}.`);
@@ -254,13 +254,14 @@ function answer(method: string, path: string, call: Call, ctx: PspServerContext)
   const param = decodeURIComponent(route.path.exec(path)?.[1] ?? '');
   const notJson = route.body !== undefined && !(call.headers['content-type'] ?? '').startsWith('application/json');
   const found = [
-    ...(route.param ? violations(route.param, param).map((v) => ({ ...v, path: `{${route.param}}${v.path}` })) : []),
+    ...(route.param ? violations(route.param, param).map((v) => ({ ...v, path: `/${route.param}` })) : []),
     ...(notJson ? [{ path: '', message: 'must be sent as Content-Type application/json' }] : []),
     ...(route.body ? violations(route.body, call.body) : []),
   ];
   if (found.length > 0) {
     const errors = found.map(describe);
-    return { ...route.refuse!(errors, found), errors };
+    const refusal = route.refuse?.(errors, found) ?? problem(400, 'RequisicaoInvalida', 'Requisição inválida.', errors.join('; '));
+    return { ...refusal, errors };
   }
   return route.handle({ ...call, param }, ctx);
 }
