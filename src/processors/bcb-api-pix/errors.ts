@@ -18,10 +18,10 @@ export class PspRejected extends Error {
   }
 }
 
-/** A problem JSON's describing fields, when `body` is one. */
+/** The describing fields of a problem JSON, or of Efí's error (`nome`, `mensagem`), when `body` is one. */
 export function problemOf(body: unknown): PspRejected['problem'] {
   if (typeof body !== 'object' || body === null) return {};
-  const { type, title, detail } = body as Record<string, unknown>;
+  const { type, title, detail, nome, mensagem } = body as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 300) : undefined);
-  return { type: text(type), title: text(title), detail: text(detail) };
+  return { type: text(type), title: text(title) ?? text(nome), detail: text(detail) ?? text(mensagem) };
 }

@@ -1,0 +1,327 @@
+// The bcb-api-pix route's client and both its sides against the conformance fake PSP (mTLS, OAuth,
+// the standard's schemas): what it sends, how it reads the answers, tokens, outages and refusals.
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
+import { createLogger } from '../../src/log.js';
+import { BcbApiPixChargeRoute } from '../../src/processors/bcb-api-pix/charges.js';
+import { PspClient } from '../../src/processors/bcb-api-pix/client.js';
+import { EfiTransferRoute } from '../../src/processors/bcb-api-pix/efi-send.js';
+import { PspUnavailable } from '../../src/processors/bcb-api-pix/errors.js';
+import { idEnvioOf, txidOf } from '../../src/processors/bcb-api-pix/ids.js';
+import { loadRoutesFile } from '../../src/processors/bcb-api-pix/routes-file.js';
+import { registerPspWebhooks } from '../../src/processors/bcb-api-pix/webhook-registration.js';
+import { RouteRefused, type RouteChargeRequest } from '../../src/processors/types.js';
+import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
+import { eventually } from '../helpers/eventually.js';
+
+const TTL = 900;
+let psp: FakePsp;
+let clients: PspClient[] = [];
+let logLines: string[] = [];
+let seq = 0;
+
+const newId = (prefix: 'txn' | 'out') => `${prefix}_${(Date.now().toString(16) + (++seq).toString(16).padStart(6, '0')).padStart(24, '0').slice(-24)}`;
+
+function logger() {
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().split('\n').filter(Boolean)));
+  return createLogger('info', stream);
+}
+
+function clientFor(fake: FakePsp, overrides: Record<string, unknown> = {}, options: ConstructorParameters<typeof PspClient>[1] = {}): PspClient {
+  const [route] = loadRoutesFile(fake.writeRoutesFile(overrides));
+  const client = new PspClient(route!, options);
+  clients.push(client);
+  return client;
+}
+
+const chargeRouteOf = (client: PspClient) => new BcbApiPixChargeRoute(client, { chargeTtlSeconds: TTL, log: logger() });
+const transferRouteOf = (client: PspClient, fake = psp) => new EfiTransferRoute(client, fake.sendBaseUrl);
+
+const chargeRequest = (extra: Partial<RouteChargeRequest> = {}): RouteChargeRequest => ({
+  transactionId: newId('txn'),
+  amountCents: 12_345,
+  merchantName: 'Padaria Central',
+  description: 'Pedido 42',
+  expiresAt: new Date(Date.now() + TTL * 1000),
+  payer: { name: 'Maria Souza', document: '11144477735' },
+  ...extra,
+});
+
+const requestsTo = (fake: FakePsp, method: string, pathPart: string) => fake.requests.filter((r) => r.method === method && r.path.includes(pathPart));
+
+beforeAll(async () => {
+  psp = await startFakePsp();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  clients = [];
+  logLines = [];
+});
+
+afterAll(async () => {
+  await psp.close();
+});
+
+describe('charges on /cob', () => {
+  it('creates the cob as DESIGN says and answers its pixCopiaECola with a QR code of exactly that text', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = chargeRequest({ description: 'x'.repeat(200) });
+    const created = await route.createCharge(request);
+    const txid = txidOf(request.transactionId);
+    expect(txid).toMatch(/^[a-zA-Z0-9]{26,35}$/);
+    const [put] = requestsTo(psp, 'PUT', `/cob/${txid}`);
+    expect(put).toMatchObject({ status: 201, conforms: true });
+    expect(put!.body).toEqual({
+      calendario: { expiracao: TTL },
+      valor: { original: '123.45' },
+      chave: psp.pixKey,
+      devedor: { cpf: '11144477735', nome: 'Maria Souza' },
+      solicitacaoPagador: 'x'.repeat(140),
+    });
+    const cob = psp.cob(txid) as { pixCopiaECola: string };
+    expect(created).toMatchObject({ routeRef: txid, copyPaste: cob.pixCopiaECola });
+    expect(decodeQrPngBase64(created.qrCodeBase64)).toBe(cob.pixCopiaECola);
+  });
+
+  it('leaves out devedor without a payer document and solicitacaoPagador without a description; a CNPJ payer is a PessoaJuridica', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const bare = chargeRequest({ payer: { name: 'Maria' }, description: null, amountCents: 100 });
+    await route.createCharge(bare);
+    expect(requestsTo(psp, 'PUT', txidOf(bare.transactionId))[0]!.body).toEqual({ calendario: { expiracao: TTL }, valor: { original: '1.00' }, chave: psp.pixKey });
+    const company = chargeRequest({ payer: { name: 'Mercearia Ltda', document: '11222333000181' } });
+    await route.createCharge(company);
+    expect(requestsTo(psp, 'PUT', txidOf(company.transactionId))[0]).toMatchObject({ conforms: true, body: { devedor: { cnpj: '11222333000181', nome: 'Mercearia Ltda' } } });
+  });
+
+  it('is idempotent by txid: a repeated creation that the PSP refuses (txid used) reads the cob back and answers it', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = chargeRequest();
+    const first = await route.createCharge(request);
+    const again = await route.createCharge(request);
+    expect(again.copyPaste).toBe(first.copyPaste);
+    expect(requestsTo(psp, 'PUT', txidOf(request.transactionId)).map((r) => r.status)).toEqual([201, 400]);
+    expect(requestsTo(psp, 'GET', txidOf(request.transactionId)).map((r) => r.status)).toEqual([200]);
+  });
+
+  it('takes a 4xx on creation as the route refusal when the cob does not exist', async () => {
+    const route = chargeRouteOf(clientFor(psp, { pixKey: 'another-key-of-someone-else' }));
+    const request = chargeRequest();
+    const refused = await route.createCharge(request).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(RouteRefused);
+    expect((refused as Error).message).toContain('400');
+    expect(requestsTo(psp, 'GET', txidOf(request.transactionId)).map((r) => r.status)).toEqual([404]);
+  });
+
+  it('is pending while ATIVA, paid by a Pix of the full amount (with its endToEndId and payer)', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = chargeRequest();
+    await route.createCharge(request);
+    expect(await route.chargeStatus(request.transactionId)).toEqual({ status: 'pending' });
+    const { endToEndId } = psp.pay(txidOf(request.transactionId), { payer: { nome: 'João Lima', cpf: '52998224725' } });
+    const state = await route.chargeStatus(request.transactionId);
+    expect(state).toMatchObject({ status: 'paid', amountCents: 12_345, endToEndId, payer: { name: 'João Lima', document: '52998224725' } });
+    expect(state.status === 'paid' && state.paidAt).toBeInstanceOf(Date);
+  });
+
+  it('does not approve a Pix of another amount: it stays pending and an alert is logged', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = chargeRequest();
+    await route.createCharge(request);
+    psp.pay(txidOf(request.transactionId), { amountCents: 100 });
+    expect(await route.chargeStatus(request.transactionId)).toEqual({ status: 'pending' });
+    const alert = logLines.map((line) => JSON.parse(line)).find((line) => line.alert === 'psp_amount_mismatch');
+    expect(alert).toMatchObject({ level: 'error', transactionId: request.transactionId, expectedCents: 12_345, receivedCents: [100] });
+    expect(alert.msg).toMatch(/^alert:/);
+    // The cob can no longer be removed nor paid: the expiry ends it, the alert stays for the operator.
+    expect(await route.cancelCharge(request.transactionId, 'expired')).toEqual({ status: 'cancelled', expired: true });
+  });
+
+  it('expires with PATCH REMOVIDA_PELO_USUARIO_RECEBEDOR; a payment that won the race prevails', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = chargeRequest();
+    await route.createCharge(request);
+    expect(await route.cancelCharge(request.transactionId, 'expired')).toEqual({ status: 'cancelled', expired: true });
+    const patch = requestsTo(psp, 'PATCH', txidOf(request.transactionId))[0]!;
+    expect(patch).toMatchObject({ status: 200, conforms: true, body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } });
+    expect(await route.chargeStatus(request.transactionId)).toEqual({ status: 'cancelled', expired: true });
+
+    const raced = chargeRequest();
+    await route.createCharge(raced);
+    const { endToEndId } = psp.pay(txidOf(raced.transactionId));
+    expect(await route.cancelCharge(raced.transactionId, 'expired')).toMatchObject({ status: 'paid', endToEndId, amountCents: 12_345 });
+    expect(requestsTo(psp, 'PATCH', txidOf(raced.transactionId))[0]!.status).toBe(400);
+  });
+
+  it('reports the MED devoluções of a received Pix, and only those', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = chargeRequest();
+    await route.createCharge(request);
+    const { endToEndId } = psp.pay(txidOf(request.transactionId));
+    expect(await route.medReturns(endToEndId)).toEqual([]);
+    psp.addDevolucao(endToEndId, { id: 'D1', amountCents: 1_000, natureza: 'ORIGINAL' });
+    psp.addDevolucao(endToEndId, { id: 'MED1', amountCents: 2_345, natureza: 'MED_FRAUDE' });
+    psp.addDevolucao(endToEndId, { id: 'MED2', amountCents: 100, natureza: 'MED_OPERACIONAL' });
+    const returns = await route.medReturns(endToEndId);
+    expect(returns.map(({ returnedAt: _r, ...rest }) => rest)).toEqual([
+      { id: 'MED1', nature: 'MED_FRAUDE', amountCents: 2_345 },
+      { id: 'MED2', nature: 'MED_OPERACIONAL', amountCents: 100 },
+    ]);
+    expect(returns[0]!.returnedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe('the PSP client', () => {
+  it('reuses one token across calls and fetches a new one, repeating the call once, on a 401', async () => {
+    const fake = await startFakePsp({ tokenBody: 'json' });
+    try {
+      const route = chargeRouteOf(clientFor(fake));
+      const request = chargeRequest();
+      await route.createCharge(request);
+      await route.chargeStatus(request.transactionId);
+      await route.chargeStatus(request.transactionId);
+      expect(fake.tokensIssued).toBe(1);
+      fake.revokeTokens();
+      expect(await route.chargeStatus(request.transactionId)).toEqual({ status: 'pending' });
+      expect(fake.tokensIssued).toBe(2);
+      expect(fake.requests.filter((r) => r.path.startsWith('/v2/cob')).map((r) => r.status)).toEqual([201, 200, 200, 401, 200]);
+      expect(fake.requests.every((r) => r.conforms)).toBe(true);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('never presents a token past expires_in minus the smaller of 60 s and 10 %', async () => {
+    const fake = await startFakePsp({ tokenTtlSeconds: 300 });
+    try {
+      let now = Date.now();
+      const route = chargeRouteOf(clientFor(fake, {}, { now: () => now }));
+      const request = chargeRequest();
+      await route.createCharge(request);
+      now += 269_000; // 300 s minus 30 s (10 %) is 270 s: still good
+      await route.chargeStatus(request.transactionId);
+      expect(fake.tokensIssued).toBe(1);
+      now += 1_000;
+      await route.chargeStatus(request.transactionId);
+      expect(fake.tokensIssued).toBe(2);
+      expect(fake.requests.some((r) => r.status === 401)).toBe(false);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('answers an outage (503, reset connections) as PspUnavailable, never as a refusal', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    for (const mode of ['503', 'reset'] as const) {
+      psp.down(60_000, mode);
+      try {
+        const failed = await route.createCharge(chargeRequest()).catch((err: unknown) => err);
+        expect(failed, mode).toBeInstanceOf(PspUnavailable);
+      } finally {
+        psp.down(0);
+      }
+    }
+  });
+
+  it('refuses a PSP whose certificate the route does not trust, a refused connection, and one that never answers', async () => {
+    const untrusting = chargeRouteOf(clientFor(psp, { tls: { certFile: psp.certs.clientCertFile, keyFile: psp.certs.clientKeyFile } }));
+    await expect(untrusting.createCharge(chargeRequest())).rejects.toBeInstanceOf(PspUnavailable);
+    const silent = createServer(() => {});
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const port = (silent.address() as AddressInfo).port;
+    silent.close();
+    await once(silent, 'close');
+    const refused = chargeRouteOf(clientFor(psp, { tokenUrl: `https://127.0.0.1:${port}/oauth/token` }));
+    await expect(refused.chargeStatus(newId('txn'))).rejects.toThrow(/token request failed \(ECONNREFUSED\)/);
+    silent.listen(port, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const mute = chargeRouteOf(clientFor(psp, { tokenUrl: `https://127.0.0.1:${port}/oauth/token` }, { timeoutMs: 300 }));
+      const startedAt = Date.now();
+      await expect(mute.chargeStatus(newId('txn'))).rejects.toThrow(/token request failed \(timed out\)/);
+      expect(Date.now() - startedAt).toBeLessThan(3_000);
+    } finally {
+      silent.close();
+    }
+  });
+});
+
+describe('Efí send', () => {
+  it('sends to a Pix key with PUT /v3/gn/pix/{idEnvio} and follows the envio to REALIZADO', async () => {
+    const route = transferRouteOf(clientFor(psp));
+    const transactionId = newId('out');
+    const idEnvio = idEnvioOf(transactionId);
+    const sent = await route.sendTransfer({ transactionId, amountCents: 5_050, destination: { type: 'pix_key', value: 'ana@example.com', keyType: 'email' }, description: 'Aluguel' });
+    expect(sent.status).toBe('pending');
+    expect(requestsTo(psp, 'PUT', `/v3/gn/pix/${idEnvio}`)[0]).toMatchObject({
+      status: 201,
+      conforms: true,
+      body: { valor: '50.50', pagador: { chave: psp.pixKey, infoPagador: 'Aluguel' }, favorecido: { chave: 'ana@example.com' } },
+    });
+    expect(await route.transferStatus(transactionId)).toMatchObject({ status: 'pending' });
+    const { endToEndId } = psp.completeEnvio(idEnvio, 'REALIZADO');
+    const done = await route.transferStatus(transactionId);
+    expect(done).toMatchObject({ status: 'approved', routeRef: endToEndId });
+  });
+
+  it('pays a copy-and-paste with PUT /v2/gn/pix/{idEnvio}/qrcode; NAO_REALIZADO is a failure', async () => {
+    const chargeSide = chargeRouteOf(clientFor(psp));
+    const charge = chargeRequest({ amountCents: 700 });
+    const { copyPaste } = await chargeSide.createCharge(charge);
+    const route = transferRouteOf(clientFor(psp));
+    const transactionId = newId('out');
+    const idEnvio = idEnvioOf(transactionId);
+    await route.sendTransfer({ transactionId, amountCents: 700, destination: { type: 'pix_copy_paste', value: copyPaste }, description: null });
+    expect(requestsTo(psp, 'PUT', `/v2/gn/pix/${idEnvio}/qrcode`)[0]).toMatchObject({ status: 201, conforms: true, body: { pagador: { chave: psp.pixKey }, pixCopiaECola: copyPaste } });
+    psp.completeEnvio(idEnvio, 'NAO_REALIZADO');
+    expect(await route.transferStatus(transactionId)).toMatchObject({ status: 'failed' });
+  });
+
+  it('repeats a send as the same envio (read back), refuses only when the envio does not exist, and is unavailable in an outage', async () => {
+    const route = transferRouteOf(clientFor(psp));
+    const transactionId = newId('out');
+    const request = { transactionId, amountCents: 300, destination: { type: 'pix_key' as const, value: '+5511999990000' }, description: null };
+    await route.sendTransfer(request);
+    expect(await route.sendTransfer(request)).toMatchObject({ status: 'pending' });
+    expect(requestsTo(psp, 'PUT', idEnvioOf(transactionId)).map((r) => r.status)).toEqual([201, 409]);
+
+    const stranger = transferRouteOf(clientFor(psp, { pixKey: 'not-our-key' }));
+    await expect(stranger.sendTransfer({ ...request, transactionId: newId('out') })).rejects.toBeInstanceOf(RouteRefused);
+
+    psp.down(60_000, '503');
+    try {
+      await expect(route.sendTransfer({ ...request, transactionId: newId('out') })).rejects.toBeInstanceOf(PspUnavailable);
+    } finally {
+      psp.down(0);
+    }
+  });
+});
+
+describe('webhook registration', () => {
+  it('registers webhookUrl with PUT /webhook/{pixKey}, retrying in the background while the PSP is down', async () => {
+    const fake = await startFakePsp();
+    try {
+      const client = clientFor(fake, { webhookUrl: 'https://engine.example/psp-webhooks/psp' });
+      fake.down(300, '503');
+      const stop = registerPspWebhooks([client], logger(), { firstRetryMs: 200, maxRetryMs: 400 });
+      try {
+        expect(fake.webhookUrl).toBeNull();
+        await eventually(() => fake.webhookUrl === 'https://engine.example/psp-webhooks/psp', 5_000);
+      } finally {
+        stop();
+      }
+      const lines = logLines.map((line) => JSON.parse(line));
+      expect(lines.some((line) => line.msg.startsWith('PSP webhook registration failed'))).toBe(true);
+      expect(lines.at(-1)).toMatchObject({ msg: 'PSP webhook registered', route: 'psp' });
+      expect(fake.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v2/webhook/')).at(-1)).toMatchObject({ status: 200, conforms: true, body: { webhookUrl: 'https://engine.example/psp-webhooks/psp' } });
+      expect(logLines.join('\n')).not.toContain(fake.clientSecret);
+    } finally {
+      await fake.close();
+    }
+  });
+});
