@@ -65,7 +65,7 @@ describe('PSP webhook listener', () => {
     };
     const res = await post('/psp-webhooks/psp/pix', JSON.stringify(body));
     expect(res.status).toBe(200);
-    expect((await res.json()).success).toBe(true);
+    expect(((await res.json()) as { success: boolean }).success).toBe(true);
     await eventually(() => asked.signals.length === 2 && asked.starts.length === 1, 2000);
     expect(asked.signals.sort()).toEqual([`networkAnswered transfer:acc_1:key-${TRANSFER}`, `paymentNotified charge:acc_1:key-${CHARGE}`]);
     expect(asked.starts).toEqual([`med-returns:psp:${E2E}`]);
@@ -76,7 +76,7 @@ describe('PSP webhook listener', () => {
     expect((await post('/psp-webhooks/other/pix', '{"pix": []}')).status).toBe(404);
     const malformed = await post('/psp-webhooks/psp/pix', '{"pix": [');
     expect(malformed.status).toBe(400);
-    expect((await malformed.json()).error.code).toBe('invalid_request');
+    expect(((await malformed.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
     expect((await post('/psp-webhooks/psp/pix', 'pix=1', 'application/x-www-form-urlencoded')).status).toBe(400);
     expect((await fetch(`${base}/psp-webhooks/psp/pix`, { method: 'POST' })).status).toBe(400);
     expect((await fetch(`${base}/psp-webhooks/psp/pix`)).status).toBe(405);

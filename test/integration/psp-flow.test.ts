@@ -1,0 +1,209 @@
+// Charges and transfers on a bcb-api-pix route end to end against the conformance fake PSP: the
+// engine as a real process with a routes file naming the fake, its PSP webhook listener on HTTPS with
+// the standard's mTLS, PostgreSQL and Temporal. The webhook is only a hint: every approval is
+// confirmed with the PSP, a lost webhook delays (polling) and never loses a payment, a forged or
+// replayed one moves nothing, and a MED devolução the PSP made is recorded once with the debit.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Sql } from '../../src/db/database.js';
+import { idEnvioOf, txidOf } from '../../src/processors/bcb-api-pix/ids.js';
+import { createCharge } from '../helpers/charges.js';
+import { eventually } from '../helpers/eventually.js';
+import { client, createKey, createMerchant } from '../helpers/fixtures.js';
+import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
+import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { freePort } from '../helpers/ports.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+import { balanceOf, ledgerEntriesOf, postTransfer } from '../helpers/transfers.js';
+
+/** Long enough to pay by polling first (5 s, then 15 s after acceptance), short enough to wait for an expiry. */
+const CHARGE_TTL_SECONDS = 20;
+
+let psp: FakePsp;
+let stack: Stack;
+let sql: Sql;
+let listenerUrl: string;
+let merchant: Awaited<ReturnType<typeof createMerchant>>;
+/** A second key of the merchant, for reads: the first one's quota (100 a minute) goes to creations. */
+let reader: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  psp = await startFakePsp();
+  const listenerPort = await freePort();
+  listenerUrl = `https://127.0.0.1:${listenerPort}/psp-webhooks/psp`;
+  stack = await startStack({
+    env: {
+      PIX_ROUTES_FILE: psp.writeRoutesFile({ webhookUrl: listenerUrl }),
+      PSP_WEBHOOK_HOST: '127.0.0.1',
+      PSP_WEBHOOK_PORT: String(listenerPort),
+      PSP_WEBHOOK_TLS_CERT_FILE: psp.certs.listenerCertFile,
+      PSP_WEBHOOK_TLS_KEY_FILE: psp.certs.listenerKeyFile,
+      PSP_WEBHOOK_CLIENT_CA_FILE: psp.certs.listenerClientCaFile,
+      CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
+    },
+  });
+  sql = connect(stack.databaseUrl, { max: 2 });
+  merchant = await createMerchant(stack, { route: 'psp' });
+  reader = client(stack, (await createKey(stack, merchant.account.id)).key);
+}, 120_000);
+
+afterAll(async () => {
+  await sql?.end({ timeout: 5 });
+  await stack?.stop();
+  await psp?.close();
+});
+
+/** The PSP's webhook for these Pix, at the engine's listener, with the PSP's client certificate. */
+const webhook = (input: { endToEndIds?: string[]; body?: unknown; withClientCert?: boolean; url?: string }) =>
+  psp.sendWebhook({ url: `${listenerUrl}/pix`, ...input });
+
+const cobReads = (txid: string) => psp.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/cob/${txid}`));
+
+/** Waits (reading PostgreSQL) until the transaction has `status`, then answers it as GET /transactions/{id} does. */
+async function waitForStatus(id: string, status: string, timeoutMs = 20_000): Promise<any> {
+  await eventually(async () => (await statusOf(id)) === status, timeoutMs, 50);
+  const res = await reader.get(`/transactions/${id}`);
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+async function statusOf(id: string): Promise<string> {
+  const [row] = await sql<{ status: string }[]>`select status from transactions where id = ${id}`;
+  return row!.status;
+}
+
+/** A charge approved through the webhook, and the endToEndId of its payment. */
+async function paidCharge(amount: number): Promise<{ id: string; endToEndId: string }> {
+  const charge = await createCharge(merchant.client, { amount });
+  const { endToEndId } = psp.pay(txidOf(charge.id));
+  expect(await webhook({ endToEndIds: [endToEndId] })).toBe(200);
+  await waitForStatus(charge.id, 'approved');
+  return { id: charge.id, endToEndId };
+}
+
+describe('charges on a PSP route', () => {
+  it('paid by webhook: approved within a second or two, confirmed with GET /cob, endToEndId kept', async () => {
+    const charge = await createCharge(merchant.client, { amount: 12.34 });
+    expect(charge.pix.copyPaste).toBe((psp.cob(txidOf(charge.id)) as { pixCopiaECola: string }).pixCopiaECola);
+    const { endToEndId } = psp.pay(txidOf(charge.id));
+    const sentAt = Date.now();
+    expect(await webhook({ endToEndIds: [endToEndId] })).toBe(200);
+    const approved = await waitForStatus(charge.id, 'approved', 10_000);
+    // The first poll comes 5 s after acceptance: this was the webhook.
+    expect(Date.now() - sentAt).toBeLessThan(4000);
+    expect(approved.amount).toBe(12.34);
+    expect(cobReads(txidOf(charge.id)).length).toBeGreaterThanOrEqual(1);
+    const [row] = await sql<{ end_to_end_id: string }[]>`select end_to_end_id from transactions where id = ${charge.id}`;
+    expect(row!.end_to_end_id).toBe(endToEndId);
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+
+  it('paid with the webhook lost: the workflow polls GET /cob and approves it', async () => {
+    const charge = await createCharge(merchant.client, { amount: 5 });
+    psp.pay(txidOf(charge.id)); // no webhook
+    await waitForStatus(charge.id, 'approved', 15_000);
+    expect(cobReads(txidOf(charge.id)).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('expiry: PATCH REMOVIDA_PELO_USUARIO_RECEBEDOR at expiresAt, cancelled and expired', async () => {
+    const charge = await createCharge(merchant.client, { amount: 7 });
+    const txid = txidOf(charge.id);
+    const cancelled = await waitForStatus(charge.id, 'cancelled', (CHARGE_TTL_SECONDS + 15) * 1000);
+    expect(cancelled.expired).toBe(true);
+    const patch = psp.requests.find((r) => r.method === 'PATCH' && r.path.endsWith(`/cob/${txid}`));
+    expect(patch).toMatchObject({ body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, conforms: true });
+    expect((psp.cob(txid) as { status: string }).status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
+  }, 60_000);
+
+  it('paid at the moment of expiry: the PATCH finds it paid, GET decides, approved (not cancelled)', async () => {
+    const charge = await createCharge(merchant.client, { amount: 8 });
+    const txid = txidOf(charge.id);
+    // After the second poll (15 s after acceptance) no poll comes before the expiry at 20 s.
+    await eventually(() => cobReads(txid).length >= 2, 30_000, 50);
+    psp.pay(txid); // and the webhook is lost
+    const approved = await waitForStatus(charge.id, 'approved', (CHARGE_TTL_SECONDS + 15) * 1000);
+    expect(approved.expired).toBe(false);
+    expect(psp.requests.some((r) => r.method === 'PATCH' && r.path.endsWith(`/cob/${txid}`) && r.status >= 400)).toBe(true);
+  }, 60_000);
+
+  it('a forged webhook approves nothing (the PSP says ATIVA), and a replayed one moves nothing twice', async () => {
+    const charge = await createCharge(merchant.client, { amount: 9 });
+    const txid = txidOf(charge.id);
+    const forged = { pix: [{ endToEndId: 'E99999999202601011200forgedforged', txid, valor: '9.00', horario: new Date().toISOString() }] };
+    const readsBefore = cobReads(txid).length;
+    expect(await webhook({ body: forged })).toBe(200);
+    // The workflow asked the PSP, which says ATIVA: still pending.
+    await eventually(() => cobReads(txid).length > readsBefore, 4000, 50);
+    expect(await statusOf(charge.id)).toBe('pending');
+
+    const paid = await paidCharge(11);
+    const entriesBefore = await ledgerEntriesOf(sql, paid.id);
+    const balanceBefore = await balanceOf(reader);
+    for (let i = 0; i < 3; i++) expect(await webhook({ endToEndIds: [paid.endToEndId] })).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await ledgerEntriesOf(sql, paid.id)).toEqual(entriesBefore);
+    expect(await balanceOf(reader)).toEqual(balanceBefore);
+    expect(await statusOf(paid.id)).toBe('approved');
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+
+  it('the listener refuses a caller without a client certificate at the handshake', async () => {
+    await expect(webhook({ endToEndIds: [], withClientCert: false })).rejects.toThrow();
+    expect(await webhook({ body: { pix: [] } })).toBe(200);
+    expect(await webhook({ body: { pix: [] }, url: listenerUrl.replace(/\/psp$/, '/nope/pix') })).toBe(404);
+  });
+});
+
+describe('MED devoluções reported by the PSP', () => {
+  it('records each devolução once as an accepted MED with the debit; refunded when the whole amount went back', async () => {
+    const partial = await paidCharge(30);
+    const whole = await paidCharge(20);
+    const before = await balanceOf(reader);
+
+    psp.addDevolucao(partial.endToEndId, { id: 'D1partial', amountCents: 1000, natureza: 'MED_OPERACIONAL' });
+    psp.addDevolucao(whole.endToEndId, { id: 'D1whole', amountCents: 2000, natureza: 'MED_FRAUDE' });
+    for (let i = 0; i < 2; i++) expect(await webhook({ endToEndIds: [partial.endToEndId, whole.endToEndId] })).toBe(200);
+
+    const meds = await eventually(async () => {
+      const rows = await sql<{ transaction_id: string; status: string; reason: string; amount: bigint; returned_amount: bigint; route_return_id: string }[]>`
+        select transaction_id, status, reason, amount, returned_amount, route_return_id from meds
+        where transaction_id in (${partial.id}, ${whole.id}) order by amount`;
+      return rows.length === 2 ? rows : undefined;
+    }, 20_000, 100);
+    expect(meds.map((m) => [m.transaction_id, m.status, m.reason, Number(m.amount), Number(m.returned_amount), m.route_return_id])).toEqual([
+      [partial.id, 'accepted', 'MED_OPERACIONAL', 1000, 1000, 'D1partial'],
+      [whole.id, 'accepted', 'MED_FRAUDE', 2000, 2000, 'D1whole'],
+    ]);
+    const partialNow = await waitForStatus(partial.id, 'approved');
+    expect(partialNow.refundedAmount).toBe(10);
+    const wholeNow = await waitForStatus(whole.id, 'refunded');
+    expect(wholeNow.refundedAmount).toBe(20);
+    expect((await balanceOf(reader)).available).toBe(Math.round((before.available - 30) * 100) / 100);
+
+    const events = await sql<{ type: string; transaction_id: string }[]>`
+      select type, transaction_id from events where transaction_id in (${partial.id}, ${whole.id}) and type <> 'transaction.approved' order by created_at, id`;
+    expect(events.filter((e) => e.transaction_id === partial.id).map((e) => e.type).sort()).toEqual(['med.created', 'med.updated']);
+    expect(events.filter((e) => e.transaction_id === whole.id).map((e) => e.type).sort()).toEqual(['med.created', 'med.updated', 'transaction.refunded']);
+
+    // Another webhook naming the same Pix: still one MED each.
+    expect(await webhook({ endToEndIds: [whole.endToEndId] })).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const [count] = await sql<{ n: number }[]>`select count(*)::int as n from meds where transaction_id in (${partial.id}, ${whole.id})`;
+    expect(count!.n).toBe(2);
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+});
+
+describe('transfers on a PSP route', () => {
+  it('an Efí webhook naming the envio (gnExtras.idEnvio) settles it at once, confirmed with the PSP', async () => {
+    await paidCharge(50);
+    const sent = await postTransfer(merchant.client, { amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf' });
+    expect(sent.status, sent.text).toBe(201);
+    const id = sent.body.data.id as string;
+    const { endToEndId } = psp.completeEnvio(idEnvioOf(id), 'REALIZADO');
+    const sentAt = Date.now();
+    expect(await webhook({ endToEndIds: [endToEndId] })).toBe(200);
+    await waitForStatus(id, 'approved', 10_000);
+    expect(Date.now() - sentAt).toBeLessThan(4000);
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+});
