@@ -62,10 +62,12 @@ export function routeNames(config: RouteSettings): string[] {
   return [SIMULATOR_ROUTE, ...config.pixRoutes.map((route) => route.name)];
 }
 
-/** Whether the route of that name sends transfers (the simulator does; a PSP route only with `send`). */
-export function routeCanSend(config: RouteSettings, name: string): boolean {
-  if (name === SIMULATOR_ROUTE) return true;
-  return config.pixRoutes.some((route) => route.name === name && route.send !== null);
+/**
+ * Whether the route of that name is a configured PSP route without a send API: its transfers are refused
+ * before anything is reserved. (A name no route answers to is refused by the route call itself.)
+ */
+export function routeWithoutSend(config: RouteSettings, name: string): boolean {
+  return config.pixRoutes.some((route) => route.name === name && route.send === null);
 }
 
 /** The routes as operators see them (GET /admin/routes): no secret, no key material. */

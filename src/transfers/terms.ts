@@ -6,7 +6,7 @@ import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
 import type { TransferAmounts } from '../domain/fees.js';
 import { ApiError, operationRefused } from '../http/errors.js';
-import { routeCanSend, type RouteSettings } from '../processors/registry.js';
+import { routeWithoutSend, type RouteSettings } from '../processors/registry.js';
 import { priceTransfer } from './amounts.js';
 import type { BrCodeDestination, TransferDestination } from './destination.js';
 import type { TransferAsked } from './draft.js';
@@ -20,7 +20,7 @@ export interface TransferTerms extends Omit<TransferAmounts, 'ok'> {
 
 /** A route without a send API (a PSP route without `send`) refuses transfers before anything is reserved. */
 export function checkRouteSends(config: RouteSettings, account: Account): void {
-  if (!routeCanSend(config, account.route)) throw operationRefused(`A rota Pix da conta (${account.route}) não envia transferências`);
+  if (routeWithoutSend(config, account.route)) throw operationRefused(`A rota Pix da conta (${account.route}) não envia transferências`);
 }
 
 export const withdrawalsBlocked = () => new ApiError(423, 'invalid_request', 'Transferências bloqueadas pela administração da conta');
