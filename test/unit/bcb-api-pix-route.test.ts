@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseBrCode } from '../../src/domain/brcode.js';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
 import { createLogger } from '../../src/log.js';
 import { BcbApiPixChargeRoute } from '../../src/processors/bcb-api-pix/charges.js';
@@ -155,6 +156,18 @@ describe('charges on /cob', () => {
     const { endToEndId } = psp.pay(txidOf(raced.transactionId));
     expect(await route.cancelCharge(raced.transactionId, 'expired')).toMatchObject({ status: 'paid', endToEndId, amountCents: 12_345 });
     expect(requestsTo(psp, 'PATCH', txidOf(raced.transactionId))[0]!.status).toBe(400);
+  });
+
+  it('builds a dynamic BR Code from the location, the account name and merchantCity when the PSP sends no pixCopiaECola', async () => {
+    const client = clientFor(psp, { merchantCity: 'CURITIBA' });
+    // A PSP of the standard's minimum: its answer has `location` (no scheme, as in the standard's examples) and no pixCopiaECola.
+    const cob = { calendario: { criacao: new Date().toISOString(), expiracao: TTL }, txid: 'x', revisao: 0, status: 'ATIVA', valor: { original: '1.00' }, chave: psp.pixKey, location: 'pix.psp.example/qr/v2/9d36b84fc70b478fb95c12729b90ca25' };
+    const minimal = Object.assign(Object.create(client) as PspClient, {
+      api: { PUT: async () => ({ data: cob, response: new Response(null, { status: 201 }) }) },
+    });
+    const created = await chargeRouteOf(minimal).createCharge(chargeRequest());
+    expect(parseBrCode(created.copyPaste)).toMatchObject({ ok: true, url: cob.location, merchantName: 'Padaria Central', merchantCity: 'CURITIBA', static: false });
+    expect(decodeQrPngBase64(created.qrCodeBase64)).toBe(created.copyPaste);
   });
 
   it('reports the MED devoluções of a received Pix, and only those', async () => {
@@ -312,6 +325,8 @@ describe('webhook registration', () => {
       try {
         expect(fake.webhookUrl).toBeNull();
         await eventually(() => fake.webhookUrl === 'https://engine.example/psp-webhooks/psp', 5_000);
+        // The log line follows the PSP's answer.
+        await eventually(() => logLines.some((line) => line.includes('PSP webhook registered')), 2_000);
       } finally {
         stop();
       }
