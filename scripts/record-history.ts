@@ -3,11 +3,14 @@
 //   npm run record-history                               every scenario
 //   npm run record-history -- charge-paid charge-expired
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
+//   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
 // operator would, and writes the scenario's workflow history to test/replay/histories/<name>.json
 // (protobuf JSON: Temporal's field names, enums by name, 64-bit integers and bytes as strings).
+// The `*-psp-*` scenarios run on a bcb-api-pix route named `psp` against the conformance fake PSP
+// (test/helpers/fake-psp), started beside the engine, whose webhooks reach the engine's listener.
 // Payloads are encrypted as in production, under the committed TEST-ONLY key set
 // (test/replay/test-payload-keys.json), and the files are named <scenario>-encrypted.json: the histories
 // recorded before encryption keep their names and stay as they are.
@@ -23,6 +26,9 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
+import { freePort } from '../test/helpers/ports.js';
+import { startFakePsp, type FakePsp } from '../test/helpers/fake-psp/index.js';
+import { idEnvioOf, txidOf } from '../src/processors/bcb-api-pix/ids.js';
 import { Client, Connection } from '@temporalio/client';
 import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
@@ -43,6 +49,9 @@ interface ScenarioContext {
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
   admin(method: string, path: string, body?: unknown): Promise<any>;
   waitForStatus(transactionId: string, status: string): Promise<any>;
+  /** The fake PSP behind the `psp` route, and its webhook naming these Pix sent to the engine's listener. */
+  psp: FakePsp;
+  pspWebhook(endToEndIds: string[]): Promise<void>;
 }
 
 /** A scenario plays one run and returns the id of the workflow whose history is recorded. */
@@ -111,6 +120,29 @@ async function webhookRetried(ctx: ScenarioContext): Promise<string> {
   }
 }
 
+/** Moves the merchant to the PSP route and has a charge paid there, announced by the PSP's webhook. */
+async function pspPaidCharge(ctx: ScenarioContext): Promise<{ id: string; workflowId: string }> {
+  const moved = await ctx.admin('PATCH', `/accounts/${ctx.merchant.accountId}`, { route: 'psp' });
+  if (moved.status !== 200) throw new Error(`route change answered ${moved.status}: ${JSON.stringify(moved.body)}`);
+  const charge = await createCharge(ctx);
+  await ctx.pspWebhook([ctx.psp.pay(txidOf(charge.id)).endToEndId]);
+  await ctx.waitForStatus(charge.id, 'approved');
+  return charge;
+}
+
+/** A transfer on the PSP route: polled once while pending (5 s), then the envio ends REALIZADO and its webhook arrives. */
+async function pspApprovedTransfer(ctx: ScenarioContext): Promise<string> {
+  await pspPaidCharge(ctx);
+  const key = `replay-${randomBytes(6).toString('hex')}`;
+  const created = await ctx.api('POST', '/transfers', { amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf' }, { 'Idempotency-Key': key });
+  if (created.status !== 201) throw new Error(`transfer creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const idEnvio = idEnvioOf(created.body.data.id);
+  await until(async () => (ctx.psp.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/id-envio/${idEnvio}`)) ? true : undefined), 'the first poll of the envio');
+  await ctx.pspWebhook([ctx.psp.completeEnvio(idEnvio, 'REALIZADO').endToEndId]);
+  await ctx.waitForStatus(created.body.data.id, 'approved');
+  return transferWorkflowId(ctx.merchant.accountId, key);
+}
+
 const SCENARIOS: Record<string, Scenario> = {
   'charge-paid': async (ctx) => {
     const charge = await createCharge(ctx);
@@ -137,6 +169,8 @@ const SCENARIOS: Record<string, Scenario> = {
   'med-accepted': (ctx) => decidedMed(ctx, 'accepted'),
   'med-rejected': (ctx) => decidedMed(ctx, 'rejected'),
   'webhook-retried': webhookRetried,
+  'charge-psp-paid': async (ctx) => (await pspPaidCharge(ctx)).workflowId,
+  'transfer-psp-approved': pspApprovedTransfer,
 };
 
 async function call(url: string, method: string, auth: { authorization: string }, body?: unknown, headers: Record<string, string> = {}) {
@@ -181,7 +215,16 @@ async function main() {
   const recorded = names.map(fileOf).filter((file) => existsSync(file));
   if (recorded.length) throw new Error(`already recorded (committed histories are never recorded again; use --as <label>): ${recorded.join(', ')}`);
 
+  const psp = await startFakePsp();
+  const listenerPort = await freePort();
+  const listenerUrl = `https://127.0.0.1:${listenerPort}/psp-webhooks/psp`;
   const engine = await startEngine({
+    PIX_ROUTES_FILE: psp.writeRoutesFile({ webhookUrl: listenerUrl }),
+    PSP_WEBHOOK_HOST: '127.0.0.1',
+    PSP_WEBHOOK_PORT: String(listenerPort),
+    PSP_WEBHOOK_TLS_CERT_FILE: psp.certs.listenerCertFile,
+    PSP_WEBHOOK_TLS_KEY_FILE: psp.certs.listenerKeyFile,
+    PSP_WEBHOOK_CLIENT_CA_FILE: psp.certs.listenerClientCaFile,
     CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
     // Transfers wait for the operator's answer, so each scenario decides its outcome.
     SIMULATOR_TRANSFER_DELAY_MS: '-1',
@@ -205,6 +248,11 @@ async function main() {
         api,
         admin,
         waitForStatus: (id, status) => until(async () => ((await api('GET', `/transactions/${id}`)).body?.data?.status === status ? true : undefined), `${id} to be ${status}`),
+        psp,
+        pspWebhook: async (endToEndIds) => {
+          const status = await psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds });
+          if (status !== 200) throw new Error(`PSP webhook answered ${status}`);
+        },
       };
       const workflowId = await SCENARIOS[name]!(ctx);
       const handle = client.workflow.getHandle(workflowId);
@@ -216,6 +264,7 @@ async function main() {
   } finally {
     await client.connection.close();
     await engine.stop();
+    await psp.close();
   }
 }
 
