@@ -161,6 +161,8 @@ describe('MED devoluções reported by the PSP', () => {
 
     psp.addDevolucao(partial.endToEndId, { id: 'D1partial', amountCents: 1000, natureza: 'MED_OPERACIONAL' });
     psp.addDevolucao(whole.endToEndId, { id: 'D1whole', amountCents: 2000, natureza: 'MED_FRAUDE' });
+    // A devolução of nature ORIGINAL is not a MED: nothing is recorded for it.
+    psp.addDevolucao(partial.endToEndId, { id: 'D2original', amountCents: 500, natureza: 'ORIGINAL' });
     for (let i = 0; i < 2; i++) expect(await webhook({ endToEndIds: [partial.endToEndId, whole.endToEndId] })).toBe(200);
 
     const meds = await eventually(async () => {
