@@ -1,7 +1,7 @@
 // The steps of a charge's life that touch PostgreSQL or the route, each idempotent so that an
 // activity retried by Temporal does its work once: persist, open at the route, ask the route, and
 // settle (status change, ledger posting and event in one PostgreSQL transaction).
-import type { Sql, TxSql } from '../db/database.js';
+import type { TxSql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
 import { chargeRoute, type ChargeRouteDeps } from '../processors/registry.js';
