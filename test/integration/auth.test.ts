@@ -1,12 +1,13 @@
 // The guarded edge over HTTP: every row of the spec's authentication failure table, the order of the
 // checks, the route-by-permission matrix read from the route table, IP allow-lists, KYC, blocked
 // accounts and revocation (also across two API processes on one database).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission, type RouteSpec } from '../../src/api/routes.js';
 import { ROUTES } from '../../src/api/routes/index.js';
 import { startApiReplica } from '../helpers/api-replica.js';
 import { createAccount, createKey, patchAccount } from '../helpers/fixtures.js';
-import { admin, http, startStack, type HttpResult, type Stack } from '../helpers/stack.js';
+import { liveStack } from '../helpers/live-stack.js';
+import { admin, http, type HttpResult } from '../helpers/stack.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 const GUARDED = ROUTES.filter((r): r is RouteSpec & { permission: Permission } => r.permission !== null);
@@ -27,13 +28,7 @@ function expectPastGuard(res: HttpResult, what: string) {
 }
 
 describe('authentication and authorization', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { TRUST_PROXY: 'true' } });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const live = liveStack({ env: { TRUST_PROXY: 'true' } });
 
   /** A request that passes the guard's own checks: path parameters filled, an (empty) JSON body for POSTs. */
   function call(route: RouteSpec, options: { key?: string; authorization?: string; ip?: string; baseUrl?: string } = {}) {
@@ -41,7 +36,7 @@ describe('authentication and authorization', () => {
     const headers: Record<string, string> = {};
     if (options.authorization !== undefined) headers.authorization = options.authorization;
     if (options.ip) headers['x-forwarded-for'] = options.ip;
-    return http(route.method, `${options.baseUrl ?? stack.baseUrl}${path === '/' ? '' : path}`, {
+    return http(route.method, `${options.baseUrl ?? live.stack.baseUrl}${path === '/' ? '' : path}`, {
       token: options.key,
       headers,
       body: route.method === 'POST' ? {} : undefined,
@@ -49,8 +44,8 @@ describe('authentication and authorization', () => {
   }
 
   async function merchant(permissions: readonly Permission[] = PERMISSIONS, allowedIps?: string[], kycStatus: 'approved' | 'pending' = 'approved') {
-    const account = await createAccount(stack, { kycStatus });
-    return { account, ...(await createKey(stack, account.id, permissions, allowedIps)) };
+    const account = await createAccount(live.stack, { kycStatus });
+    return { account, ...(await createKey(live.stack, account.id, permissions, allowedIps)) };
   }
 
   it('has guarded routes to check, including a financial one', () => {
@@ -74,7 +69,7 @@ describe('authentication and authorization', () => {
     it('refuses an unknown and a revoked key alike, without telling which', async () => {
       const { key, id } = await merchant();
       expectPastGuard(await call(PROBE!, { key }), 'before revocation');
-      await admin(stack, 'DELETE', `/api-keys/${id}`);
+      await admin(live.stack, 'DELETE', `/api-keys/${id}`);
       const revoked = await call(PROBE!, { key });
       const unknown = await call(PROBE!, { key: `pix_live_${'A'.repeat(43)}` });
       expectError(revoked, 401, 'invalid_api_key');
@@ -115,7 +110,7 @@ describe('authentication and authorization', () => {
         if (route.financial) expectError(res, 403, 'kyc_required');
         else expectPastGuard(res, `${route.method} ${route.path} with KYC pending`);
       }
-      await patchAccount(stack, pending.account.id, { kycStatus: 'approved' });
+      await patchAccount(live.stack, pending.account.id, { kycStatus: 'approved' });
       for (const route of GUARDED) expectPastGuard(await call(route, { key: pending.key }), `${route.method} ${route.path} after KYC`);
     });
   });
@@ -143,9 +138,9 @@ describe('authentication and authorization', () => {
     it('refuses a blocked account from the next request on, and serves it again once unblocked', async () => {
       const { key, account } = await merchant();
       expectPastGuard(await call(PROBE!, { key }), 'active');
-      await patchAccount(stack, account.id, { status: 'blocked' });
+      await patchAccount(live.stack, account.id, { status: 'blocked' });
       for (const route of GUARDED) expectError(await call(route, { key }), 403, 'account_unavailable');
-      await patchAccount(stack, account.id, { status: 'active' });
+      await patchAccount(live.stack, account.id, { status: 'active' });
       expectPastGuard(await call(PROBE!, { key }), 'unblocked');
     });
   });
@@ -153,26 +148,26 @@ describe('authentication and authorization', () => {
   describe('order of the checks', () => {
     it('is 401, then ip_not_allowed, then account_unavailable, then permission_denied, then kyc_required', async () => {
       const { key, id, account } = await merchant(PERMISSIONS.filter((p) => p !== FINANCIAL!.permission), ['203.0.113.7'], 'pending');
-      await patchAccount(stack, account.id, { status: 'blocked' });
+      await patchAccount(live.stack, account.id, { status: 'blocked' });
       // Every check fails at once: each step fixes one failure and uncovers the next.
       expectError(await call(FINANCIAL!, { key, ip: '10.9.9.9' }), 403, 'ip_not_allowed');
       expectError(await call(FINANCIAL!, { key, ip: '203.0.113.7' }), 403, 'account_unavailable');
-      await patchAccount(stack, account.id, { status: 'active' });
+      await patchAccount(live.stack, account.id, { status: 'active' });
       expectError(await call(FINANCIAL!, { key, ip: '203.0.113.7' }), 403, 'permission_denied');
-      const full = await createKey(stack, account.id, PERMISSIONS, ['203.0.113.7']);
+      const full = await createKey(live.stack, account.id, PERMISSIONS, ['203.0.113.7']);
       expectError(await call(FINANCIAL!, { key: full.key, ip: '203.0.113.7' }), 403, 'kyc_required');
-      await admin(stack, 'DELETE', `/api-keys/${id}`);
+      await admin(live.stack, 'DELETE', `/api-keys/${id}`);
       expectError(await call(FINANCIAL!, { key, ip: '10.9.9.9' }), 401, 'invalid_api_key');
     });
   });
 
   describe('revocation', () => {
     it('takes effect on the very next request, on every API process of the database', async () => {
-      const replica = await startApiReplica(stack);
+      const replica = await startApiReplica(live.stack);
       const { key, id } = await merchant();
       expectPastGuard(await call(PROBE!, { key }), 'process A before');
       expectPastGuard(await call(PROBE!, { key, baseUrl: replica.baseUrl }), 'process B before');
-      const revoked = await admin(stack, 'DELETE', `/api-keys/${id}`);
+      const revoked = await admin(live.stack, 'DELETE', `/api-keys/${id}`);
       expect(revoked.status).toBe(200);
       expectError(await call(PROBE!, { key, baseUrl: replica.baseUrl }), 401, 'invalid_api_key');
       expectError(await call(PROBE!, { key }), 401, 'invalid_api_key');
@@ -181,20 +176,14 @@ describe('authentication and authorization', () => {
 });
 
 describe('caller IP without a trusted proxy', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const live = liveStack();
 
   it('is the socket address: X-Forwarded-For is ignored', async () => {
-    const account = await createAccount(stack);
-    const spoofer = await createKey(stack, account.id, PERMISSIONS, ['203.0.113.7']);
-    const local = await createKey(stack, account.id, PERMISSIONS, ['127.0.0.1']);
+    const account = await createAccount(live.stack);
+    const spoofer = await createKey(live.stack, account.id, PERMISSIONS, ['203.0.113.7']);
+    const local = await createKey(live.stack, account.id, PERMISSIONS, ['127.0.0.1']);
     const headers = { 'x-forwarded-for': '203.0.113.7' };
-    expectError(await http('GET', `${stack.baseUrl}${PROBE!.path}`, { token: spoofer.key, headers }), 403, 'ip_not_allowed');
-    expectPastGuard(await http('GET', `${stack.baseUrl}${PROBE!.path}`, { token: local.key, headers: { 'x-forwarded-for': '10.0.0.1' } }), 'socket address');
+    expectError(await http('GET', `${live.stack.baseUrl}${PROBE!.path}`, { token: spoofer.key, headers }), 403, 'ip_not_allowed');
+    expectPastGuard(await http('GET', `${live.stack.baseUrl}${PROBE!.path}`, { token: local.key, headers: { 'x-forwarded-for': '10.0.0.1' } }), 'socket address');
   });
 });

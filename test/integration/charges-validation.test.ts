@@ -1,26 +1,22 @@
 // Every refusal of POST /transactions over HTTP: status, code, a Portuguese message, and nothing created.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chargeBody, newKey, postCharge } from '../helpers/charges.js';
 import { CPF, createAccount, createMerchant, patchAccount } from '../helpers/fixtures.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { liveStack } from '../helpers/live-stack.js';
 
 type Merchant = Awaited<ReturnType<typeof createMerchant>>;
 
 describe('POST /transactions refusals', () => {
-  let stack: Stack;
+  const live = liveStack();
   let merchant: Merchant;
   let partner: any;
   let blocked: any;
 
   beforeAll(async () => {
-    stack = await startStack();
-    merchant = await createMerchant(stack, { fees: { charge: { fixed: 2, percent: 1 } } });
-    partner = await createAccount(stack, { email: `parceiro.${Date.now()}@example.com` });
-    blocked = await createAccount(stack);
-    await patchAccount(stack, blocked.id, { status: 'blocked' });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+    merchant = await createMerchant(live.stack, { fees: { charge: { fixed: 2, percent: 1 } } });
+    partner = await createAccount(live.stack, { email: `parceiro.${Date.now()}@example.com` });
+    blocked = await createAccount(live.stack);
+    await patchAccount(live.stack, blocked.id, { status: 'blocked' });
   });
 
   const payer = { name: 'Maria da Silva', document: CPF.valid };
@@ -84,13 +80,13 @@ describe('POST /transactions refusals', () => {
   });
 
   it('refuses with 422 operation_refused when Pix receiving is disabled, and honours per-account limits', async () => {
-    const other = await createMerchant(stack);
-    await patchAccount(stack, other.account.id, { pixReceivingEnabled: false });
+    const other = await createMerchant(live.stack);
+    await patchAccount(live.stack, other.account.id, { pixReceivingEnabled: false });
     const refused = await postCharge(other.client, chargeBody());
     expect(refused.status).toBe(422);
     expect(refused.body.error).toEqual({ code: 'operation_refused', message: expect.stringMatching(/recebimento via Pix está desativado/) });
 
-    await patchAccount(stack, other.account.id, { pixReceivingEnabled: true, limits: { chargeMin: 5, chargeMax: 20000 } });
+    await patchAccount(live.stack, other.account.id, { pixReceivingEnabled: true, limits: { chargeMin: 5, chargeMax: 20000 } });
     expect((await postCharge(other.client, chargeBody({ amount: 4.99 }))).body.error.code).toBe('invalid_request');
     const large = await postCharge(other.client, chargeBody({ amount: 15000 }));
     expect(large.status).toBe(201);

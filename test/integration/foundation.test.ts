@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { CPF, createMerchant } from '../helpers/fixtures.js';
-import { admin, http, startStack, type Stack } from '../helpers/stack.js';
+import { liveStack } from '../helpers/live-stack.js';
+import { admin, http } from '../helpers/stack.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 
 describe('foundation: the stack over HTTP', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const live = liveStack();
 
   function expectEdgeHeaders(res: { headers: Headers; body: any }) {
     expect(res.headers.get('x-service-version')).toBe('1.1.0');
@@ -21,12 +16,12 @@ describe('foundation: the stack over HTTP', () => {
   }
 
   it('answers /healthz and /readyz with the success envelope', async () => {
-    const health = await http('GET', `${stack.rootUrl}/healthz`);
+    const health = await http('GET', `${live.stack.rootUrl}/healthz`);
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ success: true, data: { status: 'ok' } });
     expectEdgeHeaders(health);
 
-    const ready = await http('GET', `${stack.rootUrl}/readyz`);
+    const ready = await http('GET', `${live.stack.rootUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ success: true, data: { checks: { postgres: 'ok', temporal: 'ok' } } });
     expectEdgeHeaders(ready);
@@ -34,7 +29,7 @@ describe('foundation: the stack over HTTP', () => {
 
   it('answers an unknown route with 404 not_found in the error envelope', async () => {
     for (const path of ['/v1/no-such-thing', '/nothing', '/v1/transactions/x/y/z']) {
-      const res = await http('GET', `${stack.rootUrl}${path}`);
+      const res = await http('GET', `${live.stack.rootUrl}${path}`);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ success: false, error: { code: 'not_found', message: expect.any(String) }, requestId: expect.stringMatching(REQUEST_ID) });
       expectEdgeHeaders(res);
@@ -42,9 +37,9 @@ describe('foundation: the stack over HTTP', () => {
   });
 
   it('refuses malformed JSON, a wrong content type, an oversized body and NUL characters with 400 invalid_request', async () => {
-    const { key } = await createMerchant(stack);
+    const { key } = await createMerchant(live.stack);
     const post = (rawBody: string, contentType = 'application/json') =>
-      http('POST', `${stack.baseUrl}/transactions`, { rawBody, token: key, headers: { 'content-type': contentType, 'idempotency-key': 'edge-1' } });
+      http('POST', `${live.stack.baseUrl}/transactions`, { rawBody, token: key, headers: { 'content-type': contentType, 'idempotency-key': 'edge-1' } });
 
     const malformed = await post('{"amount": 10,');
     expect(malformed.status).toBe(400);
@@ -67,35 +62,35 @@ describe('foundation: the stack over HTTP', () => {
     const nul = await post(JSON.stringify({ amount: 10, payer: { name: 'Fulano de Tal', document: CPF.valid }, description: 'a\u0000b' }));
     expect(nul.status).toBe(400);
     expect(nul.body.error.code).toBe('invalid_request');
-    const after = await http('GET', `${stack.baseUrl}/transactions/edge-1`, { token: key });
+    const after = await http('GET', `${live.stack.baseUrl}/transactions/edge-1`, { token: key });
     expect(after.status).toBe(404);
   });
 
   it('authenticates before it reads the body: no key and a malformed body is 401', async () => {
-    const res = await http('POST', `${stack.baseUrl}/transactions`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    const res = await http('POST', `${live.stack.baseUrl}/transactions`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('invalid_api_key');
-    const unknownRoute = await http('POST', `${stack.baseUrl}/nope`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    const unknownRoute = await http('POST', `${live.stack.baseUrl}/nope`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
     expect(unknownRoute.status).toBe(404);
   });
 
   it('answers a NUL byte in a path with 404 and in a query with 400, never 500', async () => {
-    const { key } = await createMerchant(stack);
+    const { key } = await createMerchant(live.stack);
     for (const path of ['/transactions/%00', '/transactions/a%00b', '/meds/%00']) {
-      const res = await http('GET', `${stack.baseUrl}${path}`, { token: key });
+      const res = await http('GET', `${live.stack.baseUrl}${path}`, { token: key });
       expect(res.status, path).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
-    const query = await http('GET', `${stack.baseUrl}/transactions?status=%00`, { token: key });
+    const query = await http('GET', `${live.stack.baseUrl}/transactions?status=%00`, { token: key });
     expect(query.status).toBe(400);
-    const adminRes = await admin(stack, 'GET', '/accounts/%00');
+    const adminRes = await admin(live.stack, 'GET', '/accounts/%00');
     expect(adminRes.status).toBe(404);
   });
 
   it('logs one structured JSON line per request', async () => {
-    const res = await http('GET', `${stack.rootUrl}/healthz`);
+    const res = await http('GET', `${live.stack.rootUrl}/healthz`);
     const requestId = res.body.requestId as string;
-    const line = await eventually(() => stack.processes[0]!.output().split('\n').find((l) => l.includes(requestId)));
+    const line = await eventually(() => live.stack.processes[0]!.output().split('\n').find((l) => l.includes(requestId)));
     expect(JSON.parse(line)).toMatchObject({ msg: 'request', method: 'GET', route: 'GET /healthz', status: 200, requestId, durationMs: expect.any(Number) });
   });
 });

@@ -3,20 +3,19 @@
 // the balance checked to the centavo, the med.* events delivered and their signatures verified.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
 import { createCharge, payCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { liveStack } from '../helpers/live-stack.js';
 import { runPixctl } from '../helpers/pixctl-run.js';
-import { admin, startStack, type Stack } from '../helpers/stack.js';
+import { admin } from '../helpers/stack.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
-let stack: Stack;
-let sql: Sql;
+const live = liveStack();
 let receiver: Receiver;
 let secret: string;
 let merchant: Awaited<ReturnType<typeof createMerchant>>;
@@ -25,17 +24,17 @@ let reader: ReturnType<typeof client>;
 
 async function approvedCharge(amount: number, externalId: string): Promise<any> {
   const charge = await createCharge(merchant.client, { amount }, externalId);
-  const paid = await payCharge(stack, charge.id);
+  const paid = await payCharge(live.stack, charge.id);
   expect(paid.status, paid.text).toBe(200);
   await eventually(async () => {
-    const [row] = await sql`select status from transactions where id = ${charge.id}`;
+    const [row] = await live.sql`select status from transactions where id = ${charge.id}`;
     return row?.status === 'approved';
   }, 20_000);
   return charge;
 }
 
-const openMed = (body: Record<string, unknown>) => admin(stack, 'POST', '/simulator/meds', body);
-const decide = (id: string, outcome: string) => admin(stack, 'POST', `/meds/${id}/decision`, { outcome });
+const openMed = (body: Record<string, unknown>) => admin(live.stack, 'POST', '/simulator/meds', body);
+const decide = (id: string, outcome: string) => admin(live.stack, 'POST', `/meds/${id}/decision`, { outcome });
 
 async function balance() {
   const res = await reader.get('/balance');
@@ -63,13 +62,11 @@ let chargeA: any; // 200.00 paid: fee 3.00, net 197.00
 let chargeB: any; // 100.00 paid: fee 2.00, net 98.00
 
 beforeAll(async () => {
-  stack = await startStack();
-  sql = connect(stack.databaseUrl, { max: 2 });
   receiver = await startReceiver();
   // Fee: 1.00 + 1 % of the charge.
-  merchant = await createMerchant(stack, { fees: { charge: { fixed: 1, percent: 1 } } });
-  reader = client(stack, (await createKey(stack, merchant.account.id)).key);
-  const endpoint = await admin(stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, { url: receiver.url });
+  merchant = await createMerchant(live.stack, { fees: { charge: { fixed: 1, percent: 1 } } });
+  reader = client(live.stack, (await createKey(live.stack, merchant.account.id)).key);
+  const endpoint = await admin(live.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, { url: receiver.url });
   expect(endpoint.status, endpoint.text).toBe(201);
   secret = endpoint.body.data.secret;
   chargeA = await approvedCharge(200, 'pedido-med-a');
@@ -78,8 +75,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver?.close();
-  await sql?.end({ timeout: 5 });
-  await stack?.stop();
 });
 
 describe('MED', () => {
@@ -127,7 +122,7 @@ describe('MED', () => {
     const flip = await decide(med.id, 'rejected');
     expect(flip.status).toBe(422);
     expect(flip.body.error.code).toBe('operation_refused');
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('rejected: the retention is released and the charge stays approved', async () => {
@@ -143,7 +138,7 @@ describe('MED', () => {
     expect(await balance()).toEqual({ currency: 'BRL', available: 195, reserved: 0 });
     expect(await transaction(chargeA.id)).toMatchObject({ status: 'approved', refundedAmount: 0 });
     expect(await deliveredEvent(`evt_${med.id}_rejected`)).toMatchObject({ event: 'med.updated', data: { status: 'rejected' } });
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('partial, then the rest with less available than disputed: only what was retained goes back', async () => {
@@ -165,7 +160,7 @@ describe('MED', () => {
     expect((await decide(rest.body.data.id, 'accepted')).body.data).toMatchObject({ status: 'accepted', returnedAmount: 164.45 });
     expect(await balance()).toEqual({ currency: 'BRL', available: 0, reserved: 0 });
     expect(await transaction(chargeA.id)).toMatchObject({ status: 'approved', refundedAmount: 195 });
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('refuses what cannot be disputed or decided', async () => {
@@ -187,7 +182,7 @@ describe('MED', () => {
     }
     const unknown = await decide('med_unknown', 'accepted');
     expect(unknown.status).toBe(404);
-    const [anyMed] = await sql`select id from meds limit 1`;
+    const [anyMed] = await live.sql`select id from meds limit 1`;
     const badOutcome = await decide(anyMed!.id as string, 'maybe');
     expect(badOutcome.status).toBe(400);
     expect(badOutcome.body.error.code).toBe('invalid_request');
@@ -237,7 +232,7 @@ describe('GET /v1/meds', () => {
     expect((await reader.get(`/meds/pedido-med-a`)).body.data).toEqual(latestOnA);
     expect((await reader.get(`/meds/med_unknown`)).status).toBe(404);
 
-    const stranger = await createMerchant(stack);
+    const stranger = await createMerchant(live.stack);
     for (const id of [onB.id, chargeB.id, 'pedido-med-b']) {
       const res = await stranger.client.get(`/meds/${id}`);
       expect(res.status, id).toBe(404);
@@ -250,19 +245,19 @@ describe('GET /v1/meds', () => {
 describe('pixctl meds', () => {
   it('opens and decides a MED from the command line', async () => {
     const charge = await approvedCharge(20, 'pedido-med-cli');
-    const opened = await runPixctl(stack, ['meds', 'open', charge.id, '--amount', '5.5', '--reason', 'operational_failure', '--json']);
+    const opened = await runPixctl(live.stack, ['meds', 'open', charge.id, '--amount', '5.5', '--reason', 'operational_failure', '--json']);
     expect(opened.code, opened.stderr).toBe(0);
     const med = JSON.parse(opened.stdout);
     expect(med).toMatchObject({ id: expect.stringMatching(/^med_/), transactionId: charge.id, amount: 5.5, reason: 'operational_failure', status: 'open' });
 
-    const wrong = await runPixctl(stack, ['meds', 'decide', med.id, '--outcome', 'maybe']);
+    const wrong = await runPixctl(live.stack, ['meds', 'decide', med.id, '--outcome', 'maybe']);
     expect(wrong.code).toBe(2);
-    const decided = await runPixctl(stack, ['meds', 'decide', med.id, '--outcome', 'rejected']);
+    const decided = await runPixctl(live.stack, ['meds', 'decide', med.id, '--outcome', 'rejected']);
     expect(decided.code, decided.stderr).toBe(0);
     expect(decided.stdout).toMatch(/^status\s+rejected$/m);
-    const refused = await runPixctl(stack, ['meds', 'open', 'txn_unknown']);
+    const refused = await runPixctl(live.stack, ['meds', 'open', 'txn_unknown']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/not_found|não encontrada/);
-    await expectLedgerConsistent(stack.databaseUrl);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 });

@@ -1,19 +1,14 @@
 // pixctl run as operators run it: the real bin/pixctl.js, in a child process, against a started stack.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CNPJ, CPF } from '../helpers/fixtures.js';
+import { liveStack } from '../helpers/live-stack.js';
 import { runPixctl } from '../helpers/pixctl-run.js';
-import { http, startStack, type Stack } from '../helpers/stack.js';
+import { http } from '../helpers/stack.js';
 
 describe('pixctl', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const live = liveStack();
 
-  const pixctl = (args: string[], env: Record<string, string> = {}) => runPixctl(stack, args, env);
+  const pixctl = (args: string[], env: Record<string, string> = {}) => runPixctl(live.stack, args, env);
 
   async function json(args: string[]): Promise<any> {
     const run = await pixctl([...args, '--json']);
@@ -70,11 +65,11 @@ describe('pixctl', () => {
     expect(listed.stdout).toContain(keyId);
     expect(listed.stdout).not.toContain(key);
 
-    expect((await http('GET', `${stack.baseUrl}/balance`, { token: key })).status).toBe(200);
+    expect((await http('GET', `${live.stack.baseUrl}/balance`, { token: key })).status).toBe(200);
     const revoked = await json(['keys', 'revoke', keyId!]);
     expect(revoked).toMatchObject({ id: keyId, revokedAt: expect.any(String) });
     expect(revoked).not.toHaveProperty('key');
-    expect((await http('GET', `${stack.baseUrl}/balance`, { token: key })).status).toBe(401);
+    expect((await http('GET', `${live.stack.baseUrl}/balance`, { token: key })).status).toBe(401);
   });
 
   it('exits 1 with the admin API message when the API refuses', async () => {

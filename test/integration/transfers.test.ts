@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBrCode } from '../../src/domain/brcode.js';
 import { qrPngBase64 } from '../../src/domain/qrcode.js';
 import { chargeBody, newKey, payCharge, postCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createAccount, createKey, client, createMerchant, patchAccount } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { liveStack } from '../helpers/live-stack.js';
+import { startStack } from '../helpers/stack.js';
 import { balanceOf, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
 
 const CODE_10 = buildBrCode({ pixKey: 'loja@example.com', amountCents: 1000, txid: 'pedido77', merchantName: 'Loja', merchantCity: 'Recife' });
@@ -14,19 +15,13 @@ const BROKEN_CRC = `${CODE_10.slice(0, -4)}${CODE_10.endsWith('0000') ? '1111' :
 
 // Transfers stay pending until the operator settles them, so a pending one blocks the next.
 describe('POST /v1/transfers', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const live = liveStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
 
   describe('validation: 400 invalid_request changes nothing', () => {
     let merchant: Awaited<ReturnType<typeof createMerchant>>;
     beforeAll(async () => {
-      merchant = await createMerchant(stack, { fees: { transfer: { fixed: 4, percent: 0 } } });
-      await fund(stack, merchant.client, 100);
+      merchant = await createMerchant(live.stack, { fees: { transfer: { fixed: 4, percent: 0 } } });
+      await fund(live.stack, merchant.client, 100);
     });
 
     it.each([
@@ -102,8 +97,8 @@ describe('POST /v1/transfers', () => {
       ['modern pix_copy_paste without value', { destination: { type: 'pix_copy_paste', value: CODE_OPEN }, amount: 10 }, { type: 'br_code', pixKey: '52998224725' }],
       ['modern qr_code as text', { destination: { type: 'qr_code', value: CODE_10 } }, { type: 'br_code', merchantName: 'Loja' }],
     ])('%s', async (_name, body, counterparty) => {
-      const merchant = await createMerchant(stack);
-      await fund(stack, merchant.client, 20);
+      const merchant = await createMerchant(live.stack);
+      await fund(live.stack, merchant.client, 20);
       const res = await postTransfer(merchant.client, { amount: 10, ...body });
       expect(res.status).toBe(201);
       // The code's own value (10.00) prevails over `amount`.
@@ -112,8 +107,8 @@ describe('POST /v1/transfers', () => {
     });
 
     it('modern qr_code as a PNG image of the code', async () => {
-      const merchant = await createMerchant(stack);
-      await fund(stack, merchant.client, 10);
+      const merchant = await createMerchant(live.stack);
+      await fund(live.stack, merchant.client, 10);
       const res = await postTransfer(merchant.client, { destination: { type: 'qr_code', value: await qrPngBase64(CODE_10) } });
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ amount: 10, counterparty: { type: 'br_code', txid: 'pedido77' } });
@@ -122,8 +117,8 @@ describe('POST /v1/transfers', () => {
 
   describe('idempotency', () => {
     it('201 then 200 with the original; legacy and modern forms of one destination compare equal; 409 on another body', async () => {
-      const merchant = await createMerchant(stack);
-      await fund(stack, merchant.client, 50);
+      const merchant = await createMerchant(live.stack);
+      await fund(live.stack, merchant.client, 50);
       const key = newKey('idem');
       const first = await postTransfer(merchant.client, { amount: 12.5, pixKey: '529.982.247-25', pixKeyType: 'cpf', description: 'x' }, key);
       expect(first.status).toBe(201);
@@ -143,8 +138,8 @@ describe('POST /v1/transfers', () => {
     });
 
     it('description null is no description: 201, and the same body without description repeats it', async () => {
-      const merchant = await createMerchant(stack);
-      await fund(stack, merchant.client, 10);
+      const merchant = await createMerchant(live.stack);
+      await fund(live.stack, merchant.client, 10);
       const key = newKey('nodesc');
       const created = await postTransfer(merchant.client, cpfKeyBody({ description: null }), key);
       expect(created.status).toBe(201);
@@ -157,16 +152,16 @@ describe('POST /v1/transfers', () => {
     });
 
     it('a key already used by a charge is a conflict', async () => {
-      const merchant = await createMerchant(stack);
-      await fund(stack, merchant.client, 50);
+      const merchant = await createMerchant(live.stack);
+      await fund(live.stack, merchant.client, 50);
       const list = await merchant.client.get('/transactions?type=payment');
       const res = await postTransfer(merchant.client, cpfKeyBody(), list.body.data[0].externalId);
       expect([res.status, res.body.error.code]).toEqual([409, 'idempotency_conflict']);
     });
 
     it('many concurrent requests with one key make one transfer', async () => {
-      const merchant = await createMerchant(stack);
-      await fund(stack, merchant.client, 30);
+      const merchant = await createMerchant(live.stack);
+      await fund(live.stack, merchant.client, 30);
       const key = newKey('same');
       const answers = await Promise.all(Array.from({ length: 15 }, () => postTransfer(merchant.client, cpfKeyBody({ amount: 10 }), key)));
       const statuses = answers.map((a) => a.status).sort();
@@ -212,8 +207,8 @@ describe('POST /v1/transfers', () => {
 
   describe('account rules', () => {
     it('422 operation_refused when the available balance does not cover the debited amount', async () => {
-      const merchant = await createMerchant(stack, { fees: { transfer: { fixed: 1, percent: 0 } } });
-      await fund(stack, merchant.client, 10);
+      const merchant = await createMerchant(live.stack, { fees: { transfer: { fixed: 1, percent: 0 } } });
+      await fund(live.stack, merchant.client, 10);
       const res = await postTransfer(merchant.client, cpfKeyBody({ amount: 9.01, coverFee: true }));
       expect([res.status, res.body.error.code]).toEqual([422, 'operation_refused']);
       expect(await balanceOf(merchant.client)).toEqual({ available: 10, reserved: 0 });
@@ -223,32 +218,32 @@ describe('POST /v1/transfers', () => {
     });
 
     it('423 invalid_request when the administration blocked withdrawals', async () => {
-      const merchant = await createMerchant(stack);
-      await fund(stack, merchant.client, 10);
-      await patchAccount(stack, merchant.account.id, { withdrawalsBlocked: true });
+      const merchant = await createMerchant(live.stack);
+      await fund(live.stack, merchant.client, 10);
+      await patchAccount(live.stack, merchant.account.id, { withdrawalsBlocked: true });
       const res = await postTransfer(merchant.client, cpfKeyBody());
       expect([res.status, res.body.error.code]).toEqual([423, 'invalid_request']);
-      await patchAccount(stack, merchant.account.id, { withdrawalsBlocked: false });
+      await patchAccount(live.stack, merchant.account.id, { withdrawalsBlocked: false });
       expect((await postTransfer(merchant.client, cpfKeyBody())).status).toBe(201);
     });
 
     it('403 for a key without transfers:write, an unverified account and a blocked account', async () => {
-      const merchant = await createMerchant(stack);
-      const readOnly = client(stack, (await createKey(stack, merchant.account.id, ['transactions:read'])).key);
+      const merchant = await createMerchant(live.stack);
+      const readOnly = client(live.stack, (await createKey(live.stack, merchant.account.id, ['transactions:read'])).key);
       expect((await postTransfer(readOnly, cpfKeyBody())).body.error.code).toBe('permission_denied');
 
-      const pending = await createAccount(stack, { kycStatus: 'pending' });
-      const unverified = client(stack, (await createKey(stack, pending.id)).key);
+      const pending = await createAccount(live.stack, { kycStatus: 'pending' });
+      const unverified = client(live.stack, (await createKey(live.stack, pending.id)).key);
       expect((await postTransfer(unverified, cpfKeyBody())).body.error.code).toBe('kyc_required');
 
-      await patchAccount(stack, merchant.account.id, { status: 'blocked' });
+      await patchAccount(live.stack, merchant.account.id, { status: 'blocked' });
       const blocked = await postTransfer(merchant.client, cpfKeyBody());
       expect([blocked.status, blocked.body.error.code]).toEqual([403, 'account_unavailable']);
     });
 
     it('one pending transfer: of 20 concurrent requests with different keys exactly one is accepted', async () => {
-      const merchant = await createMerchant(stack);
-      await fund(stack, merchant.client, 100);
+      const merchant = await createMerchant(live.stack);
+      await fund(live.stack, merchant.client, 100);
       const answers = await Promise.all(Array.from({ length: 20 }, () => postTransfer(merchant.client, cpfKeyBody({ amount: 5 }))));
       const accepted = answers.filter((a) => a.status === 201);
       expect(accepted).toHaveLength(1);
@@ -258,7 +253,7 @@ describe('POST /v1/transfers', () => {
       expect(await balanceOf(merchant.client)).toEqual({ available: 95, reserved: 5 });
       const list = await merchant.client.get('/transactions?type=withdrawal');
       expect(list.body.data.map((t: { id: string }) => t.id)).toEqual([accepted[0]!.body.data.id]);
-      await expectLedgerConsistent(stack.databaseUrl);
+      await expectLedgerConsistent(live.stack.databaseUrl);
     });
   });
 });
