@@ -44,44 +44,24 @@ describe('parseBrCode', () => {
 });
 
 describe('buildBrCode', () => {
-  it('writes a static code with key, amount and txid, and a valid CRC', () => {
-    const code = buildBrCode({
-      pixKey: '529.982.247-25',
-      amountCents: 14990,
-      txid: 'txn0001',
-      merchantName: 'Loja São João',
-      merchantCity: 'São Paulo',
-    });
-    expect(code).toContain('0014br.gov.bcb.pix');
-    expect(code).toContain('5406149.90');
-    expect(parseBrCode(code)).toEqual({
-      ok: true,
-      pixKey: '52998224725',
-      amountCents: 14990,
-      txid: 'txn0001',
-      merchantName: 'Loja Sao Joao',
-      merchantCity: 'Sao Paulo',
-      static: true,
-    });
-  });
-
-  it('writes a dynamic code with a location; the location carries amount and txid', () => {
-    const code = buildBrCode({
-      url: 'pix.example.com/qr/v2/abc123',
-      amountCents: 1000,
-      txid: 'ignored',
-      merchantName: 'Loja',
-      merchantCity: 'Recife',
-    });
-    expect(parseBrCode(code)).toEqual({
-      ok: true,
-      url: 'pix.example.com/qr/v2/abc123',
-      amountCents: null,
-      txid: null,
-      merchantName: 'Loja',
-      merchantCity: 'Recife',
-      static: false,
-    });
+  // [what, the parameters, text the code holds, what parsing it gives back]
+  it.each([
+    [
+      'a static code with key, amount and txid, and a valid CRC',
+      { pixKey: '529.982.247-25', amountCents: 14990, txid: 'txn0001', merchantName: 'Loja São João', merchantCity: 'São Paulo' },
+      ['0014br.gov.bcb.pix', '5406149.90'],
+      { pixKey: '52998224725', amountCents: 14990, txid: 'txn0001', merchantName: 'Loja Sao Joao', merchantCity: 'Sao Paulo', static: true },
+    ],
+    [
+      'a dynamic code with a location; the location carries amount and txid',
+      { url: 'pix.example.com/qr/v2/abc123', amountCents: 1000, txid: 'ignored', merchantName: 'Loja', merchantCity: 'Recife' },
+      [],
+      { url: 'pix.example.com/qr/v2/abc123', amountCents: null, txid: null, merchantName: 'Loja', merchantCity: 'Recife', static: false },
+    ],
+  ])('writes %s', (_what, params, holds, parsed) => {
+    const code = buildBrCode(params);
+    for (const text of holds) expect(code).toContain(text);
+    expect(parseBrCode(code)).toEqual({ ok: true, ...parsed });
   });
 
   it('throws on parameters no BR Code can carry', () => {

@@ -149,23 +149,16 @@ describe('chargeAmounts', () => {
 describe('transferAmounts', () => {
   const rule = { fixedCents: 50, percent: 1 };
 
-  it('coverFee true: the account pays amount + fee, the recipient gets the amount', () => {
-    expect(transferAmounts({ amountCents: 10000, coverFee: true, rule })).toEqual({
+  it.each([
+    ['coverFee true: the account pays amount + fee, the recipient gets the amount', true, 10150, 10000],
+    ['coverFee false: the account pays the amount, the recipient gets amount − fee', false, 10000, 9850],
+  ])('%s', (_what, coverFee, debitedAmountCents, recipientAmountCents) => {
+    expect(transferAmounts({ amountCents: 10000, coverFee, rule })).toEqual({
       ok: true,
       feeCents: 150,
-      debitedAmountCents: 10150,
-      recipientAmountCents: 10000,
-      netAmountCents: 10000,
-    });
-  });
-
-  it('coverFee false: the account pays the amount, the recipient gets amount − fee', () => {
-    expect(transferAmounts({ amountCents: 10000, coverFee: false, rule })).toEqual({
-      ok: true,
-      feeCents: 150,
-      debitedAmountCents: 10000,
-      recipientAmountCents: 9850,
-      netAmountCents: 9850,
+      debitedAmountCents,
+      recipientAmountCents,
+      netAmountCents: recipientAmountCents,
     });
   });
 
