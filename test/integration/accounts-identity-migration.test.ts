@@ -1,42 +1,28 @@
 // Migration 071 on a database that already holds accounts sharing a document or an e-mail: the oldest
 // of each group keeps the identity, the later ones are marked as allowed duplicates, and from then on
 // the database refuses a new duplicate that is not marked.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connect, ensureDatabase, type Sql } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/db/migrate.js';
-import { freshDatabaseUrl } from '../helpers/database.js';
-import { migrationsBefore } from '../helpers/earlier-migrations.js';
+import { migrationBench } from '../helpers/earlier-migrations.js';
 
 const MIGRATION = '071_account_identity_unique.sql';
 
 describe(`migration ${MIGRATION}`, () => {
-  let sql: Sql;
-  let earlier: Awaited<ReturnType<typeof migrationsBefore>>;
-
-  beforeAll(async () => {
-    const url = freshDatabaseUrl(inject('testRunId'));
-    await ensureDatabase(url);
-    sql = connect(url, { max: 2 });
-    earlier = await migrationsBefore(MIGRATION);
-  });
-  afterAll(async () => {
-    await sql?.end({ timeout: 5 });
-    await earlier?.remove();
-  });
+  const db = migrationBench(MIGRATION);
 
   const insertAccount = (id: string, document: string, email: string, createdAt: string) =>
-    sql`insert into accounts (id, name, document, email, created_at) values (${id}, 'Loja', ${document}, ${email}, ${createdAt})`;
+    db.sql`insert into accounts (id, name, document, email, created_at) values (${id}, 'Loja', ${document}, ${email}, ${createdAt})`;
 
   it('keeps the oldest account of each shared document or e-mail, marks the later ones, then refuses new duplicates', async () => {
-    await migrate(sql, earlier.dir);
+    await migrate(db.sql, db.earlierDir);
     await insertAccount('acc_a', '11222333000181', 'a@example.com', '2025-01-01T00:00:00Z');
     await insertAccount('acc_b', '11.222.333/0001-81', 'b@example.com', '2025-02-01T00:00:00Z'); // same document, masked
     await insertAccount('acc_c', '52998224725', 'A@Example.com', '2025-03-01T00:00:00Z'); // same e-mail as acc_a
     await insertAccount('acc_d', '11144477735', 'd@example.com', '2025-04-01T00:00:00Z');
 
-    await migrate(sql);
+    await migrate(db.sql);
 
-    const rows = await sql<{ id: string; duplicate_allowed: boolean }[]>`select id, duplicate_allowed from accounts order by id`;
+    const rows = await db.sql<{ id: string; duplicate_allowed: boolean }[]>`select id, duplicate_allowed from accounts order by id`;
     expect(rows).toEqual([
       { id: 'acc_a', duplicate_allowed: false },
       { id: 'acc_b', duplicate_allowed: true },

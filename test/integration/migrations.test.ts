@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connect, ensureDatabase, type Sql } from '../../src/db/database.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Sql } from '../../src/db/database.js';
 import { migrate, MigrationChangedError, MIGRATION_LOCK_ID, MIGRATIONS_DIR } from '../../src/db/migrate.js';
-import { freshDatabaseUrl } from '../helpers/database.js';
+import { emptyDatabase } from '../helpers/migrated-database.js';
 
 describe('migration runner', () => {
   let sql: Sql;
@@ -17,10 +17,9 @@ describe('migration runner', () => {
   let dir: string;
 
   beforeAll(async () => {
-    const url = freshDatabaseUrl(inject('testRunId'));
-    await ensureDatabase(url);
-    sql = connect(url, { max: 2 });
-    observer = connect(url, { max: 1 });
+    const database = await emptyDatabase({ max: 2 });
+    sql = database.sql;
+    observer = connect(database.url, { max: 1 });
     dir = await mkdtemp(join(tmpdir(), 'migrations-'));
     await cp(MIGRATIONS_DIR, dir, { recursive: true });
   });
