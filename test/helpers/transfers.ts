@@ -42,3 +42,19 @@ export async function ledgerEntriesOf(sql: Sql, transactionId: string): Promise<
     order by p.id, e.id`;
   return rows.map((r) => ({ key: r.key, account: r.account, amount: Number(r.amount) }));
 }
+
+/**
+ * What `ledgerEntriesOf` shows for a settled transfer: `debited` centavos reserved on the paying account,
+ * then released to the Pix clearing (`recipient`) and the fee revenue (debited − recipient).
+ */
+export function settledTransferEntries(transferId: string, accountId: string, debited: number, recipient: number) {
+  const reserve = `transfer:${transferId}:reserve`;
+  const settle = `transfer:${transferId}:settle`;
+  return [
+    { key: reserve, account: `${accountId}:available`, amount: -debited },
+    { key: reserve, account: `${accountId}:reserved`, amount: debited },
+    { key: settle, account: `${accountId}:reserved`, amount: -debited },
+    { key: settle, account: 'platform:pix_clearing', amount: recipient },
+    { key: settle, account: 'platform:fee_revenue', amount: debited - recipient },
+  ];
+}

@@ -20,6 +20,7 @@ import { balanceOf, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.
 import { eventually } from '../helpers/eventually.js';
 
 const TTL_SECONDS = 600;
+type MerchantClient = Awaited<ReturnType<typeof createMerchant>>['client'];
 let psp: FakePsp;
 let routesFile: string;
 let webhookUrl: string;
@@ -171,7 +172,17 @@ describe('bcb-api-pix route', () => {
       return merchant;
     }
 
-    async function ledgerIsSound() {
+    /** The envio's PUT at the fake PSP, once the engine has sent it. */
+    async function sentEnvio(path: string) {
+      await eventually(() => requestsFor(path, 'PUT').length > 0, 20_000);
+      return requestsFor(path, 'PUT')[0];
+    }
+
+    /** The PSP concludes the envio with `situacao`: the transfer ends `status`, the balance as `settled`, the ledger sound. */
+    async function concludeEnvio(client: MerchantClient, transferId: string, situacao: 'REALIZADO' | 'NAO_REALIZADO', status: string, settled: { available: number; reserved: number }) {
+      psp.completeEnvio(idEnvioOf(transferId), situacao);
+      await waitForStatus(client, transferId, status, 40_000);
+      expect(await balanceOf(client)).toEqual(settled);
       const check = await admin(live.stack, 'GET', '/ledger/check');
       expect(check.body.data).toMatchObject({ ok: true, violations: [] });
     }
@@ -181,18 +192,13 @@ describe('bcb-api-pix route', () => {
       const res = await postTransfer(client, cpfKeyBody({ amount: 33.33, description: 'Aluguel' }));
       expect(res.status, res.text).toBe(201);
       const transfer = res.body.data;
-      const idEnvio = idEnvioOf(transfer.id);
-      await eventually(() => requestsFor(`/v3/gn/pix/${idEnvio}`, 'PUT').length > 0, 20_000);
-      expect(requestsFor(`/v3/gn/pix/${idEnvio}`, 'PUT')[0]).toMatchObject({
+      expect(await sentEnvio(`/v3/gn/pix/${idEnvioOf(transfer.id)}`)).toMatchObject({
         status: 201,
         conforms: true,
         body: { valor: '33.33', pagador: { chave: psp.pixKey, infoPagador: 'Aluguel' }, favorecido: { chave: CPF.validDigits } },
       });
       expect(await balanceOf(client)).toEqual({ available: 66.67, reserved: 33.33 });
-      psp.completeEnvio(idEnvio, 'REALIZADO');
-      await waitForStatus(client, transfer.id, 'approved', 40_000);
-      expect(await balanceOf(client)).toEqual({ available: 66.67, reserved: 0 });
-      await ledgerIsSound();
+      await concludeEnvio(client, transfer.id, 'REALIZADO', 'approved', { available: 66.67, reserved: 0 });
     });
 
     it('pays a copy-and-paste (PUT /v2/gn/pix/…/qrcode); NAO_REALIZADO fails it and releases the funds', async () => {
@@ -201,14 +207,9 @@ describe('bcb-api-pix route', () => {
       const res = await postTransfer(client, { destination: { type: 'pix_copy_paste', value: code } });
       expect(res.status, res.text).toBe(201);
       const transfer = res.body.data;
-      const idEnvio = idEnvioOf(transfer.id);
-      await eventually(() => requestsFor(`/v2/gn/pix/${idEnvio}/qrcode`, 'PUT').length > 0, 20_000);
-      expect(requestsFor(`/v2/gn/pix/${idEnvio}/qrcode`, 'PUT')[0]).toMatchObject({ status: 201, conforms: true, body: { pagador: { chave: psp.pixKey }, pixCopiaECola: code } });
+      expect(await sentEnvio(`/v2/gn/pix/${idEnvioOf(transfer.id)}/qrcode`)).toMatchObject({ status: 201, conforms: true, body: { pagador: { chave: psp.pixKey }, pixCopiaECola: code } });
       expect(await balanceOf(client)).toEqual({ available: 30.01, reserved: 19.99 });
-      psp.completeEnvio(idEnvio, 'NAO_REALIZADO');
-      await waitForStatus(client, transfer.id, 'failed', 40_000);
-      expect(await balanceOf(client)).toEqual({ available: 50, reserved: 0 });
-      await ledgerIsSound();
+      await concludeEnvio(client, transfer.id, 'NAO_REALIZADO', 'failed', { available: 50, reserved: 0 });
     });
 
     it('refuses a transfer on a route without send with 422 before anything is reserved', async () => {
