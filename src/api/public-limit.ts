@@ -2,6 +2,7 @@
 // 300 requests per 60-second window per caller IP, counted in the memory of each API process
 // (so N processes allow up to N × 300 per IP). It never touches an API key's quota.
 import type { Deps } from '../deps.js';
+import { rateLimitRefusals } from '../metrics/registry.js';
 import { rateLimitExceeded, type Quota } from './rate-limit.js';
 
 export const PUBLIC_LIMIT = 300;
@@ -40,6 +41,7 @@ export class IpWindowLimiter {
       resetSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)),
     };
     if (window.count > this.limit) {
+      rateLimitRefusals.inc({ limit: 'ip' });
       throw rateLimitExceeded(quota, `Limite de ${this.limit} requisições por minuto por IP excedido; tente novamente em ${quota.resetSeconds} s`);
     }
     return quota;

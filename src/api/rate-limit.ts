@@ -3,6 +3,7 @@
 // (and the MCP server) shares one budget. Independent of Koa.
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
+import { rateLimitRefusals } from '../metrics/registry.js';
 
 export const KEY_QUOTA_LIMIT = 100;
 export const KEY_QUOTA_WINDOW_SECONDS = 60;
@@ -51,6 +52,7 @@ export async function consumeQuota(deps: Pick<Deps, 'sql'>, keyId: string): Prom
     resetSeconds: Math.max(1, Math.ceil(Number(row!.reset))),
   };
   if (row!.count > KEY_QUOTA_LIMIT) {
+    rateLimitRefusals.inc({ limit: 'api_key' });
     throw rateLimitExceeded(quota, `Limite de ${KEY_QUOTA_LIMIT} requisições por ${KEY_QUOTA_WINDOW_SECONDS} segundos excedido para esta chave; tente novamente em ${quota.resetSeconds} s`);
   }
   return quota;

@@ -1,10 +1,11 @@
 // Plumbing shared by the public and the admin API: request ids, version header, envelopes,
 // JSON body reading (koa-body) with clear 400s (bounds on its shape and its text: json-shape.ts), a 404 for
-// unknown routes, one access log line per request, and no stack trace or internal detail in any answer.
+// unknown routes, one access log line and the request metrics (metrics/http.ts) per request, and no stack trace or internal detail in any answer.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from '../log.js';
+import { observeRequest } from '../metrics/http.js';
 import { ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
 import { checkJsonDepth, checkJsonShape } from './json-shape.js';
 import { jsonPointer } from './pointer.js';
@@ -48,6 +49,7 @@ export function edge(log: Logger): Koa.Middleware {
       ctx.body = errorBody(ctx.state.requestId, err);
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      observeRequest(ctx.method, ctx.state.route, ctx.status, durationMs / 1000);
       log.info(
         { requestId: ctx.state.requestId, method: ctx.method, route: ctx.state.route ?? null, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 100) / 100 },
         'request',
