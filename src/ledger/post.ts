@@ -1,6 +1,7 @@
 // Double-entry postings, inside the caller's PostgreSQL transaction. A posting is identified by a
 // unique key, so an activity retried by Temporal posts once; its entries always sum to zero.
 import type { TxSql } from '../db/database.js';
+import { ledgerPostings } from '../metrics/registry.js';
 import { isCustomerKind, parseLedgerAccount } from './accounts.js';
 
 export interface Entry {
@@ -57,7 +58,7 @@ export async function post(tx: TxSql, posting: Posting): Promise<boolean> {
   const deltas = validate(posting);
   // Sorted, so that concurrent postings over the same accounts lock their rows in the same order.
   const ids = [...deltas.keys()].sort();
-  return tx.savepoint(async (sp) => {
+  const posted = await tx.savepoint(async (sp) => {
     const [created] = await sp<{ id: bigint }[]>`
       insert into ledger_postings (posting_key, transaction_id, description)
       values (${posting.key}, ${posting.transactionId ?? null}, ${posting.description})
@@ -90,4 +91,9 @@ export async function post(tx: TxSql, posting: Posting): Promise<boolean> {
       where a.id = d.id`;
     return true;
   });
+  // Counted when written, inside the caller's transaction (commit is the caller's): one that rolls back
+  // after its posting is counted again by its retry. No refusal does (they come before or inside the
+  // savepoint), only a database failure: rare over-counting, never a posting missed.
+  if (posted) ledgerPostings.inc();
+  return posted;
 }

@@ -4,6 +4,7 @@
 // carries a Transaction state older than its event.
 import type { Deps } from '../deps.js';
 import { SERVICE_VERSION } from '../http/edge.js';
+import { countWebhookAttempt } from '../metrics/webhooks.js';
 import { postWebhook, type AttemptResult } from './deliver.js';
 import { signPayload } from './sign.js';
 
@@ -98,6 +99,7 @@ export async function attemptDelivery(deps: Deps, input: AttemptInput): Promise<
     },
   });
   await recordAttempt(deps, input, startedAt, result);
+  countWebhookAttempt(result.ok, input.trigger === 'automatic', { type: delivery.eventType, recordedAt: delivery.payload.createdAt });
   if (!result.ok) deps.log.warn({ deliveryId: input.deliveryId, errorCode: result.errorCode, statusCode: result.statusCode }, 'webhook attempt failed');
   return result.ok ? 'delivered' : 'failed';
 }
