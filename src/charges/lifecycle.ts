@@ -5,6 +5,7 @@ import type { TxSql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
 import { chargeRoute, type ChargeRouteDeps } from '../processors/registry.js';
+import { countStatusReached } from '../metrics/transactions.js';
 import { RouteRefused, type ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
@@ -38,6 +39,7 @@ export async function persistCharge(
     return persisted(toTransactionRow(inserted), true);
   });
   if ('refused' in decided) return { refusal: decided.refused };
+  if (decided.accepted.created) countStatusReached(decided.accepted.transaction);
   return { ...decided.accepted, remote: routeIsRemote(deps, decided.accepted.transaction.acquirer) };
 }
 

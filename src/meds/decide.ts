@@ -6,6 +6,7 @@ import type { Sql, TxSql } from '../db/database.js';
 import { medEventId, recordMedEvent, recordTransactionEvent, transactionEventId } from '../events/record.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
+import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused, type MedChangeResult } from './results.js';
@@ -40,8 +41,9 @@ export async function recordReturn(tx: TxSql, med: MedRow): Promise<string[]> {
 }
 
 /** Idempotent: repeating the decision a MED already has answers it again; the other decision is refused. */
-export function decideMed(sql: Sql, medId: string, outcome: MedOutcome): Promise<MedChangeResult> {
-  return sql.begin(async (tx): Promise<MedChangeResult> => {
+export async function decideMed(sql: Sql, medId: string, outcome: MedOutcome): Promise<MedChangeResult> {
+  let refunded = false;
+  const decided = await sql.begin(async (tx): Promise<MedChangeResult> => {
     const [locked] = await tx`select id from meds where id = ${medId} for update`;
     if (!locked) return medNotFound();
     const med = (await findMedById(tx, medId))!;
@@ -55,7 +57,11 @@ export function decideMed(sql: Sql, medId: string, outcome: MedOutcome): Promise
     const eventIds: string[] = [];
     if (med.retainedAmountCents > 0) {
       await settleRetention(tx, med, outcome);
-      if (outcome === 'accepted') eventIds.push(...(await recordReturn(tx, med)));
+      if (outcome === 'accepted') {
+        const returned = await recordReturn(tx, med);
+        refunded = returned.length > 0;
+        eventIds.push(...returned);
+      }
     }
     await tx`
       update meds set status = ${outcome}, decided_at = now(), updated_at = now(),
@@ -65,4 +71,6 @@ export function decideMed(sql: Sql, medId: string, outcome: MedOutcome): Promise
     eventIds.push(await recordMedEvent(tx, decided, outcome));
     return { ok: true, med: serializeMed(decided), eventIds };
   });
+  if (refunded) countStatusReached({ type: 'payment', status: 'refunded' });
+  return decided;
 }

@@ -10,6 +10,7 @@ import { medEventId, transactionEventId, recordMedEvent } from '../events/record
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
 import type { Logger } from '../log.js';
+import { countStatusReached } from '../metrics/transactions.js';
 import type { RouteMedReturn } from '../processors/types.js';
 import { recordReturn } from './decide.js';
 import { lockedAvailable } from './open.js';
@@ -29,9 +30,10 @@ export function medIdOfReturn(transactionId: string, returnId: string): string {
 }
 
 /** Records the devolução once; answers the events of its MED (recorded now or by an earlier attempt) to dispatch. */
-export function recordRouteMedReturn(deps: { sql: Sql; log: Logger }, transactionId: string, devolucao: RouteMedReturn): Promise<string[]> {
+export async function recordRouteMedReturn(deps: { sql: Sql; log: Logger }, transactionId: string, devolucao: RouteMedReturn): Promise<string[]> {
   const medId = medIdOfReturn(transactionId, devolucao.id);
-  return deps.sql.begin(async (tx): Promise<string[]> => {
+  let refunded = false;
+  const recorded = await deps.sql.begin(async (tx): Promise<string[]> => {
     const [charge] = await tx<{ accountId: string; status: string; amount: bigint; refunded: bigint }[]>`
       select account_id as "accountId", status, amount, refunded_amount as refunded
       from transactions where id = ${transactionId} and type = 'payment' and status in ('approved', 'refunded') for update`;
@@ -78,8 +80,12 @@ export function recordRouteMedReturn(deps: { sql: Sql; log: Logger }, transactio
         ],
       });
     }
-    eventIds.push(...(await recordReturn(tx, accepted)));
+    const returned = await recordReturn(tx, accepted);
+    refunded = returned.length > 0;
+    eventIds.push(...returned);
     eventIds.push(await recordMedEvent(tx, accepted, 'accepted'));
     return eventIds;
   });
+  if (refunded) countStatusReached({ type: 'payment', status: 'refunded' });
+  return recorded;
 }

@@ -3,6 +3,7 @@
 import type { Sql, TxSql } from '../db/database.js';
 import { recordTransactionEvent } from '../events/record.js';
 import { post, type Entry } from '../ledger/post.js';
+import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from './row.js';
 import { serializeTransaction, type Transaction } from './serialize.js';
 
@@ -39,7 +40,8 @@ export async function settleOnce(
   change: (tx: TxSql) => Promise<RawTransactionRow[]>,
   posting?: (row: TransactionRow) => SettlementPosting,
 ): Promise<Settled> {
-  return sql.begin(async (tx) => {
+  let reached: TransactionRow | null = null;
+  const settled = await sql.begin(async (tx) => {
     const current = await loadTransactionRow(tx, transactionId, true);
     if (current.status !== 'pending') {
       const events = await tx<{ id: string }[]>`
@@ -53,6 +55,9 @@ export async function settleOnce(
       await post(tx, { key, transactionId: row.id, description, entries: entries.filter((entry) => entry.amount !== 0) });
     }
     const eventId = await recordTransactionEvent(tx, row);
+    reached = row;
     return { transaction: serializeTransaction(row), eventIds: [eventId] };
   });
+  if (reached) countStatusReached(reached);
+  return settled;
 }

@@ -7,6 +7,7 @@ import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Account } from '../accounts/account.js';
 import { ApiError, operationRefused } from '../http/errors.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
+import { countStatusReached } from '../metrics/transactions.js';
 import { RouteRefused, type TransferRoute, type TransferState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction } from '../transactions/serialize.js';
@@ -87,6 +88,7 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
     return persisted(toTransactionRow(inserted), true);
   });
   if ('refused' in decided) return { outcome: 'refused', refusal: decided.refused };
+  if (decided.accepted.created) countStatusReached(decided.accepted.transaction);
   return { ...decided.accepted, remote: routeIsRemote(deps, decided.accepted.transaction.acquirer) };
 }
 
