@@ -2,6 +2,7 @@
 // scenario, by operators (GET /admin/ledger/check, `pixctl ledger check`) and by `npm run chaos`.
 // A non-empty list of violations is an incident.
 import type { Sql, TxSql } from '../db/database.js';
+import { recordLedgerCheck } from '../metrics/ledger.js';
 import { CUSTOMER_KINDS } from './accounts.js';
 
 export type LedgerViolation =
@@ -46,10 +47,12 @@ export function checkLedger(sql: Sql): Promise<LedgerViolation[]> {
   return snapshot(sql, violationsIn);
 }
 
-export function ledgerReport(sql: Sql): Promise<LedgerReport> {
-  return snapshot(sql, async (tx) => {
+export async function ledgerReport(sql: Sql): Promise<LedgerReport> {
+  const report = await snapshot(sql, async (tx) => {
     const [counted] = await tx<{ postings: bigint }[]>`select count(*) as postings from ledger_postings`;
     const violations = await violationsIn(tx);
     return { ok: violations.length === 0, checkedAt: new Date().toISOString(), postings: Number(counted!.postings), violations };
   });
+  recordLedgerCheck(report.ok);
+  return report;
 }
