@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import type { TemporalServer } from '../config.js';
 import type { Logger } from '../log.js';
+import { temporalMetricsExporter } from '../metrics/temporal.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from './codec/keys.js';
 
@@ -15,10 +16,11 @@ export async function connectClient(server: TemporalServer, namespace: string, k
 
 let runtimeInstalled = false;
 
-/** Routes the SDK's own logs into ours (once per process). */
-function installRuntime(logger: Logger) {
+/** Routes the SDK's own logs into ours and serves its metrics for GET /metrics (once per process). */
+async function installRuntime(logger: Logger) {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  const metrics = await temporalMetricsExporter();
   const log = logger.child({ component: 'temporal-sdk' });
   Runtime.install({
     logger: {
@@ -30,14 +32,14 @@ function installRuntime(logger: Logger) {
       warn: (message, meta) => log.warn({ meta }, message),
       error: (message, meta) => log.error({ meta }, message),
     },
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) }, metrics },
     // Our own shutdown stops the HTTP servers (finishing in-flight requests) before the worker; the SDK's
     // default handlers would stop the worker at the first signal, under requests still waiting on it.
     shutdownSignals: [],
   });
 }
 
-export function connectWorker(server: TemporalServer, logger: Logger): Promise<NativeConnection> {
-  installRuntime(logger);
+export async function connectWorker(server: TemporalServer, logger: Logger): Promise<NativeConnection> {
+  await installRuntime(logger);
   return NativeConnection.connect(server);
 }
