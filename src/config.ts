@@ -14,6 +14,8 @@ export interface Config {
   adminPort: number;
   adminHost: string;
   adminToken: string | null;
+  /** GET /metrics of a `worker`-only process (no admin port), on ADMIN_HOST; null: none. The api and all roles serve it on the admin port. */
+  metricsPort: number | null;
   databaseUrl: string;
   databasePoolSize: number;
   databaseStatementTimeoutMs: number;
@@ -213,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPort: int(env, 'ADMIN_PORT', 3001, 0, 65535),
     adminHost: env.ADMIN_HOST || '127.0.0.1',
     adminToken: str(env, 'ADMIN_TOKEN'),
+    metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 0, 65535),
     databaseUrl: env.DATABASE_URL || 'postgres://localhost:5432/pix',
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 0),

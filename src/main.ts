@@ -13,6 +13,7 @@ import { migrate, MigrationChangedError } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './log.js';
+import { createMetricsServer } from './metrics/endpoint.js';
 import { registerPspWebhooks } from './processors/bcb-api-pix/webhook-registration.js';
 import { pspClients } from './processors/registry.js';
 import { createPspWebhookServer } from './psp-webhooks/server.js';
@@ -91,6 +92,13 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
         await running.catch(() => {});
       });
       log.info({ taskQueue: config.temporalTaskQueue }, 'worker running');
+      // The api and all roles serve GET /metrics on the admin port; a worker alone has none.
+      if (role === 'worker' && config.metricsPort !== null) {
+        const metrics = createMetricsServer(deps);
+        const metricsPort = await listen(metrics, config.metricsPort, config.adminHost);
+        cleanups.push(() => closeServer(metrics));
+        log.info({ metrics: `http://${config.adminHost}:${metricsPort}/metrics` }, 'metrics served');
+      }
     }
     if (role === 'all' || role === 'api') {
       const api = createHttpServer(createApiApp(deps), log);

@@ -6,6 +6,7 @@ import { validateRequest } from '../api/validate-request.js';
 import type { Deps } from '../deps.js';
 import { edge, jsonBody } from '../http/edge.js';
 import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
+import { metricsEndpoint } from '../metrics/endpoint.js';
 import { adminAuth } from './auth.js';
 import { codecEndpoint, type CodecEndpointOptions } from './routes/codec.js';
 import { ADMIN_ROUTES } from './routes/index.js';
@@ -25,6 +26,8 @@ export function createAdminApp(deps: Deps, codec: Omit<CodecEndpointOptions, 'au
   }
   const auth = adminAuth(deps.config.adminToken);
   app.use(edge(deps.log));
+  // GET /metrics without the token (DESIGN: the admin port is private; Prometheus scrapes it).
+  app.use(metricsEndpoint(deps));
   // Before the token check: a browser's CORS preflight carries no token, and the embedded UI has its own path.
   app.use(codecEndpoint(deps, { ...codec, auth }));
   app.use(auth);
