@@ -1,7 +1,9 @@
 // `page` and `limit` of the list routes (GET /transactions, GET /meds): their query schema (validated
 // by validate-request.ts: 400 invalid_request outside the spec's ranges) and the `pagination` object of
 // the answer. A route whose query has `page` answers a list with `pagination`.
+import type Koa from 'koa';
 import Type from 'typebox';
+import { ok } from '../http/edge.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -19,4 +21,9 @@ export interface Page {
 
 export function pagination(page: Page, total: number) {
   return { page: page.page, limit: page.limit, total, pages: Math.ceil(total / page.limit) };
+}
+
+/** Answers one page of a list: its rows as the API shows them, and its `pagination`. */
+export function okPage<Row>(ctx: Koa.Context, page: Page, listed: { rows: Row[]; total: number }, show: (row: Row) => unknown): void {
+  ok(ctx, listed.rows.map(show), 200, { pagination: pagination(page, listed.total) });
 }

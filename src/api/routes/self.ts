@@ -30,44 +30,46 @@ const OpenApiDocumentSchema = rawResponse(
 );
 const LlmsTxtSchema = rawResponse(Type.String({ description: 'Markdown text following the llms.txt convention' }), 'text/plain');
 
+const publicRoute: Pick<RouteSpec, 'method' | 'permission' | 'financial' | 'successStatuses'> = { method: 'GET', permission: null, financial: false, successStatuses: [200] };
+
+/** A document answered as it is, without the envelope, with its own content type. */
+function documentRoute(
+  route: Pick<RouteSpec, 'path' | 'summary' | 'operationId' | 'response'>,
+  contentType: string,
+  text: (config: Config) => string,
+): RouteSpec {
+  return {
+    ...publicRoute,
+    ...route,
+    handler: async (ctx, deps) => {
+      ctx.type = contentType;
+      ctx.body = text(deps.config);
+    },
+  };
+}
+
 export function selfDescriptionRoutes(routes: () => RouteSpec[]): RouteSpec[] {
   const summary = memoByConfig(serviceSummary, routes);
   const document = memoByConfig((catalogue) => JSON.stringify(buildOpenApiDocument(catalogue)), routes);
   const text = memoByConfig(llmsTxt, routes);
-  const publicRoute: Pick<RouteSpec, 'permission' | 'financial' | 'successStatuses'> = { permission: null, financial: false, successStatuses: [200] };
   return [
     {
       ...publicRoute,
-      method: 'GET',
       path: '/',
       summary: 'Resumo dos endpoints (método, caminho, permissão, finalidade)',
       operationId: 'getServiceSummary',
       response: ServiceSummarySchema,
       handler: async (ctx, deps) => ok(ctx, summary(deps.config)),
     },
-    {
-      ...publicRoute,
-      method: 'GET',
-      path: '/openapi.json',
-      summary: 'Especificação OpenAPI 3.1 deste serviço',
-      operationId: 'getOpenApiDocument',
-      response: OpenApiDocumentSchema,
-      handler: async (ctx, deps) => {
-        ctx.type = 'application/json';
-        ctx.body = document(deps.config);
-      },
-    },
-    {
-      ...publicRoute,
-      method: 'GET',
-      path: '/llms.txt',
-      summary: 'Resumo em texto para modelos de linguagem (llms.txt)',
-      operationId: 'getLlmsTxt',
-      response: LlmsTxtSchema,
-      handler: async (ctx, deps) => {
-        ctx.type = 'text/plain; charset=utf-8';
-        ctx.body = text(deps.config);
-      },
-    },
+    documentRoute(
+      { path: '/openapi.json', summary: 'Especificação OpenAPI 3.1 deste serviço', operationId: 'getOpenApiDocument', response: OpenApiDocumentSchema },
+      'application/json',
+      document,
+    ),
+    documentRoute(
+      { path: '/llms.txt', summary: 'Resumo em texto para modelos de linguagem (llms.txt)', operationId: 'getLlmsTxt', response: LlmsTxtSchema },
+      'text/plain; charset=utf-8',
+      text,
+    ),
   ];
 }

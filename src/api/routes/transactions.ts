@@ -9,17 +9,10 @@ import { findTransaction, listTransactions } from '../../transactions/repository
 import { TRANSACTION_STATUSES } from '../../transactions/row.js';
 import { TransactionSchema } from '../../transactions/schema.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
-import { PageQuerySchema, pagination } from '../pagination.js';
-import type { RouteSpec } from '../routes.js';
+import { accountListRoute, accountReadRoute } from '../account-read.js';
 import { ERROR_CODE_KEYWORD, validQuery } from '../validate-request.js';
 
 const LISTED_TYPES = ['payment', 'withdrawal'] as const;
-
-const ListTransactionsQuery = Type.Object({
-  ...PageQuerySchema,
-  status: Type.Optional(Type.Enum([...TRANSACTION_STATUSES], { description: 'Filtra pelo status', [ERROR_CODE_KEYWORD]: 'invalid_status' })),
-  type: Type.Optional(Type.Enum([...LISTED_TYPES], { description: 'payment (cobranças) ou withdrawal (transferências)', [ERROR_CODE_KEYWORD]: 'invalid_type' })),
-});
 
 const GetTransactionQuery = Type.Object({
   refresh: Type.Optional(
@@ -27,35 +20,21 @@ const GetTransactionQuery = Type.Object({
   ),
 });
 
-export const listTransactionsRoute: RouteSpec = {
-  method: 'GET',
+export const listTransactionsRoute = accountListRoute({
   path: '/transactions',
-  permission: 'transactions:read',
-  financial: true,
   summary: 'Lista as transações da conta, das mais recentes para as mais antigas',
   operationId: 'listTransactions',
-  request: { query: ListTransactionsQuery },
-  response: Type.Array(TransactionSchema),
-  successStatuses: [200],
-  errors: [
-    { status: 400, code: 'invalid_request' },
-    { status: 400, code: 'invalid_status' },
-    { status: 400, code: 'invalid_type' },
-  ],
-  async handler(ctx, deps) {
-    const caller = ctx.state.caller as Caller;
-    const { status, type, ...query } = validQuery(ctx, ListTransactionsQuery);
-    const page = { page: query.page!, limit: query.limit! }; // defaults filled in
-    const { rows, total } = await listTransactions(deps.sql, caller.account.id, { ...page, status, type });
-    ok(ctx, rows.map(serializeTransaction), 200, { pagination: pagination(page, total) });
+  filters: {
+    status: Type.Optional(Type.Enum([...TRANSACTION_STATUSES], { description: 'Filtra pelo status', [ERROR_CODE_KEYWORD]: 'invalid_status' })),
+    type: Type.Optional(Type.Enum([...LISTED_TYPES], { description: 'payment (cobranças) ou withdrawal (transferências)', [ERROR_CODE_KEYWORD]: 'invalid_type' })),
   },
-};
+  item: TransactionSchema,
+  list: listTransactions,
+  show: serializeTransaction,
+});
 
-export const getTransactionRoute: RouteSpec = {
-  method: 'GET',
+export const getTransactionRoute = accountReadRoute({
   path: '/transactions/:id',
-  permission: 'transactions:read',
-  financial: true,
   summary: 'Busca uma transação pelo identificador ou pelo externalId',
   operationId: 'getTransaction',
   request: {
@@ -63,7 +42,6 @@ export const getTransactionRoute: RouteSpec = {
     query: GetTransactionQuery,
   },
   response: TransactionSchema,
-  successStatuses: [200],
   errors: [
     { status: 400, code: 'invalid_request' },
     { status: 404, code: 'not_found' },
@@ -75,4 +53,4 @@ export const getTransactionRoute: RouteSpec = {
     if (!row) throw notFound('Transação não encontrada');
     ok(ctx, serializeTransaction(refresh ? await refreshCharge(deps, row) : row));
   },
-};
+});
