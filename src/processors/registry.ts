@@ -45,7 +45,7 @@ function pspRouteOf(route: BcbApiPixRouteConfig, config: RouteSettings, log: Log
     built = {
       client,
       charges: new BcbApiPixChargeRoute(client, { chargeTtlSeconds: config.chargeTtlSeconds, log }),
-      transfers: route.send ? new EfiTransferRoute(client, route.send.baseUrl) : null,
+      transfers: route.send ? new EfiTransferRoute(client, { sendBaseUrl: route.send.baseUrl }) : null,
     };
     PSP_ROUTES.set(route, built);
   }

@@ -40,7 +40,7 @@ function clientFor(fake: FakePsp, overrides: Record<string, unknown> = {}, optio
 }
 
 const chargeRouteOf = (client: PspClient) => new BcbApiPixChargeRoute(client, { chargeTtlSeconds: TTL, log: logger() });
-const transferRouteOf = (client: PspClient, fake = psp) => new EfiTransferRoute(client, fake.sendBaseUrl);
+const transferRouteOf = (client: PspClient, fake = psp) => new EfiTransferRoute(client, { sendBaseUrl: fake.sendBaseUrl });
 
 const chargeRequest = (extra: Partial<RouteChargeRequest> = {}): RouteChargeRequest => ({
   transactionId: newId('txn'),

@@ -9,7 +9,7 @@ import type { Logger } from '../../log.js';
 import { RouteRefused, type ChargeRoute, type ChargeState, type CreatedCharge, type RouteChargeRequest, type RouteMedReturn, type RoutePayer } from '../types.js';
 import type { components } from './api-pix.js';
 import { centsOfPspAmount, pspAmount } from './amounts.js';
-import { answerOf, type PspClient } from './client.js';
+import { answerOf, PspRouteSide } from './client.js';
 import { PspUnavailable } from './errors.js';
 import { txidOf } from './ids.js';
 
@@ -27,18 +27,7 @@ export interface PspChargeSettings {
   log: Logger;
 }
 
-export class BcbApiPixChargeRoute implements ChargeRoute {
-  readonly remote = true;
-
-  constructor(
-    private readonly client: PspClient,
-    private readonly settings: PspChargeSettings,
-  ) {}
-
-  get name(): string {
-    return this.client.route.name;
-  }
-
+export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implements ChargeRoute {
   async createCharge(request: RouteChargeRequest): Promise<CreatedCharge> {
     const txid = txidOf(request.transactionId);
     const { route } = this.client;

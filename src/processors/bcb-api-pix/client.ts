@@ -23,6 +23,21 @@ export interface PspClientOptions {
   now?: () => number;
 }
 
+/** What both sides of a PSP route (charges.ts, efi-send.ts) are built on: the route's client and the side's own settings. */
+export abstract class PspRouteSide<Settings> {
+  /** Reached over the network: see ChargeRoute.remote. */
+  readonly remote = true;
+
+  constructor(
+    protected readonly client: PspClient,
+    protected readonly settings: Settings,
+  ) {}
+
+  get name(): string {
+    return this.client.route.name;
+  }
+}
+
 /** What a call answered: 2xx data, or the status of a 4xx (a 5xx or no answer throws PspUnavailable). */
 export type PspAnswer<T> = { ok: true; status: number; data: T } | { ok: false; rejected: PspRejected };
 
@@ -60,14 +75,7 @@ export class PspClient {
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
     );
-    const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return judged<T>(response.status, parsed, what);
+    return judged<T>(response.status, jsonOrNull(await response.text()), what);
   }
 
   /** Ends the route's connections at once, a connection still being attempted included. */
@@ -116,4 +124,13 @@ function judged<T>(status: number, body: unknown, what: string): PspAnswer<T> {
   if (status >= 200 && status < 300) return { ok: true, status, data: body as T };
   if (status < 400 || status >= 500 || status === 408 || status === 429) throw new PspUnavailable(`${what}: the PSP answered ${status}`);
   return { ok: false, rejected: new PspRejected(status, problemOf(body), what) };
+}
+
+/** The JSON value `text` holds; null for an empty or malformed body. */
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

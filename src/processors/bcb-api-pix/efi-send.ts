@@ -6,7 +6,7 @@
 // been sent is never released on a guess (DESIGN.md "PSP errors").
 import { RouteRefused, type RouteTransferRequest, type TransferRoute, type TransferState } from '../types.js';
 import { pspAmount } from './amounts.js';
-import type { PspClient } from './client.js';
+import { PspRouteSide } from './client.js';
 import { PspUnavailable } from './errors.js';
 import { idEnvioOf } from './ids.js';
 
@@ -21,18 +21,12 @@ interface EfiEnvio {
   horario?: { solicitacao?: string; liquidacao?: string };
 }
 
-export class EfiTransferRoute implements TransferRoute {
-  readonly remote = true;
+export interface EfiSendSettings {
+  /** Root of Efí's send API (`send.baseUrl` of the route). */
+  sendBaseUrl: string;
+}
 
-  constructor(
-    private readonly client: PspClient,
-    private readonly sendBaseUrl: string,
-  ) {}
-
-  get name(): string {
-    return this.client.route.name;
-  }
-
+export class EfiTransferRoute extends PspRouteSide<EfiSendSettings> implements TransferRoute {
   async sendTransfer(request: RouteTransferRequest): Promise<TransferState> {
     const idEnvio = idEnvioOf(request.transactionId);
     const { pixKey } = this.client.route;
@@ -42,7 +36,7 @@ export class EfiTransferRoute implements TransferRoute {
     const body = byKey
       ? { valor: pspAmount(request.amountCents), pagador: { chave: pixKey, ...info }, favorecido: { chave: request.destination.value } }
       : { pagador: { chave: pixKey }, pixCopiaECola: request.destination.value };
-    const sent = await this.client.json<EfiEnvio>('PUT', `${this.sendBaseUrl}${path}`, `route ${this.name}: PUT ${path}`, body);
+    const sent = await this.client.json<EfiEnvio>('PUT', `${this.settings.sendBaseUrl}${path}`, `route ${this.name}: PUT ${path}`, body);
     if (sent.ok) return this.stateOf(idEnvio, sent.data ?? {});
     const envio = await this.readEnvio(idEnvio);
     if (!envio) throw new RouteRefused(sent.rejected.message);
@@ -59,7 +53,7 @@ export class EfiTransferRoute implements TransferRoute {
   /** The envio as the PSP has it, or null when it has none (404). */
   private async readEnvio(idEnvio: string): Promise<EfiEnvio | null> {
     const path = `/v2/gn/pix/enviados/id-envio/${idEnvio}`;
-    const answer = await this.client.json<EfiEnvio>('GET', `${this.sendBaseUrl}${path}`, `route ${this.name}: GET ${path}`);
+    const answer = await this.client.json<EfiEnvio>('GET', `${this.settings.sendBaseUrl}${path}`, `route ${this.name}: GET ${path}`);
     if (answer.ok) return answer.data ?? {};
     if (answer.rejected.status === 404) return null;
     throw answer.rejected;
