@@ -20,6 +20,7 @@ import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { readBalance } from '../../ledger/balance.js';
 import { routeNames } from '../../processors/registry.js';
 import { closed, documentField, emailField, idParam, percentField, reaisField, trimmedText } from '../fields.js';
+import { NOT_FOUND } from './errors.js';
 import type { AdminRoute } from './index.js';
 
 /** The spec's defaults of a new account (POST /admin/accounts without them). */
@@ -219,7 +220,6 @@ async function patch(ctx: Koa.Context, deps: Deps) {
 }
 
 export const AccountParams = idParam('Identificador da conta (acc_…)');
-const NOT_FOUND = { status: 404, code: 'not_found' };
 
 export const ACCOUNT_ROUTES: AdminRoute[] = [
   {

@@ -1,7 +1,7 @@
 // Admin routes of API keys: create (the only time the key is shown), list and revoke.
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../accounts/api-keys.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../accounts/api-keys.js';
 import { getAccount } from '../../accounts/repository.js';
 import type { Deps } from '../../deps.js';
 import { ok } from '../../http/edge.js';
@@ -9,7 +9,9 @@ import { notFound } from '../../http/errors.js';
 import { normalizeAllowlistEntry } from '../../accounts/ip-allowlist.js';
 import { PERMISSIONS } from '../../api/routes.js';
 import { closed, idParam, ipOrCidr } from '../fields.js';
+import { withIsoDates } from '../iso-dates.js';
 import { AccountParams, accountNotFound } from './accounts.js';
+import { NOT_FOUND } from './errors.js';
 import type { AdminRoute } from './index.js';
 
 const MAX_ALLOWED_IPS = 100;
@@ -41,19 +43,6 @@ const CreatedApiKeySchema = closed({
   allowedIps: Type.Array(Type.String()),
 });
 
-/** A key without its secret (which is not stored). */
-function keyJson(key: ApiKeyRecord) {
-  return {
-    id: key.id,
-    accountId: key.accountId,
-    prefix: key.prefix,
-    permissions: key.permissions,
-    allowedIps: key.allowedIps,
-    createdAt: key.createdAt.toISOString(),
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-  };
-}
-
 async function create(ctx: Koa.Context, deps: Deps) {
   const body = ctx.request.body as Static<typeof KeyGrantBody>;
   const grant = {
@@ -70,17 +59,15 @@ async function create(ctx: Koa.Context, deps: Deps) {
 async function list(ctx: Koa.Context, deps: Deps) {
   const account = await getAccount(deps.sql, ctx.params.id!);
   if (!account) throw accountNotFound();
-  ok(ctx, (await listApiKeys(deps.sql, account.id)).map(keyJson));
+  ok(ctx, (await listApiKeys(deps.sql, account.id)).map(withIsoDates));
 }
 
 async function revoke(ctx: Koa.Context, deps: Deps) {
   const key = await revokeApiKey(deps.sql, ctx.params.id!);
   if (!key) throw notFound('Chave de API não encontrada');
   deps.log.info({ accountId: key.accountId, keyId: key.id }, 'api key revoked');
-  ok(ctx, keyJson(key));
+  ok(ctx, withIsoDates(key));
 }
-
-const NOT_FOUND = { status: 404, code: 'not_found' };
 
 export const API_KEY_ROUTES: AdminRoute[] = [
   {

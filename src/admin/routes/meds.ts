@@ -13,6 +13,7 @@ import { MED_OUTCOMES } from '../../meds/row.js';
 import { MedSchema } from '../../meds/schema.js';
 import { decideMedThroughWorkflow, openMedThroughWorkflow, type MedAnswer, type MedNotification } from '../../meds/workflow-client.js';
 import { closed, idParam, reaisField, trimmedText } from '../fields.js';
+import { NOT_FOUND, OPERATION_REFUSED } from './errors.js';
 import type { AdminRoute } from './index.js';
 
 const DEFAULT_REASON = 'fraud';
@@ -51,10 +52,7 @@ async function decide(ctx: Koa.Context, deps: Deps) {
   answer(ctx, decided, 200);
 }
 
-const MED_REFUSALS = [
-  { status: 404, code: 'not_found' },
-  { status: 422, code: 'operation_refused' },
-];
+const MED_REFUSALS = [NOT_FOUND, OPERATION_REFUSED];
 
 export const MED_ROUTES: AdminRoute[] = [
   {

@@ -14,6 +14,7 @@ import type { RoutePayer } from '../../processors/types.js';
 import type { StoredPayer } from '../../transactions/row.js';
 import { afterCommit } from './after-commit.js';
 import { closed, documentField, emailField, idParam } from '../fields.js';
+import { NOT_FOUND } from './errors.js';
 import type { AdminRoute } from './index.js';
 
 /** Who pays when the operator does not say: the payer the charge names, at a simulated bank. */
@@ -128,7 +129,7 @@ export const SIMULATOR_CHARGE_ROUTES: AdminRoute[] = [
     request: { params: idParam('Identificador da transação (txn_…) ou txid do BR Code'), body: PayBody, optionalBody: true },
     response: NetworkChargeSchema,
     errors: [
-      { status: 404, code: 'not_found' },
+      NOT_FOUND,
       { status: 409, code: 'charge_already_paid' },
       { status: 422, code: 'charge_cancelled' },
       { status: 422, code: 'charge_expired' },

@@ -16,6 +16,7 @@ import { notifyTransferAnswered, transferSettled } from '../../transfers/workflo
 import { afterCommit } from './after-commit.js';
 import { TransactionSchema } from '../../transactions/schema.js';
 import { closed, idParam } from '../fields.js';
+import { NOT_FOUND } from './errors.js';
 import type { AdminRoute } from './index.js';
 
 const OUTCOMES = ['approved', 'failed'] as const;
@@ -57,10 +58,7 @@ export const SIMULATOR_TRANSFER_ROUTES: AdminRoute[] = [
     request: { params: idParam('Identificador da transferência (out_…)'), body: CompleteBody },
     response: TransactionSchema,
     successStatuses: [200, 202],
-    errors: [
-      { status: 404, code: 'not_found' },
-      { status: 409, code: 'invalid_request' },
-    ],
+    errors: [NOT_FOUND, { status: 409, code: 'invalid_request' }],
     handler: complete,
   },
 ];

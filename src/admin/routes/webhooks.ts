@@ -8,10 +8,12 @@ import { ok } from '../../http/edge.js';
 import { invalidRequest, notFound, operationRefused } from '../../http/errors.js';
 import { findDeliveries, findDelivery, type DeliveryFilter } from '../../webhooks/deliveries.js';
 import { redeliver } from '../../webhooks/workflow-client.js';
-import { disableEndpoint, listEndpoints, MAX_ENDPOINTS_PER_ACCOUNT, registerEndpoint, type WebhookEndpoint } from '../../webhooks/endpoints.js';
+import { disableEndpoint, listEndpoints, MAX_ENDPOINTS_PER_ACCOUNT, registerEndpoint } from '../../webhooks/endpoints.js';
 import { checkReceiverUrl } from '../../webhooks/ssrf.js';
 import { closed, idParam, trimmedText } from '../fields.js';
+import { withIsoDates } from '../iso-dates.js';
 import { AccountParams } from './accounts.js';
+import { NOT_FOUND, OPERATION_REFUSED } from './errors.js';
 import type { AdminRoute } from './index.js';
 
 const EndpointBody = closed({ url: trimmedText(null, 'URL HTTPS pública que recebe os eventos da conta') });
@@ -76,17 +78,6 @@ const DeliveriesQuery = Type.Object(
 const accountNotFound = () => notFound('Conta não encontrada');
 const deliveryNotFound = () => notFound('Entrega de webhook não encontrada');
 
-/** An endpoint without its secret (shown only at registration). */
-function endpointJson(endpoint: WebhookEndpoint) {
-  return {
-    id: endpoint.id,
-    accountId: endpoint.accountId,
-    url: endpoint.url,
-    createdAt: endpoint.createdAt.toISOString(),
-    disabledAt: endpoint.disabledAt?.toISOString() ?? null,
-  };
-}
-
 async function register(ctx: Koa.Context, deps: Deps) {
   const { url } = ctx.request.body as Static<typeof EndpointBody>;
   const check = await checkReceiverUrl(url.trim(), deps.config.webhookAllowInsecure);
@@ -102,7 +93,7 @@ async function register(ctx: Koa.Context, deps: Deps) {
     case 'created': {
       const { endpoint, secret } = registration;
       deps.log.info({ accountId: endpoint.accountId, endpointId: endpoint.id }, 'webhook endpoint registered');
-      ok(ctx, { ...endpointJson(endpoint), secret }, 201);
+      ok(ctx, { ...withIsoDates(endpoint), secret }, 201);
     }
   }
 }
@@ -110,14 +101,14 @@ async function register(ctx: Koa.Context, deps: Deps) {
 async function list(ctx: Koa.Context, deps: Deps) {
   const [account] = await deps.sql`select id from accounts where id = ${ctx.params.id!}`;
   if (!account) throw accountNotFound();
-  ok(ctx, (await listEndpoints(deps.sql, ctx.params.id!)).map(endpointJson));
+  ok(ctx, (await listEndpoints(deps.sql, ctx.params.id!)).map(withIsoDates));
 }
 
 async function disable(ctx: Koa.Context, deps: Deps) {
   const endpoint = await disableEndpoint(deps.sql, ctx.params.id!);
   if (!endpoint) throw notFound('Endpoint de webhook não encontrado');
   deps.log.info({ accountId: endpoint.accountId, endpointId: endpoint.id }, 'webhook endpoint disabled');
-  ok(ctx, endpointJson(endpoint));
+  ok(ctx, withIsoDates(endpoint));
 }
 
 async function deliveries(ctx: Koa.Context, deps: Deps) {
@@ -142,8 +133,6 @@ async function retry(ctx: Koa.Context, deps: Deps) {
   ok(ctx, await findDelivery(deps.sql, found.id), result === null ? 202 : 200);
 }
 
-const NOT_FOUND = { status: 404, code: 'not_found' };
-const REFUSED = { status: 422, code: 'operation_refused' };
 const DeliveryParams = idParam('Identificador da entrega');
 
 export const WEBHOOK_ROUTES: AdminRoute[] = [
@@ -155,7 +144,7 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
     request: { params: AccountParams, body: EndpointBody },
     response: RegisteredEndpointSchema,
     successStatuses: [201],
-    errors: [NOT_FOUND, REFUSED],
+    errors: [NOT_FOUND, OPERATION_REFUSED],
     handler: register,
   },
   {
@@ -205,7 +194,7 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
     request: { params: DeliveryParams },
     response: DeliverySchema,
     successStatuses: [200, 202],
-    errors: [NOT_FOUND, REFUSED],
+    errors: [NOT_FOUND, OPERATION_REFUSED],
     handler: retry,
   },
 ];
