@@ -1,8 +1,8 @@
 // A parser of the Prometheus text exposition format (version 0.0.4), strict enough to fail a test on
 // a malformed scrape: `# HELP` / `# TYPE` lines, samples `name{label="value",…} value [timestamp]`
 // with the format's escapes (\\, \", \n), and every sample belonging to a declared family (a
-// histogram's _bucket/_sum/_count, a summary's _sum/_count). No maintained parser is installed (the
-// npm package parse-prometheus-text-format would replace this file).
+// histogram's _bucket/_sum/_count, a summary's _sum/_count). Written here because the npm parser of the
+// format (parse-prometheus-text-format 1.1.1, unmaintained) drops a histogram's labels, _sum and _count.
 
 export interface Sample {
   name: string;

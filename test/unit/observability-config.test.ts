@@ -19,7 +19,7 @@ const seriesOf = (expr: string) => [...expr.matchAll(/\b(pix_[a-z_]+|temporal_[a
 async function exportedSeries(): Promise<Set<string>> {
   const names = new Set<string>(TEMPORAL_SERIES);
   for (const metric of await registry.getMetricsAsJSON()) {
-    const suffixes = metric.type === 'histogram' ? ['_bucket', '_sum', '_count'] : [''];
+    const suffixes = String(metric.type) === 'histogram' ? ['_bucket', '_sum', '_count'] : [''];
     for (const suffix of suffixes) names.add(metric.name + suffix);
   }
   return names;
