@@ -58,6 +58,15 @@ export interface Config {
   pspWebhookHost: string;
   /** HTTPS with the standard's mTLS when all three PSP_WEBHOOK_TLS_* files are set; null: plain HTTP behind a proxy. */
   pspWebhookTls: PspWebhookTls | null;
+  /** OpenTelemetry tracing, exported by OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): off. */
+  tracing: TracingConfig | null;
+}
+
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL; spans go to <endpoint>/v1/traces. */
+  endpoint: string;
+  /** OTEL_SERVICE_NAME, default `pix-engine`. */
+  serviceName: string;
 }
 
 export interface PspWebhookTls {
@@ -181,6 +190,19 @@ function temporalServer(env: Env): { server: TemporalServer; namespace: string |
   }
 }
 
+function tracing(env: Env): TracingConfig | null {
+  const endpoint = str(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (endpoint === null) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  return { endpoint, serviceName: str(env, 'OTEL_SERVICE_NAME') ?? 'pix-engine' };
+}
+
 function pixRoutes(env: Env): BcbApiPixRouteConfig[] {
   const file = str(env, 'PIX_ROUTES_FILE');
   if (file === null) return [];
@@ -246,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
     pspWebhookPort: int(env, 'PSP_WEBHOOK_PORT', 3002, 0, 65535),
     pspWebhookHost: env.PSP_WEBHOOK_HOST || '0.0.0.0',
     pspWebhookTls: pspWebhookTls(env),
+    tracing: tracing(env),
   };
 }
 

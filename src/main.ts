@@ -21,6 +21,7 @@ import { resolvePayloadKeys } from './temporal/codec/key-file.js';
 import { connectClient, connectWorker } from './temporal/connection.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { createWorker } from './temporal/worker.js';
+import { startTracing } from './tracing/provider.js';
 
 type Role = 'all' | 'api' | 'worker' | 'migrate';
 const ROLES: Role[] = ['all', 'api', 'worker', 'migrate'];
@@ -51,6 +52,8 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
     }
   };
   try {
+    const tracing = startTracing(config.tracing);
+    if (tracing) cleanups.push(() => tracing.shutdown());
     await ensureDatabase(config.databaseUrl);
     const sql = connectFromConfig(config);
     cleanups.push(() => sql.end({ timeout: 5 }));

@@ -1,11 +1,12 @@
 // Plumbing shared by the public and the admin API: request ids, version header, envelopes,
 // JSON body reading (koa-body) with clear 400s (bounds on its shape and its text: json-shape.ts), a 404 for
-// unknown routes, one access log line and the request metrics (metrics/http.ts) per request, and no stack trace or internal detail in any answer.
+// unknown routes, one access log line, the request metrics (metrics/http.ts) and span (tracing/http.ts) per request, and no stack trace or internal detail in any answer.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from '../log.js';
 import { observeRequest } from '../metrics/http.js';
+import { traceRequest } from '../tracing/http.js';
 import { ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
 import { checkJsonDepth, checkJsonShape } from './json-shape.js';
 import { jsonPointer } from './pointer.js';
@@ -28,7 +29,7 @@ export function errorBody(requestId: string, err: ApiError) {
 
 /** Request id, version header, error envelope and access log: the outermost middleware of both apps. */
 export function edge(log: Logger): Koa.Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => traceRequest(ctx, async () => {
     const started = process.hrtime.bigint();
     ctx.state.requestId = newRequestId();
     ctx.set('X-Request-Id', ctx.state.requestId);
@@ -55,7 +56,7 @@ export function edge(log: Logger): Koa.Middleware {
         'request',
       );
     }
-  };
+  });
 }
 
 // Text the router reads obeys the rule of bodies (text-rule.ts; PostgreSQL cannot even store U+0000 or

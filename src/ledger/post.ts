@@ -2,6 +2,7 @@
 // unique key, so an activity retried by Temporal posts once; its entries always sum to zero.
 import type { TxSql } from '../db/database.js';
 import { ledgerPostings } from '../metrics/registry.js';
+import { inSpan } from '../tracing/spans.js';
 import { isCustomerKind, parseLedgerAccount } from './accounts.js';
 
 export interface Entry {
@@ -54,7 +55,15 @@ function validate(posting: Posting): Map<string, number> {
  * Throws InsufficientFunds, leaving the caller's transaction usable (a savepoint undoes the
  * partial work), when a customer balance would become negative.
  */
-export async function post(tx: TxSql, posting: Posting): Promise<boolean> {
+export function post(tx: TxSql, posting: Posting): Promise<boolean> {
+  return inSpan('ledger.post', { 'ledger.entries': posting.entries.length }, async (span) => {
+    const posted = await postOnce(tx, posting);
+    span?.setAttribute('ledger.posted', posted);
+    return posted;
+  });
+}
+
+async function postOnce(tx: TxSql, posting: Posting): Promise<boolean> {
   const deltas = validate(posting);
   // Sorted, so that concurrent postings over the same accounts lock their rows in the same order.
   const ids = [...deltas.keys()].sort();

@@ -5,13 +5,15 @@ import type { Logger } from '../log.js';
 import { temporalMetricsExporter } from '../metrics/temporal.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from './codec/keys.js';
+import { activeTracing } from '../tracing/provider.js';
+import { tracingClientInterceptors } from '../tracing/temporal.js';
 
 // Both connections to `server` carry its TLS, API key and gRPC metadata (config.ts reads them with envconfig).
 
 /** A client of the engine's namespace: every payload it sends is encrypted, every one it reads decrypted. */
 export async function connectClient(server: TemporalServer, namespace: string, keys: PayloadKeys): Promise<Client> {
   const connection = await Connection.connect(server);
-  return new Client({ connection, namespace, dataConverter: encryptingDataConverter(keys) });
+  return new Client({ connection, namespace, dataConverter: encryptingDataConverter(keys), interceptors: tracingClientInterceptors(activeTracing()) });
 }
 
 let runtimeInstalled = false;

@@ -6,6 +6,8 @@ import { createActivities } from '../../activities/index.js';
 import type { Deps } from '../deps.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from './codec/keys.js';
+import { activeTracing } from '../tracing/provider.js';
+import { tracingWorkerOptions } from '../tracing/temporal.js';
 
 export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'index.ts');
 
@@ -18,6 +20,7 @@ export async function createWorker(deps: Deps, connection: NativeConnection, key
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(deps),
     dataConverter: encryptingDataConverter(keys),
+    ...tracingWorkerOptions(activeTracing()),
     // A workflow cached on a worker that died waits this long before another worker takes its next task.
     stickyQueueScheduleToStartTimeout: '2 seconds',
   });

@@ -2,6 +2,8 @@
 // redirect followed (a 3xx is a failed attempt), any 2xx is a success. The response body is discarded.
 import http from 'node:http';
 import https from 'node:https';
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan, traceHeaders } from '../tracing/spans.js';
 import { isRefusedAddressError, parseReceiverUrl, receiverAgent } from './ssrf.js';
 
 const ATTEMPT_TIMEOUT_MS = 8000;
@@ -45,7 +47,17 @@ function failure(err: Error, durationMs: number): AttemptResult {
   return { ok: false, statusCode: null, errorCode: 'connection_failed', error: `falha de conexão${code ? ` (${code})` : ''}`, durationMs };
 }
 
+/** The POST in a client span whose W3C `traceparent` the receiver gets (none when tracing is off). */
 export function postWebhook(request: PostRequest): Promise<AttemptResult> {
+  return inSpan('webhook.post', { 'http.request.method': 'POST' }, async (span) => {
+    const result = await send({ ...request, headers: { ...request.headers, ...traceHeaders() } });
+    if (result.statusCode !== null) span?.setAttribute('http.response.status_code', result.statusCode);
+    span?.setAttribute('webhook.outcome', result.ok ? 'success' : (result.errorCode ?? 'failure'));
+    return result;
+  }, SpanKind.CLIENT);
+}
+
+function send(request: PostRequest): Promise<AttemptResult> {
   const parsed = parseReceiverUrl(request.url, request.allowInsecure);
   if (!parsed.ok) return Promise.resolve({ ok: false, statusCode: null, errorCode: 'invalid_url', error: parsed.reason, durationMs: 0 });
   const url = parsed.url;
