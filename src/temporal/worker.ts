@@ -13,6 +13,9 @@ export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..'
 
 export async function createWorker(deps: Deps, connection: NativeConnection, keys: PayloadKeys): Promise<Worker> {
   const bundlePath = deps.config.temporalWorkflowBundle;
+  if (bundlePath && activeTracing()) {
+    deps.log.warn({ bundlePath }, 'tracing on with a prebuilt workflow bundle: workflows join traces only if it was built with the tracing interceptors (tracing/temporal.ts TRACING_WORKFLOW_MODULES)');
+  }
   return Worker.create({
     connection,
     namespace: deps.config.temporalNamespace,
