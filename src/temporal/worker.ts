@@ -7,15 +7,14 @@ import type { Deps } from '../deps.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from './codec/keys.js';
 import { activeTracing } from '../tracing/provider.js';
-import { tracingWorkerOptions } from '../tracing/temporal.js';
+import { tracingWorkerOptions, WORKFLOW_INTERCEPTOR_MODULES } from '../tracing/temporal.js';
 
 export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'index.ts');
+/** What a bundle of WORKFLOWS_PATH is built with (TEMPORAL_WORKFLOW_BUNDLE's too): the workflow interceptors. */
+export { WORKFLOW_INTERCEPTOR_MODULES };
 
 export async function createWorker(deps: Deps, connection: NativeConnection, keys: PayloadKeys): Promise<Worker> {
   const bundlePath = deps.config.temporalWorkflowBundle;
-  if (bundlePath && activeTracing()) {
-    deps.log.warn({ bundlePath }, 'tracing on with a prebuilt workflow bundle: workflows join traces only if it was built with the tracing interceptors (tracing/temporal.ts TRACING_WORKFLOW_MODULES)');
-  }
   return Worker.create({
     connection,
     namespace: deps.config.temporalNamespace,

@@ -11,7 +11,7 @@ import type { TestProject } from 'vitest/node';
 import { connect } from '../../src/db/database.js';
 import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../../src/temporal/dev-server.js';
 import { ENGINE_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes.js';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 import { ADMIN_DATABASE_URL, testDbPrefix } from './database.js';
 import { existingTemporalExecutable } from './temporal-executables.js';
 
@@ -35,7 +35,7 @@ export default async function setup(project: TestProject) {
         log: { format: 'pretty', level: 'error' },
       },
     }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
   ]);
   const bundlePath = join(mkdtempSync(join(tmpdir(), 'pix-bundle-')), 'workflows.js');
   writeFileSync(bundlePath, bundle.code);

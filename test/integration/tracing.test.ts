@@ -1,13 +1,23 @@
 // OpenTelemetry tracing against the real stack (engine processes, Temporal, PostgreSQL) exporting by
 // OTLP/HTTP to a collector of the test: one charge creation, continuing the caller's `traceparent`,
 // yields one trace covering the request, the Temporal update-with-start, the workflow, its activities,
-// the ledger posting and the webhook POST, whose receiver gets a `traceparent` of that trace.
+// the ledger posting and the webhook POST, whose receiver gets a `traceparent` of that trace; and the
+// traced run's history replays with tracing off as on.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trace } from '@opentelemetry/api';
+import { Resource } from '@opentelemetry/resources';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Client, Connection } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
+import { tracingWorkerOptions } from '../../src/tracing/temporal.js';
+import { chargeWorkflowId } from '../../workflows/charge.contract.js';
 import { createCharge, newKey, payCharge, waitForStatus } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/eventually.js';
 import { liveStack } from '../helpers/live-stack.js';
+import { testPayloadKeys } from '../helpers/payload-keys.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -25,18 +35,16 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     await collector?.close();
     await webhooks?.close();
   });
-  // No prebuilt bundle: the worker bundles the workflows with the tracing interceptors itself.
-  const live = liveStack(() => ({
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_SERVICE_NAME: 'pix-engine-test', OTEL_BSP_SCHEDULE_DELAY: '100', TEMPORAL_WORKFLOW_BUNDLE: '' },
-  }));
+  const live = liveStack(() => ({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_SERVICE_NAME: 'pix-engine-test', OTEL_BSP_SCHEDULE_DELAY: '100' } }));
 
   it('puts a charge creation, its workflow, activities, ledger posting and webhook POST in the caller\'s trace', async () => {
-    const { client } = await createMerchant(live.stack);
+    const { client, account } = await createMerchant(live.stack);
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const traceparent = `00-${traceId}-${callerSpanId}-01`;
     const tracedClient = { ...client, post: (path: string, body: unknown, headers: Record<string, string> = {}) => client.post(path, body, { ...headers, traceparent }) };
-    const created = await createCharge(tracedClient, { webhookUrl: webhooks.url }, newKey('traced'));
+    const key = newKey('traced');
+    const created = await createCharge(tracedClient, { webhookUrl: webhooks.url }, key);
     expect((await payCharge(live.stack, created.id)).status).toBe(200);
     await waitForStatus(client, created.id, 'approved');
     const webhook = await eventually(async () => webhooks.received[0], 20_000);
@@ -52,6 +60,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(spans.map((span) => span.name)).toEqual(
       expect.arrayContaining([
         'UpdateWithStartWorkflow:accept',
+        'HandleUpdate:accept',
         'RunWorkflow:chargeWorkflow',
         'RunActivity:settleChargePaid',
         'ledger.post',
@@ -69,5 +78,18 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const post = spans.find((span) => span.name === 'webhook.post')!;
     expect(post).toMatchObject({ kind: CLIENT, attributes: { 'http.response.status_code': 200 } });
     expect(webhook.headers.traceparent).toBe(`00-${traceId}-${post.spanId}-01`);
+
+    // The traced run replays alike on a worker with tracing off and on (tracing/workflow-interceptors.ts).
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    try {
+      const client = new Client({ connection, dataConverter: encryptingDataConverter(testPayloadKeys()) });
+      const history = await client.workflow.getHandle(chargeWorkflowId(account.id, key)).fetchHistory();
+      const tracing = { tracer: trace.getTracer('replay'), resource: new Resource({}), spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()), shutdown: async () => {} };
+      for (const options of [tracingWorkerOptions(null), tracingWorkerOptions(tracing)]) {
+        await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: encryptingDataConverter(testPayloadKeys()), ...options }, history);
+      }
+    } finally {
+      await connection.close();
+    }
   });
 });

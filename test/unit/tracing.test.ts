@@ -1,5 +1,5 @@
 // Tracing is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then no exporter is built, no provider is
-// registered and no Temporal interceptor is installed. On, one provider with one OTLP exporter is.
+// registered and no client or activity interceptor is installed. On, one provider with one OTLP exporter is.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { activeTracing, startTracing } from '../../src/tracing/provider.js';
 import { inSpan, traceHeaders } from '../../src/tracing/spans.js';
-import { tracingClientInterceptors, tracingWorkerOptions } from '../../src/tracing/temporal.js';
+import { tracingClientInterceptors, tracingWorkerOptions, WORKFLOW_INTERCEPTOR_MODULES } from '../../src/tracing/temporal.js';
 
 const exporters = vi.hoisted(() => ({ urls: [] as string[] }));
 vi.mock('@opentelemetry/exporter-trace-otlp-http', async (importOriginal) => {
@@ -45,12 +45,13 @@ describe('tracing configuration', () => {
 });
 
 describe('tracing off', () => {
-  it('builds no exporter, registers no provider, installs no interceptor and propagates nothing', async () => {
+  it('builds no exporter, registers no provider, installs no client or activity interceptor and propagates nothing', async () => {
     expect(startTracing(loadConfig({}).tracing)).toBeNull();
     expect(exporters.urls).toEqual([]);
     expect(registeredProvider()).not.toBeInstanceOf(BasicTracerProvider);
     expect(tracingClientInterceptors(activeTracing())).toBeUndefined();
-    expect(tracingWorkerOptions(activeTracing())).toEqual({});
+    // Only the workflow module every bundle has (inert for untraced runs) and a sink discarding the spans of runs started traced.
+    expect(tracingWorkerOptions(activeTracing())).toEqual({ interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }, sinks: { exporter: { export: { fn: expect.any(Function) } } } });
     expect(await inSpan('ledger.post', {}, async (span) => span)).toBeNull();
     expect(traceHeaders()).toEqual({});
   });
@@ -70,7 +71,8 @@ describe('tracing on', () => {
     expect(exporters.urls).toEqual([`${endpoint}/v1/traces`]);
     expect(registeredProvider()).toBeInstanceOf(BasicTracerProvider);
     expect(tracingClientInterceptors(tracing)?.workflow).toHaveLength(1);
-    expect(tracingWorkerOptions(tracing)).toMatchObject({ interceptors: { workflowModules: [expect.stringMatching(/workflow-interceptors/)] }, sinks: { exporter: expect.anything() } });
+    expect(tracingWorkerOptions(tracing)).toMatchObject({ interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES, activity: [expect.any(Function)] } });
+    expect(tracingWorkerOptions(tracing).sinks?.exporter).not.toEqual(tracingWorkerOptions(null).sinks?.exporter);
     const headers = await inSpan('webhook.post', {}, async (span) => {
       expect(trace.getSpan(context.active())).toBe(span);
       return traceHeaders();
