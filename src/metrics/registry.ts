@@ -59,9 +59,11 @@ export const rateLimitRefusals = new Counter({
 
 export const ledgerCheckOk = new Gauge({
   name: 'pix_ledger_check_ok',
-  help: '1 when the last ledger check of this process (GET /admin/ledger/check, pixctl ledger check) found no violation, 0 when it found some',
+  help: '1 when the last ledger check of this process (GET /admin/ledger/check, pixctl ledger check) found no violation, 0 when it found some, NaN before its first check',
   registers,
 });
+// Unknown until a check runs: a 0 here would fire the ledger alert on every process that never ran one.
+ledgerCheckOk.set(Number.NaN);
 
 export const ledgerCheckTime = new Gauge({
   name: 'pix_ledger_check_timestamp_seconds',

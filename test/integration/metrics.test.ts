@@ -89,7 +89,8 @@ describe('GET /metrics on the admin port', () => {
     expect(sampleValue(await scrape(metricsUrl()), 'pix_rate_limit_refusals_total', { limit: 'api_key' }) - before).toBe(refused);
   });
 
-  it('sets pix_ledger_check_ok when the ledger check runs', async () => {
+  it('sets pix_ledger_check_ok when the ledger check runs (unknown before, so the ledger alert cannot fire on a process that never checked)', async () => {
+    expect(sampleValue(await scrape(metricsUrl()), 'pix_ledger_check_ok')).toBeNaN();
     const res = await admin(live.stack, 'GET', '/ledger/check');
     expect(res.body.data.ok).toBe(true);
     const families = await scrape(metricsUrl());
