@@ -14,8 +14,7 @@ import { Agent } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from '../src/db/database.js';
 import { txidOf } from '../src/processors/bcb-api-pix/ids.js';
-import { startFakePsp } from '../test/helpers/fake-psp/index.js';
-import { freePort } from '../test/helpers/ports.js';
+import { engineOnFakePsp, startFakePsp } from '../test/helpers/fake-psp/index.js';
 import { startEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';
 
@@ -35,16 +34,8 @@ function kind(request: { method: string; path: string }): string {
 
 async function main() {
   const psp = await startFakePsp();
-  const listenerPort = await freePort();
-  const listenerUrl = `https://127.0.0.1:${listenerPort}/psp-webhooks/psp`;
-  const engine = await startEngine({
-    PIX_ROUTES_FILE: psp.writeRoutesFile({ webhookUrl: listenerUrl }),
-    PSP_WEBHOOK_HOST: '127.0.0.1',
-    PSP_WEBHOOK_PORT: String(listenerPort),
-    PSP_WEBHOOK_TLS_CERT_FILE: psp.certs.listenerCertFile,
-    PSP_WEBHOOK_TLS_KEY_FILE: psp.certs.listenerKeyFile,
-    PSP_WEBHOOK_CLIENT_CA_FILE: psp.certs.listenerClientCaFile,
-  });
+  const { listenerUrl, env } = await engineOnFakePsp(psp);
+  const engine = await startEngine(env);
   const sql = connect(engine.databaseUrl, { max: 2 });
   const { port, adminPort, adminHeaders } = engine;
   try {

@@ -26,8 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
-import { freePort } from '../test/helpers/ports.js';
-import { startFakePsp, type FakePsp } from '../test/helpers/fake-psp/index.js';
+import { engineOnFakePsp, startFakePsp, type FakePsp } from '../test/helpers/fake-psp/index.js';
 import { idEnvioOf, txidOf } from '../src/processors/bcb-api-pix/ids.js';
 import { Client, Connection } from '@temporalio/client';
 import { startEngine } from '../bench/engine.js';
@@ -216,15 +215,9 @@ async function main() {
   if (recorded.length) throw new Error(`already recorded (committed histories are never recorded again; use --as <label>): ${recorded.join(', ')}`);
 
   const psp = await startFakePsp();
-  const listenerPort = await freePort();
-  const listenerUrl = `https://127.0.0.1:${listenerPort}/psp-webhooks/psp`;
+  const { listenerUrl, env: pspEnv } = await engineOnFakePsp(psp);
   const engine = await startEngine({
-    PIX_ROUTES_FILE: psp.writeRoutesFile({ webhookUrl: listenerUrl }),
-    PSP_WEBHOOK_HOST: '127.0.0.1',
-    PSP_WEBHOOK_PORT: String(listenerPort),
-    PSP_WEBHOOK_TLS_CERT_FILE: psp.certs.listenerCertFile,
-    PSP_WEBHOOK_TLS_KEY_FILE: psp.certs.listenerKeyFile,
-    PSP_WEBHOOK_CLIENT_CA_FILE: psp.certs.listenerClientCaFile,
+    ...pspEnv,
     CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
     // Transfers wait for the operator's answer, so each scenario decides its outcome.
     SIMULATOR_TRANSFER_DELAY_MS: '-1',

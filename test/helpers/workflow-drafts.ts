@@ -1,7 +1,9 @@
 // Drafts for the workflow tests of test/workflows, and the pending transaction their fake persist
 // activities make of one.
 import { randomBytes } from 'node:crypto';
+import type { ChargeDraft } from '../../src/charges/draft.js';
 import type { DraftBasics } from '../../src/transactions/draft.js';
+import type { TransferDraft } from '../../src/transfers/draft.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
 
 /** The fingerprint of every test draft: an accept with it repeats the first one. */
@@ -47,4 +49,35 @@ export function pendingTransaction(draft: DraftBasics, kind: KindFields): Transa
     updatedAt: kind.createdAt,
     ...kind,
   };
+}
+
+/** The pending charge persisted from `draft` at `createdAtMs`, expiring `ttlSeconds` later. */
+export function pendingCharge(draft: ChargeDraft, createdAtMs: number, ttlSeconds: number): Transaction {
+  return pendingTransaction(draft, {
+    direction: 'in',
+    type: 'payment',
+    method: 'pix',
+    debitedAmount: null,
+    recipientAmount: null,
+    payer: { name: draft.payer.name, document: draft.payer.document, email: null },
+    counterparty: null,
+    expiresAt: new Date(createdAtMs + ttlSeconds * 1000).toISOString(),
+    createdAt: new Date(createdAtMs).toISOString(),
+  });
+}
+
+/** The pending transfer persisted from `draft` now (its `expiresAt` is informative: 15 minutes on). */
+export function pendingTransfer(draft: TransferDraft): Transaction {
+  const now = new Date();
+  return pendingTransaction(draft, {
+    direction: 'out',
+    type: 'withdrawal',
+    method: draft.method,
+    debitedAmount: draft.debitedAmountCents / 100,
+    recipientAmount: draft.recipientAmountCents / 100,
+    payer: draft.payer,
+    counterparty: draft.counterparty,
+    expiresAt: new Date(now.getTime() + 900_000).toISOString(),
+    createdAt: now.toISOString(),
+  });
 }

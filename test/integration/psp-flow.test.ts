@@ -9,9 +9,8 @@ import { idEnvioOf, txidOf } from '../../src/processors/bcb-api-pix/ids.js';
 import { createCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
-import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
+import { engineOnFakePsp, startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
-import { freePort } from '../helpers/ports.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { balanceOf, ledgerEntriesOf, postTransfer } from '../helpers/transfers.js';
 
@@ -28,19 +27,9 @@ let reader: ReturnType<typeof client>;
 
 beforeAll(async () => {
   psp = await startFakePsp();
-  const listenerPort = await freePort();
-  listenerUrl = `https://127.0.0.1:${listenerPort}/psp-webhooks/psp`;
-  stack = await startStack({
-    env: {
-      PIX_ROUTES_FILE: psp.writeRoutesFile({ webhookUrl: listenerUrl }),
-      PSP_WEBHOOK_HOST: '127.0.0.1',
-      PSP_WEBHOOK_PORT: String(listenerPort),
-      PSP_WEBHOOK_TLS_CERT_FILE: psp.certs.listenerCertFile,
-      PSP_WEBHOOK_TLS_KEY_FILE: psp.certs.listenerKeyFile,
-      PSP_WEBHOOK_CLIENT_CA_FILE: psp.certs.listenerClientCaFile,
-      CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
-    },
-  });
+  const onPsp = await engineOnFakePsp(psp);
+  listenerUrl = onPsp.listenerUrl;
+  stack = await startStack({ env: { ...onPsp.env, CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS) } });
   sql = connect(stack.databaseUrl, { max: 2 });
   merchant = await createMerchant(stack, { route: 'psp' });
   reader = client(stack, (await createKey(stack, merchant.account.id)).key);

@@ -9,7 +9,7 @@ import type { Transaction } from '../../src/transactions/serialize.js';
 import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.contract.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
-import { DRAFT_FINGERPRINT, draftBasics, pendingTransaction } from '../helpers/workflow-drafts.js';
+import { DRAFT_FINGERPRINT, draftBasics, pendingCharge } from '../helpers/workflow-drafts.js';
 
 const server = timeSkippingServer('charge.ts');
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
@@ -49,7 +49,7 @@ class FakeEngine extends FakeRoute {
           await new Promise((resolve) => setTimeout(resolve, 500));
           return { refusal: this.refusal };
         }
-        this.transaction ??= transactionOf(draft, createdAtMs, ttlSeconds);
+        this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
         return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true };
       },
       openChargeAtRoute: async () => {
@@ -84,20 +84,6 @@ class FakeEngine extends FakeRoute {
       },
     };
   }
-}
-
-function transactionOf(draft: ChargeDraft, createdAtMs: number, ttlSeconds: number): Transaction {
-  return pendingTransaction(draft, {
-    direction: 'in',
-    type: 'payment',
-    method: 'pix',
-    debitedAmount: null,
-    recipientAmount: null,
-    payer: { name: draft.payer.name, document: draft.payer.document, email: null },
-    counterparty: null,
-    expiresAt: new Date(createdAtMs + ttlSeconds * 1000).toISOString(),
-    createdAt: new Date(createdAtMs).toISOString(),
-  });
 }
 
 function draft(): ChargeDraft {

@@ -15,7 +15,7 @@ import { acceptUpdate, paymentNotifiedSignal } from '../../workflows/charge.cont
 import { REMOTE_ROUTE_CALLS, remotePollDelayMs, type SettleOptions } from '../../workflows/transaction.contract.js';
 import { pollDelayMs, transferAcceptUpdate } from '../../workflows/transfer.contract.js';
 import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
-import { draftBasics, pendingTransaction } from '../helpers/workflow-drafts.js';
+import { draftBasics, pendingCharge, pendingTransfer } from '../helpers/workflow-drafts.js';
 
 const server = timeSkippingServer('index.ts');
 const TTL_SECONDS = 900;
@@ -66,7 +66,7 @@ class ChargeRouteFake extends Calls {
     return {
       persistCharge: async ({ draft, createdAtMs, ttlSeconds }) => {
         await this.record('persistCharge');
-        this.transaction ??= chargeOf(draft, createdAtMs, ttlSeconds);
+        this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
         return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true, ...(this.remote === undefined ? {} : { remote: this.remote }) };
       },
       openChargeAtRoute: async () => {
@@ -93,20 +93,6 @@ class ChargeRouteFake extends Calls {
   }
 }
 
-function chargeOf(draft: ChargeDraft, createdAtMs: number, ttlSeconds: number): Transaction {
-  return pendingTransaction(draft, {
-    direction: 'in',
-    type: 'payment',
-    method: 'pix',
-    debitedAmount: null,
-    recipientAmount: null,
-    payer: { name: draft.payer.name, document: draft.payer.document, email: null },
-    counterparty: null,
-    expiresAt: new Date(createdAtMs + ttlSeconds * 1000).toISOString(),
-    createdAt: new Date(createdAtMs).toISOString(),
-  });
-}
-
 class TransferRouteFake extends Calls {
   /** What the route answers at send, then at each status call (the last answer repeats). */
   answers: RouteTransferState[] = [{ status: 'pending' }];
@@ -125,7 +111,7 @@ class TransferRouteFake extends Calls {
     return {
       persistTransfer: async (draft) => {
         await this.record('persistTransfer');
-        this.transaction ??= transferOf(draft);
+        this.transaction ??= pendingTransfer(draft);
         return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created: true, ...(this.remote === undefined ? {} : { remote: this.remote }) };
       },
       sendTransferAtRoute: async () => {
@@ -142,21 +128,6 @@ class TransferRouteFake extends Calls {
       dispatchEvent: () => Promise.reject(new Error('not called in these runs')),
     };
   }
-}
-
-function transferOf(draft: TransferDraft): Transaction {
-  const now = new Date();
-  return pendingTransaction(draft, {
-    direction: 'out',
-    type: 'withdrawal',
-    method: draft.method,
-    debitedAmount: draft.debitedAmountCents / 100,
-    recipientAmount: draft.recipientAmountCents / 100,
-    payer: draft.payer,
-    counterparty: draft.counterparty,
-    expiresAt: new Date(now.getTime() + TTL_SECONDS * 1000).toISOString(),
-    createdAt: now.toISOString(),
-  });
 }
 
 function chargeDraft(): ChargeDraft {

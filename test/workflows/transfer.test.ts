@@ -9,7 +9,7 @@ import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate
 import type { SettleOptions } from '../../workflows/transaction.contract.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
-import { DRAFT_FINGERPRINT, draftBasics, pendingTransaction } from '../helpers/workflow-drafts.js';
+import { DRAFT_FINGERPRINT, draftBasics, pendingTransfer } from '../helpers/workflow-drafts.js';
 
 const server = timeSkippingServer('transfer.ts');
 
@@ -43,7 +43,7 @@ class FakeNetwork extends FakeRoute {
         await this.record('persistTransfer');
         if (this.refusal) return this.refusal;
         const created = this.transaction === null;
-        this.transaction ??= transactionOf(draft);
+        this.transaction ??= pendingTransfer(draft);
         return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created };
       },
       sendTransferAtRoute: async () => {
@@ -68,21 +68,6 @@ class FakeNetwork extends FakeRoute {
       },
     };
   }
-}
-
-function transactionOf(draft: TransferDraft): Transaction {
-  const now = new Date();
-  return pendingTransaction(draft, {
-    direction: 'out',
-    type: 'withdrawal',
-    method: draft.method,
-    debitedAmount: draft.debitedAmountCents / 100,
-    recipientAmount: draft.recipientAmountCents / 100,
-    payer: draft.payer,
-    counterparty: draft.counterparty,
-    expiresAt: new Date(now.getTime() + 900_000).toISOString(),
-    createdAt: now.toISOString(),
-  });
 }
 
 function draft(): TransferDraft {

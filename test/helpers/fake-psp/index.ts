@@ -8,6 +8,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
+import { freePort } from '../ports.js';
 import { createFakePspPki, type EngineCertFiles } from './certs.js';
 import { startPspServer, type RecordedRequest } from './server.js';
 import { PspStore, type Cob, type Devolucao, type PixRecebido } from './store.js';
@@ -199,6 +200,26 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
       server.close();
       await once(server, 'close').catch(() => {});
       rmSync(pki.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The engine's environment for route `psp` on this fake, with its PSP webhook listener on HTTPS with mTLS
+ * (the fake's certificates) on a free loopback port; `listenerUrl` is what the route registers.
+ */
+export async function engineOnFakePsp(psp: FakePsp): Promise<{ listenerUrl: string; env: Record<string, string> }> {
+  const listenerPort = await freePort();
+  const listenerUrl = `https://127.0.0.1:${listenerPort}/psp-webhooks/psp`;
+  return {
+    listenerUrl,
+    env: {
+      PIX_ROUTES_FILE: psp.writeRoutesFile({ webhookUrl: listenerUrl }),
+      PSP_WEBHOOK_HOST: '127.0.0.1',
+      PSP_WEBHOOK_PORT: String(listenerPort),
+      PSP_WEBHOOK_TLS_CERT_FILE: psp.certs.listenerCertFile,
+      PSP_WEBHOOK_TLS_KEY_FILE: psp.certs.listenerKeyFile,
+      PSP_WEBHOOK_CLIENT_CA_FILE: psp.certs.listenerClientCaFile,
     },
   };
 }
