@@ -81,3 +81,17 @@ export function pendingTransfer(draft: TransferDraft): Transaction {
     createdAt: now.toISOString(),
   });
 }
+
+/** A transfer of R$ 100,00 (fee R$ 1,00) to a CPF key, on the simulator route unless `route` says otherwise. */
+export function transferDraft(route = 'simulator'): TransferDraft {
+  return {
+    ...draftBasics('out', 'payout', { amountCents: 10_000, feeCents: 100, netAmountCents: 10_000 }),
+    route,
+    method: 'pix',
+    debitedAmountCents: 10_100,
+    recipientAmountCents: 10_000,
+    destination: { type: 'pix_key', value: '52998224725', keyType: 'cpf' },
+    payer: { name: 'Loja', document: '11222333000181', email: 'loja@example.com' },
+    counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' },
+  };
+}

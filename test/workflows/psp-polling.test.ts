@@ -10,12 +10,12 @@ import type { ChargeActivities } from '../../activities/charges.js';
 import type { TransferActivities } from '../../activities/transfers.js';
 import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charges/draft.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
-import type { RouteTransferState, TransferDraft } from '../../src/transfers/draft.js';
+import type { RouteTransferState } from '../../src/transfers/draft.js';
 import { acceptUpdate, paymentNotifiedSignal } from '../../workflows/charge.contract.js';
 import { REMOTE_ROUTE_CALLS, remotePollDelayMs, type SettleOptions } from '../../workflows/transaction.contract.js';
 import { pollDelayMs, transferAcceptUpdate } from '../../workflows/transfer.contract.js';
 import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
-import { draftBasics, pendingCharge, pendingTransfer } from '../helpers/workflow-drafts.js';
+import { draftBasics, pendingCharge, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
 
 const server = timeSkippingServer('index.ts');
 const TTL_SECONDS = 900;
@@ -142,19 +142,6 @@ function chargeDraft(): ChargeDraft {
   };
 }
 
-function transferDraft(): TransferDraft {
-  return {
-    ...draftBasics('out', 'payout', { amountCents: 10_000, feeCents: 100, netAmountCents: 10_000 }),
-    route: 'psp',
-    method: 'pix',
-    debitedAmountCents: 10_100,
-    recipientAmountCents: 10_000,
-    destination: { type: 'pix_key', value: '52998224725', keyType: 'cpf' },
-    payer: { name: 'Loja', document: '11222333000181', email: 'loja@example.com' },
-    counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' },
-  };
-}
-
 interface Run {
   workflowId: string;
   result: () => Promise<Transaction | null>;
@@ -188,7 +175,7 @@ async function withWorkflow<T>(workflowType: string, input: { requestId: string;
 const withCharge = <T>(fake: ChargeRouteFake, scenario: (run: Run) => Promise<T>) =>
   withWorkflow('chargeWorkflow', { requestId: 'req_1', ttlSeconds: TTL_SECONDS, draft: chargeDraft() } as never, fake.activities(), scenario);
 const withTransfer = <T>(fake: TransferRouteFake, scenario: (run: Run) => Promise<T>) =>
-  withWorkflow('transferWorkflow', { requestId: 'req_1', draft: transferDraft() } as never, fake.activities(), scenario);
+  withWorkflow('transferWorkflow', { requestId: 'req_1', draft: transferDraft('psp') } as never, fake.activities(), scenario);
 
 /** The remote schedule's first waits: 5 s, 10 s, 20 s, 40 s, then a minute. */
 const REMOTE_GAPS = [5000, 10_000, 20_000, 40_000, 60_000, 60_000, 60_000];

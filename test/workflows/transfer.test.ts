@@ -4,12 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TransferActivities } from '../../activities/transfers.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
-import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../src/transfers/draft.js';
+import type { PersistedTransfer, RouteTransferState } from '../../src/transfers/draft.js';
 import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate, type TransferAcceptResult } from '../../workflows/transfer.contract.js';
 import type { SettleOptions } from '../../workflows/transaction.contract.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
-import { DRAFT_FINGERPRINT, draftBasics, pendingTransfer } from '../helpers/workflow-drafts.js';
+import { DRAFT_FINGERPRINT, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
 
 const server = timeSkippingServer('transfer.ts');
 
@@ -70,18 +70,6 @@ class FakeNetwork extends FakeRoute {
   }
 }
 
-function draft(): TransferDraft {
-  return {
-    ...draftBasics('out', 'payout', { amountCents: 10_000, feeCents: 100, netAmountCents: 10_000 }),
-    method: 'pix',
-    debitedAmountCents: 10_100,
-    recipientAmountCents: 10_000,
-    destination: { type: 'pix_key', value: '52998224725', keyType: 'cpf' },
-    payer: { name: 'Loja', document: '11222333000181', email: 'loja@example.com' },
-    counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' },
-  };
-}
-
 const APPROVED: RouteTransferState = { status: 'approved', settledAt: '2026-01-01T00:00:00.000Z' };
 
 /** Starts a transfer workflow the way the API does (update-with-start of `accept`) and runs `scenario` while a worker serves it. */
@@ -90,7 +78,7 @@ async function withTransfer<T>(
   scenario: (run: { accepted: TransferAcceptResult; workflowId: string; startedAtMs: number; result: () => Promise<Transaction | null> }) => Promise<T>,
 ): Promise<T> {
   const { worker, taskQueue } = await server.worker('transfers', network.activities());
-  const input = { requestId: 'req_1', draft: draft() };
+  const input = { requestId: 'req_1', draft: transferDraft() };
   const workflowId = `transfer:${input.draft.accountId}:${input.draft.externalId}`;
   return worker.runUntil(async () => {
     const startedAtMs = await server.env.currentTimeMs();
