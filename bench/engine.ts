@@ -34,7 +34,9 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Ben
   const databaseUrl = `${PG}/${database}`;
   const token = randomBytes(16).toString('hex');
   const temporalAddress = env.TEMPORAL_ADDRESS || `127.0.0.1:${temporalPort}`;
-  const engine = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
+  // BENCH_ENGINE_NODE_ARGS adds Node options to the engine alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const engine = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', 'all'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
