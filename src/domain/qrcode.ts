@@ -2,17 +2,38 @@
 import QRCode from 'qrcode';
 import { PNG } from 'pngjs';
 import jsQRModule from 'jsqr';
+import { grayscale1BitPng } from './png.js';
 
 // jsqr is CommonJS whose types declare an ES default export: under NodeNext it sits on `.default`.
 const jsQR = jsQRModule.default;
 
+/** Modules of quiet zone around the symbol, as ISO/IEC 18004 asks. */
+const QUIET_ZONE = 4;
+/** The image is at least this wide, in whole pixels per module so that module edges stay sharp. */
+const MIN_SIDE_PX = 300;
+
 export async function qrPngBase64(text: string): Promise<string> {
-  // Grayscale with the "up" filter: the same image, about 40 % faster to encode and 40 % smaller than the defaults.
-  const png = await QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 300, rendererOpts: { filterType: 2, colorType: 0 } } as QRCode.QRCodeToBufferOptions);
-  return png.toString('base64');
+  // One byte-mode segment: a BR Code is mostly byte-mode text, and choosing mixed segments costs more than it saves.
+  const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
+  const modulesPerSide = modules.size + 2 * QUIET_ZONE;
+  const scale = Math.ceil(MIN_SIDE_PX / modulesPerSide);
+  const side = modulesPerSide * scale;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < modulesPerSide; y++) {
+    const row = Buffer.alloc(Math.ceil(side / 8), 0xff);
+    const my = y - QUIET_ZONE;
+    if (my >= 0 && my < modules.size) {
+      for (let mx = 0; mx < modules.size; mx++) {
+        if (!modules.get(my, mx)) continue;
+        for (let px = (mx + QUIET_ZONE) * scale, end = px + scale; px < end; px++) row[px >> 3]! &= ~(0x80 >> (px & 7));
+      }
+    }
+    for (let i = 0; i < scale; i++) rows.push(row);
+  }
+  return grayscale1BitPng(side, rows).toString('base64');
 }
 
-// A QR code image of a BR Code is a few tens of kB and a few hundred pixels wide (ours: 300 px, 3 kB);
+// A QR code image of a BR Code is a few tens of kB and a few hundred pixels wide (ours: 1-bit, 300 to 400 px, under 2 kB);
 // 2,000 px and 150 kB are far above any real one. A PNG's size is in its header: an image over budget is
 // refused before a pixel is decoded (8000×8000 px of zeros compress to 10 kB and decode to 256 MB).
 export const QR_IMAGE_LIMITS = { side: 2000, bytes: 150_000 } as const;
