@@ -1,6 +1,7 @@
 // GET /v1/transparency: the platform's public indicators, without authentication and without
-// touching any key's quota (only the per-IP protection applies). Computed by one aggregate query and
-// kept for a few seconds, so a burst of calls costs one query; 503 when the database cannot answer.
+// touching any key's quota (only the per-IP protection applies). Read from the platform's counters
+// (migration 110: 16 rows that triggers keep with every write of transactions and accounts) and kept
+// for a few seconds, so a burst of calls costs one query; 503 when the database cannot answer.
 import Type, { type Static } from 'typebox';
 import { TIMED_OUT, within } from '../../async/within.js';
 import type { Sql } from '../../db/database.js';
@@ -27,11 +28,10 @@ const QUERY_TIMEOUT_MS = 3_000;
 
 async function computeIndicators(sql: Sql): Promise<Indicators> {
   const [row] = await sql<{ approved: bigint; accounts: bigint; volume: bigint }[]>`
-    select count(*) as approved,
-           coalesce(sum(amount), 0)::bigint as volume,
-           (select count(*) from accounts) as accounts
-      from transactions
-     where status = 'approved'`;
+    select coalesce(sum(approved_transactions), 0)::bigint as approved,
+           coalesce(sum(approved_volume), 0)::bigint as volume,
+           coalesce(sum(accounts), 0)::bigint as accounts
+      from platform_counts`;
   return {
     transacoesConcluidas: Number(row!.approved),
     contasCriadas: Number(row!.accounts),
