@@ -1,5 +1,5 @@
 // Sustained charge creation against a running engine, next to a bare Temporal baseline on the same
-// machine in the same run.
+// machine in the same run, with the CPU each process spends per operation.
 //
 //   npm run bench                                  (DURATION=20 s, CONCURRENCY=8)
 //   node --import tsx bench/charges.ts [DURATION_S] [CONCURRENCY]
@@ -12,12 +12,20 @@
 //    idempotency keys, spread over enough API keys to stay under the 100-per-minute quota.
 // 3. Transfers, on the same engine: autocannon posting transfers from funded accounts in rotation
 //    (bench/transfers.ts).
-// Every run gets WARMUP_S of unmeasured load first. Reported: requests/s, p50, p99, errors, and the
-// charges/baseline ratio. The Temporal dev server (in memory) is shared by all runs.
+// Every closed-loop run gets WARMUP_S of unmeasured load first. Reported: requests/s, p50, p99, errors,
+// and the charges/baseline ratio (target ≥ 90 %).
+// After the closed-loop baseline and charge runs, an open-loop run of DURATION_S at half the rate the
+// closed loop reached (bench/open-loop.ts: fixed arrival rate, latency from the scheduled send, so no
+// coordinated omission): rate asked and achieved, p50, p99, max, errors; target for charges p99 ≤ 150 ms.
+// For every measured run, CPU-ms per operation of each process from /proc (bench/process-cpu.ts): the
+// engine, the Temporal dev server, PostgreSQL, this process (the load generator), the baseline worker,
+// and the machine's busy CPU, whose remainder ("other") is anything else running on the machine.
+// The Temporal dev server (in memory) is shared by all runs.
 //
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { Agent } from 'node:http';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -27,8 +35,10 @@ import { startDevServer } from '../src/temporal/dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
-import { processCpuMs, quantile, type Figures } from './measure.js';
+import { jsonCalls, printTable, quantile, type Figures } from './measure.js';
+import { openLoop, printOpenLoopTable, type OpenLoopFigures } from './open-loop.js';
 import { createdFigures, postLoad } from './post-load.js';
+import { measureCpu, printCpuTable, type CpuParties, type CpuUse } from './process-cpu.js';
 import { transferAccounts, transferLoad } from './transfers.js';
 
 const DURATION_S = Number(process.argv[2] ?? 20);
@@ -38,6 +48,11 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Requests per API key, under the 100-per-minute quota; keys for up to this many requests per second. */
 const REQUESTS_PER_KEY = 90;
 const MAX_RATE_PER_S = 500;
+/** The open-loop runs' arrival rate, as a share of the rate the closed loop reached. */
+const OPEN_LOOP_SHARE = 0.5;
+const TARGET_BASELINE_SHARE = 0.9;
+const TARGET_OPEN_LOOP_P99_MS = 150;
+const CHARGE_BODY = { amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' };
 
 /** Spawns `node --import tsx <args>` and resolves once `ready()` says so (it fails if the process exits first). */
 async function spawnProcess(args: string[], env: Record<string, string>, ready: (output: () => string) => Promise<boolean>): Promise<ChildProcess> {
@@ -63,6 +78,17 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** One update-with-start of the baseline workflow, answered once its no-op activity has run. */
+async function baselineCall(client: Client, taskQueue: string): Promise<void> {
+  await client.workflow.executeUpdateWithStart(acceptBaselineUpdate, {
+    startWorkflowOperation: new WithStartWorkflowOperation(baselineWorkflow, {
+      workflowId: `baseline-${randomBytes(8).toString('hex')}`,
+      taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    }),
+  });
+}
+
 /** CONCURRENCY loops of update-with-start against the baseline worker for `seconds`. */
 async function baselineLoad(client: Client, taskQueue: string, seconds: number, label: string): Promise<Figures> {
   const latencies: number[] = [];
@@ -72,13 +98,7 @@ async function baselineLoad(client: Client, taskQueue: string, seconds: number, 
     while (Date.now() < deadline) {
       const started = performance.now();
       try {
-        await client.workflow.executeUpdateWithStart(acceptBaselineUpdate, {
-          startWorkflowOperation: new WithStartWorkflowOperation(baselineWorkflow, {
-            workflowId: `baseline-${randomBytes(8).toString('hex')}`,
-            taskQueue,
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-        });
+        await baselineCall(client, taskQueue);
         latencies.push(performance.now() - started);
       } catch {
         errors += 1;
@@ -116,8 +136,7 @@ async function bearerTokens(adminUrl: string, adminHeaders: BenchEngine['adminHe
 
 /** autocannon posting charges: a unique idempotency key per request, API keys in rotation. */
 async function chargeLoad(apiUrl: string, tokens: string[], seconds: number, label: string): Promise<Figures> {
-  const body = JSON.stringify({ amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' });
-  const result = await postLoad({ url: `${apiUrl}/transactions`, body, tokens, seconds, connections: CONCURRENCY, run: label.replace(/\W/g, '') });
+  const result = await postLoad({ url: `${apiUrl}/transactions`, body: JSON.stringify(CHARGE_BODY), tokens, seconds, connections: CONCURRENCY, run: label.replace(/\W/g, '') });
   const unexpected = Object.entries(result.statusCodeStats).filter(([status]) => status !== '201');
   if (unexpected.length || result.errors) {
     process.stderr.write(`${label}: ${unexpected.map(([status, { count }]) => `${count} × ${status}`).join(', ')}; ${result.errors} connection errors (${result.timeouts} timeouts)\n`);
@@ -125,49 +144,82 @@ async function chargeLoad(apiUrl: string, tokens: string[], seconds: number, lab
   return createdFigures(label, result);
 }
 
-function report(rows: Figures[]): void {
-  const cells = rows.map((r) => [r.label, String(r.requests), r.perSecond.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors)]);
-  const header = ['run', 'ok', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  process.stdout.write(`\n${line(header)}\n${cells.map(line).join('\n')}\n`);
+/** Charges posted at `ratePerS` for DURATION_S, open loop: each on its own socket when earlier ones are still out. */
+async function openLoopCharges(port: number, tokens: string[], ratePerS: number, label: string): Promise<OpenLoopFigures> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
+  const call = jsonCalls(agent);
+  const run = `openloop${Date.now()}`;
+  try {
+    return await openLoop(label, ratePerS, DURATION_S, async (i) => {
+      const headers = { authorization: `Bearer ${tokens[i % tokens.length]}`, 'idempotency-key': `bench-${run}-${i}` };
+      return (await call(port, 'POST', '/v1/transactions', headers, CHARGE_BODY)).status === 201;
+    });
+  } finally {
+    agent.destroy();
+  }
 }
 
+function report(rows: Figures[]): void {
+  printTable(
+    ['run', 'ok', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+    rows.map((r) => [r.label, String(r.requests), r.perSecond.toFixed(1), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors)]),
+  );
+}
+
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+
 async function main() {
-  process.stdout.write(`charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up)\n`);
-  const temporalServer = await startDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespace: 'default', searchPath: process.env.PATH ?? '' });
+  process.stdout.write(`charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up), then ${DURATION_S} s open loop at ${OPEN_LOOP_SHARE * 100} % of that rate\n`);
+  const temporalPort = await freePort();
+  const temporalServer = await startDevServer({ port: temporalPort, uiPort: null, dbFile: null, namespace: 'default', searchPath: process.env.PATH ?? '' });
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
   let baselineWorker: ChildProcess | undefined;
   let engine: BenchEngine | undefined;
+  const cpu: { label: string; operations: number; cpu: CpuUse }[] = [];
+  /** `run` with the CPU each party used meanwhile added to the CPU table. */
+  const measured = async <T extends { requests: number }>(label: string, parties: CpuParties, run: () => Promise<T>): Promise<T> => {
+    const [figures, use] = await measureCpu(parties, run);
+    cpu.push({ label, operations: figures.requests, cpu: use });
+    return figures;
+  };
   try {
     const taskQueue = `baseline-${randomBytes(4).toString('hex')}`;
     baselineWorker = await spawnProcess(['bench/baseline/worker.ts'], { TEMPORAL_ADDRESS: temporalServer.address, BASELINE_TASK_QUEUE: taskQueue }, async (output) =>
       output().includes('baseline worker running'),
     );
+    const baselineParties = { temporalPort, baselineWorker: baselineWorker.pid };
     await baselineLoad(client, taskQueue, WARMUP_S, 'warm-up');
-    const baseline = await baselineLoad(client, taskQueue, DURATION_S, 'bare Temporal (update-with-start + 1 no-op activity)');
+    const baseline = await measured('baseline, closed loop', baselineParties, () => baselineLoad(client, taskQueue, DURATION_S, 'bare Temporal (update-with-start + 1 no-op activity)'));
+    const baselineOpen = await measured('baseline, open loop', baselineParties, () =>
+      openLoop('bare Temporal', baseline.perSecond * OPEN_LOOP_SHARE, DURATION_S, () => baselineCall(client, taskQueue).then(() => true)),
+    );
     await stopProcess(baselineWorker);
 
     // Transfers settle at the first poll, so that accounts are free again soon (bench/transfers.ts).
     engine = await startEngine({ TEMPORAL_ADDRESS: temporalServer.address, SIMULATOR_TRANSFER_DELAY_MS: '0' });
-    const tokens = await bearerTokens(`http://127.0.0.1:${engine.adminPort}/admin`, engine.adminHeaders, Math.ceil((MAX_RATE_PER_S * (DURATION_S + WARMUP_S)) / REQUESTS_PER_KEY));
+    const engineParties = { temporalPort, engine: engine.pid, database: new URL(engine.databaseUrl).pathname.slice(1) };
+    const chargesAtMost = MAX_RATE_PER_S * (WARMUP_S + DURATION_S * (1 + OPEN_LOOP_SHARE));
+    const tokens = await bearerTokens(`http://127.0.0.1:${engine.adminPort}/admin`, engine.adminHeaders, Math.ceil(chargesAtMost / REQUESTS_PER_KEY));
     const apiUrl = `http://127.0.0.1:${engine.port}/v1`;
     await chargeLoad(apiUrl, tokens, WARMUP_S, 'warm-up');
-    const cpuBefore = processCpuMs(engine.pid);
-    const charges = await chargeLoad(apiUrl, tokens, DURATION_S, 'charges (POST /v1/transactions, 201)');
-    const engineCpuPerCharge = (processCpuMs(engine.pid) - cpuBefore) / charges.requests;
+    const charges = await measured('charges, closed loop', engineParties, () => chargeLoad(apiUrl, tokens, DURATION_S, 'charges (POST /v1/transactions, 201)'));
+    const chargesOpen = await measured('charges, open loop', engineParties, () => openLoopCharges(engine!.port, tokens, charges.perSecond * OPEN_LOOP_SHARE, 'charges (POST /v1/transactions, 201)'));
 
     const sql = connect(engine.databaseUrl, { max: 1 });
     const [count] = await sql<{ n: number }[]>`select count(*)::int as n from transactions`;
     await sql.end();
     const payers = await transferAccounts(engine.databaseUrl, MAX_RATE_PER_S);
     await transferLoad(apiUrl, payers, WARMUP_S, CONCURRENCY, 'warm-up');
-    const transfers = await transferLoad(apiUrl, payers, DURATION_S, CONCURRENCY, 'transfers (POST /v1/transfers, 201)');
+    const transfers = await measured('transfers, closed loop', engineParties, () => transferLoad(apiUrl, payers, DURATION_S, CONCURRENCY, 'transfers (POST /v1/transfers, 201)'));
     report([baseline, charges, transfers]);
+    printOpenLoopTable([baselineOpen, chargesOpen]);
+    printCpuTable(cpu);
     const ratio = charges.perSecond / baseline.perSecond;
     process.stdout.write(
-      `\ncharges/baseline throughput: ${(ratio * 100).toFixed(0)} %   (targets: ≥ 100 charges/s, p99 ≤ 300 ms, ≥ 60 % of baseline)\n` +
-        `engine CPU per charge: ${engineCpuPerCharge.toFixed(1)} ms (API, worker and activities of the engine process, from /proc)\n` +
+      `\ncharges/baseline throughput: ${(ratio * 100).toFixed(0)} %   (target: charges/baseline ≥ ${TARGET_BASELINE_SHARE * 100} %: ${verdict(ratio >= TARGET_BASELINE_SHARE)})\n` +
+        `open-loop charges p99: ${chargesOpen.p99.toFixed(1)} ms at ${chargesOpen.askedPerSecond.toFixed(1)}/s, bare baseline ${baselineOpen.p99.toFixed(1)} ms at ${baselineOpen.askedPerSecond.toFixed(1)}/s` +
+        `   (target: open-loop p99 ≤ ${TARGET_OPEN_LOOP_P99_MS} ms: ${verdict(chargesOpen.p99 <= TARGET_OPEN_LOOP_P99_MS && chargesOpen.errors === 0)})\n` +
+        `charges closed loop: ${charges.perSecond.toFixed(1)}/s, p99 ${charges.p99.toFixed(1)} ms   (targets: ≥ 100 charges/s, p99 ≤ 300 ms: ${verdict(charges.perSecond >= 100 && charges.p99 <= 300)})\n` +
         `transactions in the database: ${count!.n} (warm-up included)\n` +
         `transfers refused as WITHDRAWAL_IN_PROGRESS (an account came round before its transfer settled): ${transfers.inProgress}\n`,
     );

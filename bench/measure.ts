@@ -44,13 +44,34 @@ export function quantile(sorted: number[], q: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
+/** Rows under a header, the first column aligned left and the others right. */
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+  process.stdout.write(`\n${line(header)}\n${rows.map(line).join('\n')}\n`);
+}
+
+/** A process's CPU times from /proc/<pid>/stat, in clock ticks (see ticksToMs). */
+export interface ProcessTimes {
+  ppid: number;
+  comm: string;
+  /** utime + stime. */
+  own: number;
+  /** cutime + cstime: the children it reaped. */
+  reaped: number;
+}
+
+export function processTimes(pid: number | string): ProcessTimes {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const closing = stat.lastIndexOf(')');
+  // After the command name: state is field 3 of stat(5), so ppid (4) is at 1, utime (14) at 11, stime 12, cutime 13, cstime 14.
+  const fields = stat.slice(closing + 2).split(' ').map(Number);
+  return { ppid: fields[1]!, comm: stat.slice(stat.indexOf('(') + 1, closing), own: fields[11]! + fields[12]!, reaped: fields[13]! + fields[14]! };
+}
+
 let ticksPerSecond: number | undefined;
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
-export function processCpuMs(pid: number): number {
-  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After the command name: state is field 3 of stat(5), so utime (14) and stime (15) are at 11 and 12 here.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-}
+export const ticksToMs = (ticks: number) => (ticks * 1000) / (ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()));
+
+/** CPU time (user + system) a process has used so far, in ms. */
+export const processCpuMs = (pid: number): number => ticksToMs(processTimes(pid).own);
