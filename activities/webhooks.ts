@@ -30,6 +30,6 @@ export type WebhookActivities = ReturnType<typeof webhookActivities>;
  */
 export async function settlement(deps: Deps, settling: Promise<Settled>, options?: SettleOptions): Promise<Settled> {
   const settled = await settling;
-  if (options?.dispatch) for (const eventId of settled.eventIds) await dispatchEvent(deps, eventId);
+  if (options?.dispatch) for (const eventId of settled.eventIds) await dispatchEvent(deps, eventId, { firstAttemptNow: options.firstAttemptNow === true });
   return settled;
 }

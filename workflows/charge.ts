@@ -8,7 +8,15 @@ import type { ChargeActivities } from '../activities/charges.js';
 import type { PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
 import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult, type ChargeWorkflow } from './charge.contract.js';
-import { REMOTE_ROUTE_CALLS, remotePollDelayMs, SETTLE_DISPATCHES_EVENTS, UNPROCESSABLE, type Refusal, type SettleOptions } from './transaction.contract.js';
+import {
+  LOCAL_SETTLEMENT,
+  REMOTE_ROUTE_CALLS,
+  remotePollDelayMs,
+  SETTLE_DISPATCHES_EVENTS,
+  UNPROCESSABLE,
+  type Refusal,
+  type SettleOptions,
+} from './transaction.contract.js';
 import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<ChargeActivities>();
@@ -73,6 +81,8 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
 
   // Runs whose persist step did not say `remote` (before it existed, or on the simulator) take the old path.
   const remote = persisted.remote === true && patched(REMOTE_ROUTE_CALLS);
+  /** Route state and settlement: local activities on the simulator from LOCAL_SETTLEMENT on. */
+  const settlementCalls = () => (!remote && patched(LOCAL_SETTLEMENT) ? { route: acceptCalls, ledger: acceptCalls } : { route: routeCalls, ledger: ledgerCalls });
 
   if (transaction.status === 'pending' && transaction.pix === null) {
     try {
@@ -107,26 +117,27 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
       if (confirmedPayment) return confirmedPayment;
       if (notified || pollDue) {
         notified = false;
-        const state = await routeCalls.chargeStateAtRoute(transactionId);
+        const state = await settlementCalls().route.chargeStateAtRoute(transactionId);
         if (state.status !== 'pending') return state;
         continue;
       }
       if (Date.now() < expiresAtMs) continue;
       // Expired: cancel at the route. If the payer got there first, the route says paid and that prevails.
-      return routeCalls.cancelChargeAtRoute(transactionId);
+      return settlementCalls().route.cancelChargeAtRoute(transactionId);
     }
   }
 
   async function settle(outcome: RouteChargeState | { status: 'failed' }): Promise<Transaction> {
     // Runs started before the patch settle, then dispatch each event in an activity of its own.
     const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
-    const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true }] : [];
+    const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true, firstAttemptNow: true }] : [];
+    const { ledger } = settlementCalls();
     const settled =
       outcome.status === 'paid'
-        ? await ledgerCalls.settleChargePaid(transactionId, outcome, ...options)
+        ? await ledger.settleChargePaid(transactionId, outcome, ...options)
         : outcome.status === 'cancelled'
-          ? await ledgerCalls.settleChargeCancelled(transactionId, outcome.expired, ...options)
-          : await ledgerCalls.settleChargeFailed(transactionId, ...options);
+          ? await ledger.settleChargeCancelled(transactionId, outcome.expired, ...options)
+          : await ledger.settleChargeFailed(transactionId, ...options);
     if (!dispatching) for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
     return settled.transaction;
   }

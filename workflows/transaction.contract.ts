@@ -68,6 +68,13 @@ export const SETTLE_DISPATCHES_EVENTS = 'settle-dispatches-events';
  */
 export const REMOTE_ROUTE_CALLS = 'remote-route-calls';
 
+/**
+ * From this patch on, a charge on the in-process simulator asks the route for its state and settles in
+ * local activities, in the workflow task that receives the payment notice, instead of a regular activity
+ * (one server round trip) per step. Runs started before it, and remote routes, keep regular activities.
+ */
+export const LOCAL_SETTLEMENT = 'local-settlement';
+
 /** Polling of a remote route while a transaction is pending: first after 5 s, doubling to once a minute. */
 export function remotePollDelayMs(poll: number): number {
   return Math.min(5000 * 2 ** poll, 60_000);
@@ -76,4 +83,9 @@ export function remotePollDelayMs(poll: number): number {
 /** How a workflow asks its settlement activity to dispatch the events it records. */
 export interface SettleOptions {
   dispatch: boolean;
+  /**
+   * Each new delivery's first attempt is made at once by the settling process, beside its delivery
+   * workflow, which is told the outcome and makes the retries (webhook-delivery.contract.ts).
+   */
+  firstAttemptNow?: boolean;
 }

@@ -88,7 +88,7 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
   async function settle(outcome: Exclude<RouteTransferState, { status: 'pending' }>): Promise<Transaction> {
     // Runs started before the patch settle, then dispatch each event in an activity of its own.
     const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
-    const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true }] : [];
+    const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true, firstAttemptNow: true }] : [];
     const settled =
       outcome.status === 'approved'
         ? await ledgerCalls.settleTransferApproved(transactionId, outcome.settledAt, ...options)

@@ -1,6 +1,7 @@
 // The webhook delivery workflow's contract: one workflow per delivery (event × target), id
 // `webhook-delivery:<delivery id>`; an operator's redelivery runs it again with one attempt under
 // its own id. Each attempt is an activity; failed attempts wait by the retry schedule below.
+import { defineSignal } from '@temporalio/workflow';
 import type { AttemptOutcome, AttemptTrigger } from '../src/webhooks/attempt.js';
 
 /**
@@ -26,12 +27,26 @@ export interface WebhookDeliveryInput {
   /** How many attempts at most: 8 for the automatic delivery, 1 for a manual redelivery. */
   attempts: number;
   schedule: RetrySchedule;
+  /**
+   * The dispatcher makes attempt 1 itself, at once, and signals its outcome (firstAttemptSignal): the
+   * run waits for it, then retries by the schedule. Absent in runs started before it existed.
+   */
+  firstAttemptOutside?: boolean;
 }
 
 export interface WebhookDeliveryResult {
   outcome: AttemptOutcome;
   attempts: number;
 }
+
+/** The outcome of attempt 1 when the dispatcher made it (WebhookDeliveryInput.firstAttemptOutside). */
+export const firstAttemptSignal = defineSignal<[AttemptOutcome]>('firstAttempt');
+
+/**
+ * How long a run waits for the outcome of an attempt 1 made outside it (an 8-second POST, then the
+ * signal) before making attempt 1 itself: the dispatching process died before it could tell.
+ */
+export const FIRST_ATTEMPT_WAIT_MS = 20_000;
 
 export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';

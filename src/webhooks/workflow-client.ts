@@ -1,12 +1,14 @@
 // Every call the engine makes to the webhook delivery workflows (workflows/webhook-delivery.contract.ts):
 // the automatic delivery of an event to a target, and an operator's redelivery (one attempt, waited for).
 import { randomBytes } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../deps.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
+import type { AttemptOutcome } from './attempt.js';
 import {
+  firstAttemptSignal,
   MAX_AUTOMATIC_ATTEMPTS,
   redeliveryWorkflowId,
   WEBHOOK_DELIVERY_WORKFLOW,
@@ -42,13 +44,31 @@ function startDelivery(deps: Deps, workflowId: string, input: WebhookDeliveryInp
 
 const scheduleOf = (deps: Deps): RetrySchedule => ({ initialMs: deps.config.webhookRetryInitialMs, maxMs: deps.config.webhookRetryMaxMs });
 
-/** Starts the automatic delivery of `deliveryId`; a delivery whose workflow already ran or runs starts nothing. */
-export async function startAutomaticDelivery(deps: Deps, deliveryId: string, owner: DeliveryOwner): Promise<void> {
+/**
+ * Starts the automatic delivery of `deliveryId`; a delivery whose workflow already ran or runs starts nothing.
+ * `firstAttemptOutside`: the caller makes attempt 1 itself and tells the run with tellFirstAttempt.
+ */
+export async function startAutomaticDelivery(deps: Deps, deliveryId: string, owner: DeliveryOwner, firstAttemptOutside = false): Promise<void> {
   try {
-    const input: WebhookDeliveryInput = { deliveryId, trigger: 'automatic', attempts: MAX_AUTOMATIC_ATTEMPTS, schedule: scheduleOf(deps) };
+    const input: WebhookDeliveryInput = {
+      deliveryId,
+      trigger: 'automatic',
+      attempts: MAX_AUTOMATIC_ATTEMPTS,
+      schedule: scheduleOf(deps),
+      ...(firstAttemptOutside ? { firstAttemptOutside } : {}),
+    };
     await startDelivery(deps, webhookDeliveryWorkflowId(deliveryId), input, owner);
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** Tells a delivery's run the outcome of the attempt 1 made outside it; a run that no longer waits ignores it. */
+export async function tellFirstAttempt(deps: Deps, deliveryId: string, outcome: AttemptOutcome): Promise<void> {
+  try {
+    await deps.temporal.workflow.getHandle(webhookDeliveryWorkflowId(deliveryId)).signal(firstAttemptSignal, outcome);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
 }
 

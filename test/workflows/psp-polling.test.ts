@@ -12,7 +12,7 @@ import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charg
 import type { Transaction } from '../../src/transactions/serialize.js';
 import type { RouteTransferState } from '../../src/transfers/draft.js';
 import { acceptUpdate, paymentNotifiedSignal } from '../../workflows/charge.contract.js';
-import { REMOTE_ROUTE_CALLS, remotePollDelayMs, type SettleOptions } from '../../workflows/transaction.contract.js';
+import { LOCAL_SETTLEMENT, REMOTE_ROUTE_CALLS, remotePollDelayMs, type SettleOptions } from '../../workflows/transaction.contract.js';
 import { pollDelayMs, transferAcceptUpdate } from '../../workflows/transfer.contract.js';
 import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
 import { draftBasics, pendingCharge, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
@@ -41,7 +41,7 @@ class Calls extends TimedCalls {
 }
 
 function settled(transaction: Transaction, change: Partial<Transaction>, options?: SettleOptions) {
-  expect(options).toEqual({ dispatch: true });
+  expect(options).toEqual({ dispatch: true, firstAttemptNow: true });
   return { transaction: { ...transaction, ...change, processingState: 'completed' as const }, eventIds: [`evt_${transaction.id}_${change.status}`] };
 }
 
@@ -85,8 +85,14 @@ class ChargeRouteFake extends Calls {
         if (this.state.status === 'pending') this.state = { status: 'cancelled', expired: true };
         return this.state as Exclude<RouteChargeState, { status: 'pending' }>;
       },
-      settleChargePaid: async (_id, paid, options) => settled(this.transaction!, { status: 'approved', approvedAt: paid.paidAt }, options),
-      settleChargeCancelled: async (_id, expired, options) => settled(this.transaction!, { status: 'cancelled', expired }, options),
+      settleChargePaid: async (_id, paid, options) => {
+        await this.record('settleChargePaid');
+        return settled(this.transaction!, { status: 'approved', approvedAt: paid.paidAt }, options);
+      },
+      settleChargeCancelled: async (_id, expired, options) => {
+        await this.record('settleChargeCancelled');
+        return settled(this.transaction!, { status: 'cancelled', expired }, options);
+      },
       settleChargeFailed: fail,
       dispatchEvent: fail,
     };
@@ -196,9 +202,12 @@ describe('polling of a remote route (time-skipping)', () => {
     await withCharge(fake, async ({ result, patches }) => {
       expect((await result())!.status).toBe('approved');
       expect(await patches()).toContain(REMOTE_ROUTE_CALLS);
+      expect(await patches()).not.toContain(LOCAL_SETTLEMENT);
     });
     expect(fake.local.get('openChargeAtRoute')).toBe(false);
     expect(fake.local.get('persistCharge')).toBe(true);
+    expect(fake.local.get('chargeStateAtRoute')).toBe(false);
+    expect(fake.local.get('settleChargePaid')).toBe(false);
     expectSchedule(fake.gaps('chargeStateAtRoute', fake.acceptedAtMs), REMOTE_GAPS);
     expect(fake.called('cancelChargeAtRoute')).toHaveLength(0);
   });
@@ -232,15 +241,18 @@ describe('polling of a remote route (time-skipping)', () => {
     expect(polls.every((poll) => poll.atMs < createdAtMs + TTL_SECONDS * 1000)).toBe(true);
   });
 
-  it('charge on the simulator (remote false) and a run recorded before the flag (no remote): local creation, no polling, no patch marker', async () => {
+  it('charge on the simulator (remote false) and a run recorded before the flag (no remote): local creation, no polling, no remote patch marker; cancelled and settled in local activities', async () => {
     for (const remote of [false, undefined]) {
       const fake = new ChargeRouteFake(remote);
       await withCharge(fake, async ({ result, patches }) => {
         expect((await result())!.status).toBe('cancelled');
         expect(await patches()).not.toContain(REMOTE_ROUTE_CALLS);
+        expect(await patches()).toContain(LOCAL_SETTLEMENT);
       });
       expect(fake.local.get('openChargeAtRoute')).toBe(true);
       expect(fake.called('chargeStateAtRoute')).toHaveLength(0);
+      expect(fake.local.get('cancelChargeAtRoute')).toBe(true);
+      expect(fake.local.get('settleChargeCancelled')).toBe(true);
     }
   });
 

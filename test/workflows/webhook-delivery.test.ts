@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { AttemptInput, AttemptOutcome } from '../../src/webhooks/attempt.js';
-import { MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../workflows/webhook-delivery.contract.js';
+import { FIRST_ATTEMPT_WAIT_MS, firstAttemptSignal, MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../workflows/webhook-delivery.contract.js';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.contract.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 
@@ -19,8 +19,11 @@ interface Call {
   atMs: number;
 }
 
-/** Runs one delivery workflow against a fake attempt activity that answers `outcomes` in turn. */
-async function runDelivery(input: Omit<WebhookDeliveryInput, 'deliveryId'>, outcomes: (n: number) => AttemptOutcome) {
+/**
+ * Runs one delivery workflow against a fake attempt activity that answers `outcomes` in turn; `firstOutcome`
+ * is signalled as the outcome of an attempt 1 made outside the run, `startedAtMs` is when the run started.
+ */
+async function runDelivery(input: Omit<WebhookDeliveryInput, 'deliveryId'>, outcomes: (n: number) => AttemptOutcome, firstOutcome?: AttemptOutcome) {
   const calls: Call[] = [];
   const { worker, taskQueue } = await server.worker('webhooks', {
     async attemptWebhookDelivery(attempt: AttemptInput): Promise<AttemptOutcome> {
@@ -29,11 +32,14 @@ async function runDelivery(input: Omit<WebhookDeliveryInput, 'deliveryId'>, outc
     },
   });
   const deliveryId = `whd_${randomBytes(8).toString('hex')}`;
-  const result: WebhookDeliveryResult = await worker.runUntil(
-    server.env.client.workflow.execute('webhookDeliveryWorkflow', { taskQueue, workflowId: `webhook-delivery:${deliveryId}`, args: [{ deliveryId, ...input }] }),
-  );
+  const startedAtMs = await server.env.currentTimeMs();
+  const result: WebhookDeliveryResult = await worker.runUntil(async () => {
+    const handle = await server.env.client.workflow.start('webhookDeliveryWorkflow', { taskQueue, workflowId: `webhook-delivery:${deliveryId}`, args: [{ deliveryId, ...input }] });
+    if (firstOutcome) await handle.signal(firstAttemptSignal, firstOutcome);
+    return handle.result();
+  });
   const gaps = calls.slice(1).map((call, i) => call.atMs - calls[i]!.atMs);
-  return { result, calls, gaps, deliveryId };
+  return { result, calls, gaps, deliveryId, startedAtMs };
 }
 
 /** Each wait is the scheduled one; the activity itself takes a few real milliseconds on top. */
@@ -85,5 +91,28 @@ describe('webhook delivery workflow: retry schedule', () => {
     const { result, calls, deliveryId } = await runDelivery({ trigger: 'manual', attempts: 1, schedule: DEFAULT_SCHEDULE }, () => 'failed');
     expect(result).toEqual({ outcome: 'failed', attempts: 1 });
     expect(calls.map((c) => c.input)).toEqual([{ deliveryId, trigger: 'manual', lastAttempt: true }]);
+  });
+});
+
+describe('webhook delivery workflow: attempt 1 made by the dispatcher (firstAttemptOutside)', () => {
+  const input = { trigger: 'automatic' as const, attempts: MAX_AUTOMATIC_ATTEMPTS, schedule: DEFAULT_SCHEDULE, firstAttemptOutside: true };
+
+  it('told delivered: ends at once without an attempt of its own', async () => {
+    const { result, calls } = await runDelivery(input, () => 'failed', 'delivered');
+    expect(result).toEqual({ outcome: 'delivered', attempts: 1 });
+    expect(calls).toHaveLength(0);
+  });
+
+  it('told failed: attempt 2 after the first wait of the schedule, then the rest of it, 8 attempts in all', async () => {
+    const { result, calls, gaps, startedAtMs } = await runDelivery(input, () => 'failed', 'failed');
+    expect(result).toEqual({ outcome: 'failed', attempts: 8 });
+    expect(calls.map((c) => c.input.lastAttempt)).toEqual([false, false, false, false, false, false, true]);
+    expectGaps([calls[0]!.atMs - startedAtMs, ...gaps], [5000, 10_000, 20_000, 40_000, 80_000, 160_000, 320_000]);
+  });
+
+  it('told nothing (the dispatching process died): makes attempt 1 itself after FIRST_ATTEMPT_WAIT_MS', async () => {
+    const { result, calls, startedAtMs } = await runDelivery(input, () => 'delivered');
+    expect(result).toEqual({ outcome: 'delivered', attempts: 1 });
+    expectGaps([calls[0]!.atMs - startedAtMs], [FIRST_ATTEMPT_WAIT_MS]);
   });
 });
