@@ -2,13 +2,14 @@
 // `settle-dispatches-events` settle, then dispatch each event in a dispatchEvent activity; runs
 // recorded after it carry the patch marker and settle in one activity that dispatched its events.
 // Runs on a remote route recorded after `remote-route-calls` carry its marker and create or send at
-// the route in a regular activity; every other run does it in a local one.
+// the route in a regular activity; every other run does it in a local one. Simulator charges recorded
+// after `local-settlement` carry its marker and ask the route and settle in local activities.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../workflows/transaction.contract.js';
+import { LOCAL_SETTLEMENT, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../workflows/transaction.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 
@@ -23,6 +24,12 @@ function scheduledActivities(events: HistoryEvent[]): string[] {
   return events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType.name] : []));
 }
 
+function localActivities(events: HistoryEvent[]): string[] {
+  return events
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+    .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['data']!.payloads[0]!.data, 'base64').toString('utf8')).activity_type);
+}
+
 function patchIds(events: HistoryEvent[]): string[] {
   return events
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
@@ -35,10 +42,11 @@ const histories = readdirSync(HISTORIES_DIR)
 
 const labelled = (label: string) => (h: { file: string }) => h.file.includes(`-${label}-`);
 const remoteRuns = histories.filter(labelled(REMOTE_ROUTE_CALLS));
+const localSettlementRuns = histories.filter(labelled(LOCAL_SETTLEMENT));
 
 describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
   const patched = histories.filter(labelled(SETTLE_DISPATCHES_EVENTS));
-  const older = histories.filter((h) => !labelled(SETTLE_DISPATCHES_EVENTS)(h) && !labelled(REMOTE_ROUTE_CALLS)(h));
+  const older = histories.filter((h) => ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT].some((label) => labelled(label)(h)));
 
   it('has recorded charge and transfer histories on both sides of the patch', () => {
     for (const side of [patched, older]) {
@@ -93,6 +101,29 @@ describe(`patch ${REMOTE_ROUTE_CALLS}`, () => {
     for (const { file, events } of histories.filter((h) => !remoteRuns.includes(h))) {
       expect(patchIds(events), file).not.toContain(REMOTE_ROUTE_CALLS);
       expect(scheduledActivities(events).filter((name) => ROUTE_HAND_OVER.includes(name)), file).toEqual([]);
+    }
+  });
+});
+
+describe(`patch ${LOCAL_SETTLEMENT}`, () => {
+  it('has recorded paid, expired and refreshed simulator charges after the patch', () => {
+    expect(localSettlementRuns.map((h) => h.file).sort()).toEqual(
+      ['charge-expired', 'charge-paid', 'charge-refresh'].map((name) => `${name}-${LOCAL_SETTLEMENT}-encrypted.json`),
+    );
+  });
+
+  it('patched runs carry the marker and settle in a local activity, the only regular one being the route call of the refresh update', () => {
+    for (const { file, events } of localSettlementRuns) {
+      expect(patchIds(events), file).toEqual([LOCAL_SETTLEMENT, SETTLE_DISPATCHES_EVENTS]);
+      expect(localActivities(events).at(-1), file).toMatch(/^settle/);
+      expect(scheduledActivities(events).filter((name) => name !== 'chargeStateAtRoute'), file).toEqual([]);
+    }
+  });
+
+  it('every run recorded before it settles in a regular activity, without the marker', () => {
+    for (const { file, events } of histories.filter((h) => !localSettlementRuns.includes(h))) {
+      expect(patchIds(events), file).not.toContain(LOCAL_SETTLEMENT);
+      expect(localActivities(events).filter((name) => name.startsWith('settle')), file).toEqual([]);
     }
   });
 });
