@@ -4,8 +4,10 @@
 // (`data.approvedAt` in the delivered body: the instant the network took the payment) to the moment
 // a local receiver (node:http on 127.0.0.1) has the whole signed request. Also reported: from the
 // moment the operator's pay call was sent. The engine runs with WEBHOOK_ALLOW_INSECURE=true.
+// Then N more charges are paid at a sustained RATE per second (open loop: each pay call leaves at its
+// scheduled time whatever the earlier ones are doing), and the same figures are reported.
 //
-//   node --import tsx bench/webhooks.ts [N=500] [CONCURRENCY=1]
+//   npm run bench:webhooks [N=500] [CONCURRENCY=1] [RATE=20]
 //
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
 import { once } from 'node:events';
@@ -16,6 +18,7 @@ import { jsonCalls, quantile } from './measure.js';
 
 const N = Number(process.argv[2] ?? 500);
 const CONCURRENCY = Number(process.argv[3] ?? 1);
+const RATE = Number(process.argv[4] ?? 20);
 const WARMUP = 20;
 /** Charges per API key, below the 100-per-minute quota. */
 const CHARGES_PER_KEY = 90;
@@ -55,7 +58,7 @@ async function main() {
     const endpoint = await call(adminPort, 'POST', `/admin/accounts/${account.id}/webhook-endpoints`, adminHeaders, { url: receiver.url });
     if (endpoint.status !== 201) throw new Error(`endpoint registration answered ${endpoint.status}`);
 
-    const total = N + WARMUP;
+    const total = 2 * N + WARMUP;
     const chargeIds: string[] = [];
     let key = '';
     for (let i = 0; i < total; i += 1) {
@@ -70,30 +73,48 @@ async function main() {
 
     const fromApproval: number[] = [];
     const fromPayCall: number[] = [];
-    let next = 0;
-    const started = Date.now();
-    async function payer() {
-      for (let i = next++; i < total; i = next++) {
-        const id = chargeIds[i]!;
-        const delivered = receiver.delivered(id);
-        const sentAtMs = Date.now();
-        const paid = await call(adminPort, 'POST', `/admin/simulator/charges/${id}/pay`, adminHeaders);
-        if (paid.status !== 200) throw new Error(`pay ${id} answered ${paid.status}`);
-        const { receivedAtMs, approvedAtMs } = await delivered;
-        if (i >= WARMUP) {
-          fromApproval.push(receivedAtMs - approvedAtMs);
-          fromPayCall.push(receivedAtMs - sentAtMs);
-        }
+    /** Pays charge `i` and waits for its webhook; the first WARMUP are not counted. */
+    async function pay(i: number) {
+      const id = chargeIds[i]!;
+      const delivered = receiver.delivered(id);
+      const sentAtMs = Date.now();
+      const paid = await call(adminPort, 'POST', `/admin/simulator/charges/${id}/pay`, adminHeaders);
+      if (paid.status !== 200) throw new Error(`pay ${id} answered ${paid.status}`);
+      const { receivedAtMs, approvedAtMs } = await delivered;
+      if (i >= WARMUP) {
+        fromApproval.push(receivedAtMs - approvedAtMs);
+        fromPayCall.push(receivedAtMs - sentAtMs);
       }
     }
+    const report = (label: string, seconds: number) => {
+      fromApproval.sort((a, b) => a - b);
+      fromPayCall.sort((a, b) => a - b);
+      const row = (name: string, s: number[]) => `  ${name.padEnd(36)} p50 ${quantile(s, 0.5)} ms   p99 ${quantile(s, 0.99)} ms   max ${s.at(-1)} ms`;
+      console.log(`${label}: ${fromApproval.length} charges paid, ${(fromApproval.length / seconds).toFixed(1)} deliveries/s`);
+      console.log(row('approval -> webhook received', fromApproval));
+      console.log(row('pay call sent -> webhook received', fromPayCall));
+      fromApproval.length = 0;
+      fromPayCall.length = 0;
+    };
+
+    let next = 0;
+    let started = Date.now();
+    const payer = async () => {
+      for (let i = next++; i < N + WARMUP; i = next++) await pay(i);
+    };
     await Promise.all(Array.from({ length: CONCURRENCY }, payer));
-    const seconds = (Date.now() - started) / 1000;
-    fromApproval.sort((a, b) => a - b);
-    fromPayCall.sort((a, b) => a - b);
-    const row = (name: string, s: number[]) => `${name.padEnd(36)} p50 ${quantile(s, 0.5)} ms   p99 ${quantile(s, 0.99)} ms   max ${s.at(-1)} ms`;
-    console.log(`${N} charges paid (after ${WARMUP} warm-up), ${CONCURRENCY} payment(s) in flight, ${(total / seconds).toFixed(1)} deliveries/s`);
-    console.log(row('approval -> webhook received', fromApproval));
-    console.log(row('pay call sent -> webhook received', fromPayCall));
+    report(`${CONCURRENCY} payment(s) in flight (after ${WARMUP} warm-up)`, (Date.now() - started) / 1000);
+
+    started = Date.now();
+    const payments: Promise<void>[] = [];
+    for (let i = N + WARMUP; i < total; i += 1) {
+      const dueMs = started + ((i - N - WARMUP) * 1000) / RATE;
+      if (dueMs > Date.now()) await new Promise((resolve) => setTimeout(resolve, dueMs - Date.now()));
+      payments.push(pay(i));
+    }
+    await Promise.all(payments);
+    report(`sustained ${RATE} payments/s (open loop)`, (Date.now() - started) / 1000);
+    console.log('targets: one in flight p50 ≤ 50 ms and p99 ≤ 150 ms (approval -> webhook received)');
   } finally {
     agent.destroy();
     receiver.close();
