@@ -1,7 +1,9 @@
 // Flat cost with data (issue 14, target 5): N transactions (BENCH_ROWS, default 1,000,000) seeded straight
 // into PostgreSQL by one `insert … select generate_series`, then ONE caller, sequentially, reading what a
-// merchant reads: balance, page 1 and a deep page of transactions, a lookup by externalId, MEDs and the
-// public transparency figures. Prints p50/p99 per endpoint and EXPLAIN (ANALYZE, BUFFERS) of the SQL
+// merchant reads: balance, page 1 and a deep page of transactions (without filters and with each kind of
+// filter), a lookup by externalId, MEDs and the public transparency figures. It first checks that the
+// totals these answer from counters (migration 110) equal count(*). Prints p50/p99 per endpoint and
+// EXPLAIN (ANALYZE, BUFFERS) of the SQL
 // behind each (the same statements as src/transactions/repository.ts, src/meds/repository.ts,
 // src/ledger/balance.ts and src/api/routes/transparency.ts).
 //
@@ -22,6 +24,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const SMALL_MERCHANTS = 300;
 const BIG = 'acc_bench_big';
 const DEEP_PAGE = 2000; // limit 20 (the default; the spec allows up to 100): offset 39,980
+/** The list's filters on the deep page beside none: each is read through its own index (migration 110). */
+const DEEP_FILTERS: Record<string, string>[] = [{ status: 'approved' }, { type: 'withdrawal' }, { status: 'approved', type: 'payment' }];
 const KEY_QUOTA = 100; // requests per key per minute (src/api/rate-limit.ts): keys are rotated below it
 const TARGET_P99_MS = 20;
 
@@ -98,9 +102,13 @@ async function seed(sql: Sql): Promise<void> {
   await sql`vacuum analyze`;
 }
 
-/** A page of the list as listTransactions reads it: the page's ids from the index, then their rows. */
-const transactionsPage = (account: string, offset: number) =>
-  `select t.* from transactions t join (select id from transactions where account_id = ${account} order by created_at desc, id desc limit 20 offset ${offset}) page using (id) order by t.created_at desc, t.id desc`;
+/** A page of the list as listTransactions reads it: the page's ids from an index, then their rows. */
+function transactionsPage(account: string, offset: number, filters: Record<string, string> = {}): string {
+  const where = [`account_id = ${account}`, ...Object.entries(filters).map(([column, value]) => `${column} = '${value}'`)].join(' and ');
+  return `select t.* from transactions t join (select id from transactions where ${where} order by created_at desc, id desc limit 20 offset ${offset}) page using (id) order by t.created_at desc, t.id desc`;
+}
+
+const deepPagePath = (filters: Record<string, string> = {}) => `/transactions?${new URLSearchParams({ ...filters, page: String(DEEP_PAGE), limit: '20' })}`;
 
 /** The statements behind each endpoint, as the repositories send them, with the bench's values. */
 function statements(deepOffset: number): { endpoint: string; sql: string }[] {
@@ -111,6 +119,7 @@ function statements(deepOffset: number): { endpoint: string; sql: string }[] {
     { endpoint: 'transactions page 1', sql: transactionsPage(account, 0) },
     { endpoint: 'transactions total (counters of migration 110)', sql: `select coalesce(sum(transactions), 0)::bigint as total from transaction_counts where account_id = ${account}` },
     { endpoint: `transactions page ${DEEP_PAGE}`, sql: transactionsPage(account, deepOffset) },
+    ...DEEP_FILTERS.map((filters) => ({ endpoint: `transactions page ${DEEP_PAGE}, ${new URLSearchParams(filters)}`, sql: transactionsPage(account, deepOffset, filters) })),
     { endpoint: 'transaction by externalId', sql: `select * from transactions where account_id = ${account} and (id = 'ext_11' or external_id = 'ext_11') order by (id = 'ext_11') desc limit 1` },
     { endpoint: 'meds page 1', sql: `${medSelect} where m.account_id = ${account} order by m.created_at desc, m.id desc limit 20 offset 0` },
     { endpoint: 'meds page 1 (count)', sql: `select count(*)::int as total from meds m where m.account_id = ${account}` },
@@ -146,7 +155,7 @@ async function main() {
     engine = await startEngine({ DATABASE_URL: databaseUrl });
     const adminUrl = `http://127.0.0.1:${engine.adminPort}/admin`;
     const keys: string[] = [];
-    const endpoints = 5; // the authenticated ones
+    const endpoints = 5 + DEEP_FILTERS.length; // the authenticated ones
     for (let i = 0; i < Math.ceil((REQUESTS * endpoints + 10) / (KEY_QUOTA - 5)); i++) {
       const res = await fetch(`${adminUrl}/accounts/${BIG}/api-keys`, {
         method: 'POST',
@@ -181,14 +190,13 @@ async function main() {
     if (shown !== direct!.approved) throw new Error(`GET /v1/transparency transacoesConcluidas ${shown}, count(*) ${direct!.approved}`);
 
     started = Date.now();
-    const results = [
-      await measure('GET /v1/balance', '/balance'),
-      await measure('GET /v1/transactions (page 1)', '/transactions'),
-      await measure(`GET /v1/transactions?page=${DEEP_PAGE}&limit=20`, `/transactions?page=${DEEP_PAGE}&limit=20`),
+    const results = [await measure('GET /v1/balance', '/balance'), await measure('GET /v1/transactions (page 1)', '/transactions')];
+    for (const filters of [{}, ...DEEP_FILTERS]) results.push(await measure(`GET /v1${deepPagePath(filters)}`, deepPagePath(filters)));
+    results.push(
       await measure('GET /v1/transactions/{externalId}', '/transactions/ext_11'),
       await measure('GET /v1/meds (page 1)', '/meds'),
       await measure('GET /v1/transparency (warm: cached up to 5 s)', '/transparency', false),
-    ];
+    );
     // Cold: the query the cache holds for 5 s, as the engine runs it when the figures expire.
     const cold: number[] = [];
     const transparency = statements(0).find((s) => s.endpoint.startsWith('transparency'))!.sql;

@@ -21,11 +21,10 @@ export interface ListQuery {
 
 /**
  * One page of the account's transactions, newest first, and how many match in all. The page's ids are
- * found first, so that the rows skipped by the offset are read from the index alone (an index-only
- * scan of (account_id, created_at, id) without filters), and only the page's rows from the table. The
- * total is exact without counting rows: it sums the counters migration 110 keeps per (account,
- * status, type), which key every filter of the list; a filter they do not key (a date range) would
- * need count(*).
+ * found first, so that the rows the offset skips are read by an index-only scan (an index in the list's
+ * order per filter, migration 110), and only the page's rows from the table. The total is exact
+ * without counting rows: it sums the counters migration 110 keeps per (account, status, type), which
+ * key every filter of the list; a filter they do not key (a date range) would need count(*).
  */
 export async function listTransactions(sql: Sql, accountId: string, query: ListQuery): Promise<{ rows: TransactionRow[]; total: number }> {
   // The same conditions select the rows of `transactions` and the counters of `transaction_counts`.

@@ -10,7 +10,13 @@
 -- shards by a hash of the row's id (a row stays in its shard for life, so no shard's count goes
 -- negative), so that concurrent inserts into one account rarely wait on the same counter row; a read
 -- sums the shards. Counter rows are upserted in key order, so concurrent statements lock them in one
--- order: an account's counters, then the platform's.
+-- order: the account's counters, then the platform's.
+--
+-- The list's pages: each finds its ids by an index-only scan (src/transactions/repository.ts), so that
+-- the rows an offset skips are read from an index, not the table, whatever the filters: the list index
+-- of migration 003 without filters, and below one index per filter in the list's order (the type
+-- carried along for status and type together). They replace the index of the status filter, which
+-- lacked the id, and migration 090's two indexes, read only by the counts the counters now answer.
 
 create function counter_shard(id text) returns smallint
   language sql immutable parallel safe
@@ -160,3 +166,9 @@ update platform_counts p
    set accounts = a.accounts
   from (select counter_shard(id) as shard, count(*) as accounts from accounts group by counter_shard(id)) a
  where p.shard = a.shard;
+
+drop index transactions_count_idx;
+drop index transactions_approved_amount_idx;
+drop index transactions_status_idx;
+create index transactions_status_list_idx on transactions (account_id, status, created_at desc, id desc) include (type);
+create index transactions_type_list_idx on transactions (account_id, type, created_at desc, id desc);
