@@ -1,0 +1,207 @@
+// Memory with many charges waiting to be paid (issue 14, target 6: engine RSS ≤ 400 MB with 50,000 pending).
+// Starts the engine (`src/main.ts all`, embedded Temporal dev server, fresh PostgreSQL database) with a
+// charge validity of a day, so that no charge expires during the run, creates N charges through
+// POST /v1/transactions with CONCURRENCY requests in flight (API keys in rotation, each under its
+// 100-per-minute quota), then leaves the engine idle for IDLE_S. Every SAMPLE_S it reads the engine
+// process's VmRSS and VmHWM (peak) from /proc and its main thread's V8 heap from GET /metrics (the
+// workflows run in a thread of their own, whose heap is in the RSS only); the Temporal dev server is a
+// process of its own, shown but not counted. Reported: RSS before, after creating and after the idle
+// time, peak, RSS per 1000 pending charges, charges/s, the worker's sticky cache (size, forced evictions,
+// workflow tasks that replayed a history) and the open charge workflows counted by Temporal and PostgreSQL.
+//
+//   node --import tsx bench/pending-memory.ts [N=50000] [CONCURRENCY=16] [IDLE_S=60]
+//
+// The engine inherits the environment: TEMPORAL_MAX_CACHED_WORKFLOWS=500 compares another cache size.
+// BENCH_PREBUILT_BUNDLE=1 bundles the workflows here first and starts the engine on that bundle
+// (TEMPORAL_WORKFLOW_BUNDLE), as a deployment that bundles ahead of time: no webpack in the engine.
+// BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { loadConfig } from '../src/config.js';
+import { connect } from '../src/db/database.js';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../src/temporal/worker.js';
+import { parsePrometheusText, type Family } from '../test/helpers/prometheus-text.js';
+import { startEngine, type BenchEngine } from './engine.js';
+import { jsonCalls, quantile } from './measure.js';
+
+const N = Number(process.argv[2] ?? 50_000);
+const CONCURRENCY = Number(process.argv[3] ?? 16);
+const IDLE_S = Number(process.argv[4] ?? 60);
+const PREBUILT_BUNDLE = process.env.BENCH_PREBUILT_BUNDLE === '1';
+const SAMPLE_S = 5;
+const TARGET_MB = 400;
+const TARGET_CHARGES = 50_000;
+/** Charges per API key, below the 100-per-minute quota whatever the rate. */
+const CHARGES_PER_KEY = 90;
+const CHARGE_TTL_SECONDS = 24 * 60 * 60;
+const CHARGE = { amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' };
+
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 2 });
+const call = jsonCalls(agent);
+const mb = (kb: number) => (kb / 1024).toFixed(0);
+
+/** VmRSS and VmHWM of a process, in kB. */
+function memoryKb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}
+
+/** The child processes of the engine's main thread: the embedded Temporal dev server. */
+function childPids(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+}
+
+/** The sum of every series named `name` (all label sets: the SDK labels its series by task queue, worker type…). */
+function total(families: Map<string, Family>, name: string): number {
+  return [...families.values()].flatMap((family) => family.samples).filter((sample) => sample.name === name).reduce((sum, sample) => sum + sample.value, 0);
+}
+
+interface Sample {
+  seconds: number;
+  created: number;
+  rssKb: number;
+  peakKb: number;
+  heapUsedKb: number;
+  heapTotalKb: number;
+  devServerRssKb: number;
+  metrics: Map<string, Family>;
+}
+
+/** Reads the engine's memory every SAMPLE_S and prints a line; `created()` says how many charges exist so far. */
+function sampler(engine: BenchEngine, created: () => number) {
+  const started = Date.now();
+  const take = async (): Promise<Sample> => {
+    const { rss, peak } = memoryKb(engine.pid);
+    const metrics = parsePrometheusText(await (await fetch(`http://127.0.0.1:${engine.adminPort}/metrics`)).text());
+    const sample: Sample = {
+      seconds: (Date.now() - started) / 1000,
+      created: created(),
+      rssKb: rss,
+      peakKb: peak,
+      heapUsedKb: total(metrics, 'nodejs_heap_size_used_bytes') / 1024,
+      heapTotalKb: total(metrics, 'nodejs_heap_size_total_bytes') / 1024,
+      devServerRssKb: childPids(engine.pid).reduce((sum, pid) => sum + memoryKb(pid).rss, 0),
+      metrics,
+    };
+    process.stdout.write(
+      `${sample.seconds.toFixed(0).padStart(5)} s  ${String(sample.created).padStart(6)} charges  engine RSS ${mb(rss).padStart(4)} MB` +
+        `  (peak ${mb(peak)}, main-thread heap ${mb(sample.heapUsedKb)} of ${mb(sample.heapTotalKb)} MB, cache ${total(metrics, 'temporal_sticky_cache_size')})` +
+        `  Temporal dev server ${mb(sample.devServerRssKb)} MB\n`,
+    );
+    return sample;
+  };
+  const timer = setInterval(() => void take().catch(() => {}), SAMPLE_S * 1000);
+  return { take, stop: () => clearInterval(timer) };
+}
+
+/** The workflow bundle the engine would make at start, made here: its path. */
+async function prebuiltBundle(): Promise<string> {
+  const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quiet });
+  const path = join(mkdtempSync(join(tmpdir(), 'pix-bench-bundle-')), 'workflows.js');
+  writeFileSync(path, bundle.code);
+  return path;
+}
+
+/** One merchant and enough payments:write keys that none takes more than CHARGES_PER_KEY of the N charges. */
+async function chargeKeys(engine: BenchEngine): Promise<string[]> {
+  const admin = (path: string, body: unknown) => call(engine.adminPort, 'POST', `/admin${path}`, engine.adminHeaders, body);
+  const account = await admin('/accounts', { name: 'Loja Bench Memória', document: '11222333000181', email: 'memoria@example.com', kycStatus: 'approved' });
+  if (account.status !== 201) throw new Error(`account creation answered ${account.status}`);
+  const keys: string[] = [];
+  for (let i = 0; i < Math.ceil(N / CHARGES_PER_KEY); i += 1) {
+    keys.push((await admin(`/accounts/${account.body.data.id}/api-keys`, { permissions: ['payments:write'] })).body.data.key);
+  }
+  return keys;
+}
+
+/** N charges, CONCURRENCY in flight. Any 2xx leaves a pending charge (202: the engine's accept wait ran out). */
+async function createCharges(engine: BenchEngine, keys: string[], progress: { created: number }) {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const started = performance.now();
+  const loop = async () => {
+    for (let i = next++; i < N; i = next++) {
+      const answer = await call(engine.port, 'POST', '/v1/transactions', { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `memory-${i}` }, CHARGE);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      if (answer.status >= 200 && answer.status < 300) {
+        progress.created += 1;
+        latencies.push(answer.ms);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, loop));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { seconds, perSecond: progress.created / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), statuses };
+}
+
+/** Open charge workflows by Temporal's count and pending charges by PostgreSQL's. */
+async function openCharges(engine: BenchEngine): Promise<{ workflows: number; pending: number }> {
+  const connection = await Connection.connect({ address: engine.temporalAddress });
+  const sql = connect(engine.databaseUrl, { max: 1 });
+  try {
+    const { count } = await new Client({ connection }).workflow.count(`WorkflowType = 'chargeWorkflow' AND ExecutionStatus = 'Running'`);
+    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from transactions where type = 'payment' and status = 'pending'`;
+    return { workflows: count, pending: row!.n };
+  } finally {
+    await connection.close();
+    await sql.end();
+  }
+}
+
+async function main() {
+  const bundle = PREBUILT_BUNDLE ? await prebuiltBundle() : null;
+  const cache = loadConfig().temporalMaxCachedWorkflows;
+  process.stdout.write(
+    `pending-memory bench: ${N} charges, ${CONCURRENCY} in flight, then ${IDLE_S} s idle; worker cache ${cache} workflows (TEMPORAL_MAX_CACHED_WORKFLOWS); ` +
+      `${bundle ? 'workflows bundled before the start (BENCH_PREBUILT_BUNDLE=1)' : 'workflows bundled by the engine at start'}\n`,
+  );
+  const engine = await startEngine({ CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS), ...(bundle ? { TEMPORAL_WORKFLOW_BUNDLE: bundle } : {}) });
+  const progress = { created: 0 };
+  const memory = sampler(engine, () => progress.created);
+  try {
+    const keys = await chargeKeys(engine);
+    const before = await memory.take();
+    const run = await createCharges(engine, keys, progress);
+    const afterCreation = await memory.take();
+    await sleep(IDLE_S * 1000);
+    const afterIdle = await memory.take();
+    memory.stop();
+    const open = await openCharges(engine);
+
+    const perThousand = (sample: Sample) => (((sample.rssKb - before.rssKb) / 1024) * 1000) / Math.max(progress.created, 1);
+    const temporal = (name: string) => total(afterIdle.metrics, name) - total(before.metrics, name);
+    const statuses = [...run.statuses].map(([status, count]) => `${count} × ${status}`).join(', ');
+    const met = afterIdle.rssKb <= TARGET_MB * 1024 && afterIdle.peakKb <= TARGET_MB * 1024;
+    process.stdout.write(
+      `\ncharges created: ${progress.created} of ${N} in ${run.seconds.toFixed(0)} s (${run.perSecond.toFixed(1)}/s, p50 ${run.p50.toFixed(0)} ms, p99 ${run.p99.toFixed(0)} ms); answers: ${statuses}\n` +
+        `open charge workflows (Temporal): ${open.workflows}; pending charges (PostgreSQL): ${open.pending}\n` +
+        `worker sticky cache: ${total(afterIdle.metrics, 'temporal_sticky_cache_size')} workflows held (limit ${cache}); during the run ` +
+        `${temporal('temporal_sticky_cache_total_forced_eviction_total')} forced evictions, ${temporal('temporal_workflow_task_execution_latency_count')} workflow tasks, ` +
+        `${temporal('temporal_workflow_task_replay_latency_count')} of them replaying a history (a workflow no longer cached)\n` +
+        `engine RSS before the charges:  ${mb(before.rssKb)} MB  (main-thread heap ${mb(before.heapUsedKb)} of ${mb(before.heapTotalKb)} MB)\n` +
+        `engine RSS after creating them: ${mb(afterCreation.rssKb)} MB  (+${perThousand(afterCreation).toFixed(1)} MB per 1000 pending)\n` +
+        `engine RSS after ${IDLE_S} s idle:   ${mb(afterIdle.rssKb)} MB  (+${perThousand(afterIdle).toFixed(1)} MB per 1000 pending; main-thread heap ${mb(afterIdle.heapUsedKb)} of ${mb(afterIdle.heapTotalKb)} MB)\n` +
+        `engine peak RSS (VmHWM):        ${mb(afterIdle.peakKb)} MB\n` +
+        `Temporal dev server RSS (its own process, not counted): ${mb(afterIdle.devServerRssKb)} MB\n` +
+        `target: engine RSS ≤ ${TARGET_MB} MB with ${TARGET_CHARGES} pending (after idle and at peak): ${met ? 'met' : 'NOT met'} with ${progress.created} pending\n`,
+    );
+  } finally {
+    memory.stop();
+    agent.destroy();
+    await engine.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
