@@ -23,6 +23,7 @@ export async function createWorker(deps: Deps, connection: NativeConnection, key
     activities: createActivities(deps),
     dataConverter: encryptingDataConverter(keys),
     ...tracingWorkerOptions(activeTracing()),
+    maxCachedWorkflows: deps.config.temporalMaxCachedWorkflows,
     // A workflow cached on a worker that died waits this long before another worker takes its next task.
     stickyQueueScheduleToStartTimeout: '2 seconds',
   });

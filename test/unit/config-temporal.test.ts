@@ -114,6 +114,13 @@ describe('the rest of the Temporal settings', () => {
     const config = loadConfig({ TEMPORAL_DEV_PORT: '17233', TEMPORAL_CLI_PATH: '/opt/temporal', PATH: '/usr/bin:/bin', TEMPORAL_WORKFLOW_BUNDLE: '/tmp/workflows.js' });
     expect(config).toMatchObject({ temporalDevPort: 17233, temporalCliPath: '/opt/temporal', searchPath: '/usr/bin:/bin', temporalWorkflowBundle: '/tmp/workflows.js' });
   });
+
+  it("the worker's workflow cache size: TEMPORAL_MAX_CACHED_WORKFLOWS, 0 turning the cache off", () => {
+    expect(loadConfig({ TEMPORAL_MAX_CACHED_WORKFLOWS: '250' }).temporalMaxCachedWorkflows).toBe(250);
+    expect(loadConfig({ TEMPORAL_MAX_CACHED_WORKFLOWS: '0' }).temporalMaxCachedWorkflows).toBe(0);
+    expect(() => loadConfig({ TEMPORAL_MAX_CACHED_WORKFLOWS: '-1' })).toThrow(/TEMPORAL_MAX_CACHED_WORKFLOWS/);
+    expect(() => loadConfig({ TEMPORAL_MAX_CACHED_WORKFLOWS: 'all' })).toThrow(ConfigError);
+  });
 });
 
 describe("pixctl's settings", () => {
