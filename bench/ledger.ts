@@ -9,7 +9,10 @@
 //
 // A fresh database migrated by the engine's migrator, merchants and pending charges seeded straight into
 // PostgreSQL, dropped at the end. BENCH_APPROVALS (default 4000) per run.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { settleChargePaid } from '../src/charges/lifecycle.js';
 import { connect, type Sql } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
@@ -56,24 +59,87 @@ interface RunFigures {
   perSecond: number;
   p50: number;
   p99: number;
+  /** CPU time per posting of the database's backends and of this process: what a shared machine's noise does not change much. */
+  pgCpuMs: number;
+  nodeCpuMs: number;
+  /** Callers waiting on a lock (a hot row), on average over samples every 20 ms. */
+  lockWaiters: number;
+}
+
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** CPU time (utime + stime, fields 14 and 15 of /proc/<pid>/stat) the processes have used so far, in ms. */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1000) / ticksPerSecond;
+}
+
+/** Opens every connection of the pool (so that their backends' CPU time can be read) and returns their pids. */
+async function backendPids(sql: Sql): Promise<number[]> {
+  const rows = await Promise.all(Array.from({ length: CONCURRENCY }, () => sql<{ pid: number }[]>`select pg_backend_pid() as pid from pg_sleep(0.05)`));
+  return [...new Set(rows.map(([row]) => row!.pid))];
+}
+
+/** Samples, on a connection of its own, how many of the database's backends wait on a lock, until stopped. */
+function lockSampler(sql: Sql): { stop(): Promise<number> } {
+  let running = true;
+  const samples: number[] = [];
+  const sampling = (async () => {
+    while (running) {
+      const [row] = await sql<{ waiting: number }[]>`
+        select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      samples.push(row!.waiting);
+      await sleep(20);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await sampling;
+      return samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+    },
+  };
 }
 
 /** `work(0 … APPROVALS-1)` by CONCURRENCY callers taking the next index; each call's latency. */
-async function drive(label: string, work: (i: number) => Promise<unknown>): Promise<RunFigures> {
+async function drive(sql: Sql, sampler: Sql, label: string, work: (i: number) => Promise<unknown>): Promise<RunFigures> {
+  const pids = await backendPids(sql);
   const ms: number[] = [];
   let next = 0;
+  let failure: unknown;
+  // A failure stops every caller (each after its call in flight), then ends the run with it.
   const caller = async () => {
-    for (let i = next++; i < APPROVALS; i = next++) {
+    for (let i = next++; i < APPROVALS && failure === undefined; i = next++) {
       const started = process.hrtime.bigint();
-      await work(i);
+      await work(i).catch((err: unknown) => (failure ??= err));
       ms.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
   };
+  const [pgBefore, nodeBefore] = [cpuMs(pids), process.cpuUsage()];
+  const locks = lockSampler(sampler);
   const started = process.hrtime.bigint();
   await Promise.all(Array.from({ length: CONCURRENCY }, caller));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const lockWaiters = await locks.stop();
+  if (failure !== undefined) throw failure;
+  const node = process.cpuUsage(nodeBefore);
+  const pgCpuMs = (cpuMs(pids) - pgBefore) / ms.length;
   ms.sort((a, b) => a - b);
-  return { label, postings: ms.length, perSecond: ms.length / seconds, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+  return {
+    label,
+    postings: ms.length,
+    perSecond: ms.length / seconds,
+    p50: quantile(ms, 0.5),
+    p99: quantile(ms, 0.99),
+    pgCpuMs,
+    nodeCpuMs: (node.user + node.system) / 1000 / ms.length,
+    lockWaiters,
+  };
 }
 
 async function report(sql: Sql, figures: RunFigures, target?: number): Promise<boolean> {
@@ -83,7 +149,10 @@ async function report(sql: Sql, figures: RunFigures, target?: number): Promise<b
     `  ${figures.label.padEnd(44)} ${figures.perSecond.toFixed(0).padStart(6)} postings/s   ` +
       `p50 ${figures.p50.toFixed(1).padStart(6)} ms   p99 ${figures.p99.toFixed(1).padStart(6)} ms${met}`,
   );
-  console.log(`  ${''.padEnd(44)} ledger check: ${check.ok ? 'ok' : 'FAILED'}, ${check.postings} postings, ${check.violations.length} violations`);
+  console.log(
+    `  ${''.padEnd(44)} CPU per posting: PostgreSQL ${figures.pgCpuMs.toFixed(2)} ms, bench process ${figures.nodeCpuMs.toFixed(2)} ms; ${figures.lockWaiters.toFixed(1)} callers waiting on a lock\n` +
+      `  ${''.padEnd(44)} ledger check: ${check.ok ? 'ok' : 'FAILED'}, ${check.postings} postings, ${check.violations.length} violations`,
+  );
   if (!check.ok) console.log(JSON.stringify(check.violations.slice(0, 10), null, 2));
   return check.ok;
 }
@@ -93,6 +162,7 @@ async function main() {
   const admin = connect(`${PG}/postgres`, { max: 1 });
   await admin.unsafe(`create database "${database}"`);
   const sql = connect(`${PG}/${database}`, { max: CONCURRENCY });
+  const sampler = connect(`${PG}/${database}`, { max: 1 });
   let clean = true;
   try {
     const applied = await migrate(sql);
@@ -130,12 +200,13 @@ async function main() {
       );
     };
 
-    clean = (await report(sql, await drive(`approvals, ${MERCHANTS} merchants`, approve('spread')), 2000)) && clean;
-    clean = (await report(sql, await drive('approvals, one merchant', approve('hot')), 500)) && clean;
-    clean = (await report(sql, await drive(`post() alone, ${MERCHANTS} merchants`, plainPost('post_spread', (i) => merchantId(1 + (i % MERCHANTS)))))) && clean;
-    clean = (await report(sql, await drive('post() alone, one merchant', plainPost('post_hot', () => HOT)))) && clean;
+    clean = (await report(sql, await drive(sql, sampler, `approvals, ${MERCHANTS} merchants`, approve('spread')), 2000)) && clean;
+    clean = (await report(sql, await drive(sql, sampler, 'approvals, one merchant', approve('hot')), 500)) && clean;
+    clean = (await report(sql, await drive(sql, sampler, `post() alone, ${MERCHANTS} merchants`, plainPost('post_spread', (i) => merchantId(1 + (i % MERCHANTS)))))) && clean;
+    clean = (await report(sql, await drive(sql, sampler, 'post() alone, one merchant', plainPost('post_hot', () => HOT)))) && clean;
   } finally {
     await sql.end();
+    await sampler.end();
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
     await admin.end();
   }

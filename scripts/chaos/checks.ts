@@ -66,7 +66,7 @@ async function balances(sql: Sql): Promise<CheckResult> {
       select a.id, 'retained', coalesce((select sum(retained_amount) from meds m where m.account_id = a.id and m.status = 'open'), 0) from accounts a
     )
     select e.account, e.kind, coalesce(l.balance, 0)::bigint as ledger, e.expected::bigint as expected
-    from expected e left join ledger_accounts l on l.owner_id = e.account and l.kind = e.kind`);
+    from expected e left join ledger_balances l on l.owner_id = e.account and l.kind = e.kind`);
   return {
     name: 'balances = recomputation from transactions and MEDs',
     examined: rows.length,

@@ -149,12 +149,9 @@ export function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: strin
   return settleOnce(
     deps.sql,
     transactionId,
-    (tx) => tx<RawTransactionRow[]>`
-      update transactions
-      set status = 'approved', processing_state = 'completed', approved_at = ${new Date(paid.paidAt)}, end_to_end_id = ${paid.endToEndId ?? null},
-          payer = coalesce(payer, '{}'::jsonb) || ${tx.json(payerAtRoute(paid) as never)}, updated_at = now()
-      where id = ${transactionId}
-      returning *`,
+    (tx) => tx`
+      status = 'approved', processing_state = 'completed', approved_at = ${new Date(paid.paidAt)}, end_to_end_id = ${paid.endToEndId ?? null},
+      payer = coalesce(payer, '{}'::jsonb) || ${tx.json(payerAtRoute(paid) as never)}`,
     (row) => ({ key: `charge:${row.id}:settle`, description: 'Cobrança Pix paga', entries: paidChargeEntries(row) }),
   );
 }
@@ -168,10 +165,7 @@ export function settleChargeCancelled(deps: ChargeLifecycleDeps, transactionId: 
   return settleOnce(
     deps.sql,
     transactionId,
-    (tx) => tx<RawTransactionRow[]>`
-      update transactions set status = 'cancelled', expired = ${expired}, processing_state = 'completed', updated_at = now()
-      where id = ${transactionId}
-      returning *`,
+    (tx) => tx`status = 'cancelled', expired = ${expired}, processing_state = 'completed'`,
   );
 }
 
@@ -180,9 +174,6 @@ export function settleChargeFailed(deps: ChargeLifecycleDeps, transactionId: str
   return settleOnce(
     deps.sql,
     transactionId,
-    (tx) => tx<RawTransactionRow[]>`
-      update transactions set status = 'failed', processing_state = 'completed', updated_at = now()
-      where id = ${transactionId}
-      returning *`,
+    (tx) => tx`status = 'failed', processing_state = 'completed'`,
   );
 }

@@ -24,13 +24,16 @@ async function violationsIn(tx: TxSql): Promise<LedgerViolation[]> {
     from ledger_postings p left join ledger_entries e on e.posting_id = p.id
     group by p.id having coalesce(sum(e.amount), 0) <> 0 or count(e.id) = 0
     order by p.id`;
+  // A balance is its row's plus its deltas (ledger_balances, migration 100_ledger_balance_deltas.sql).
+  // Full join: entries of an account without a row (no foreign key holds them) are a balance of zero.
   const mismatched = await tx<{ account: string; balance: bigint; entries: bigint }[]>`
-    select a.id as account, a.balance, coalesce(sum(e.amount), 0) as entries
-    from ledger_accounts a left join ledger_entries e on e.ledger_account_id = a.id
-    group by a.id having a.balance <> coalesce(sum(e.amount), 0)
-    order by a.id`;
+    select coalesce(b.id, e.ledger_account_id) as account, coalesce(b.balance, 0) as balance, coalesce(e.sum, 0) as entries
+    from ledger_balances b
+    full join (select ledger_account_id, sum(amount) as sum from ledger_entries group by ledger_account_id) e on e.ledger_account_id = b.id
+    where coalesce(b.balance, 0) <> coalesce(e.sum, 0)
+    order by 1`;
   const negative = await tx<{ account: string; balance: bigint }[]>`
-    select id as account, balance from ledger_accounts
+    select id as account, balance from ledger_balances
     where kind = any(${[...CUSTOMER_KINDS]}::text[]) and balance < 0 order by id`;
   return [
     ...unbalanced.map((r) => ({ kind: 'unbalanced_posting' as const, postingKey: r.postingKey, sumCents: Number(r.sum) })),

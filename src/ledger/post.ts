@@ -4,6 +4,7 @@ import type { TxSql } from '../db/database.js';
 import { ledgerPostings } from '../metrics/registry.js';
 import { inSpan } from '../tracing/spans.js';
 import { isCustomerKind, parseLedgerAccount } from './accounts.js';
+import { lockedBalances } from './balance.js';
 
 export interface Entry {
   account: string;
@@ -52,8 +53,8 @@ function validate(posting: Posting): Map<string, number> {
 
 /**
  * Posts once per key. Returns false (and changes nothing) when the key was already posted.
- * Throws InsufficientFunds, leaving the caller's transaction usable (a savepoint undoes the
- * partial work), when a customer balance would become negative.
+ * Throws InsufficientFunds, leaving the caller's transaction usable (no statement failed), when a
+ * customer balance would become negative.
  */
 export function post(tx: TxSql, posting: Posting): Promise<boolean> {
   return inSpan('ledger.post', { 'ledger.entries': posting.entries.length }, async (span) => {
@@ -63,46 +64,111 @@ export function post(tx: TxSql, posting: Posting): Promise<boolean> {
   });
 }
 
+// A posting that debits a customer balance locks its rows (in id order, so that such postings cannot
+// deadlock), moves their deltas in and checks them before it writes. Any other posting is written by
+// one statement that waits on no balance row (see migration 100_ledger_balance_deltas.sql).
 async function postOnce(tx: TxSql, posting: Posting): Promise<boolean> {
   const deltas = validate(posting);
-  // Sorted, so that concurrent postings over the same accounts lock their rows in the same order.
-  const ids = [...deltas.keys()].sort();
-  const posted = await tx.savepoint(async (sp) => {
-    const [created] = await sp<{ id: bigint }[]>`
+  const debitsCustomer = [...deltas].some(([account, delta]) => delta < 0 && isCustomerKind(parseLedgerAccount(account).kind));
+  if (debitsCustomer) {
+    const refusal = await uncoveredDebit(tx, deltas);
+    // The balance may be short because this very posting was committed meanwhile (a retried activity).
+    if (refusal) {
+      if (await alreadyPosted(tx, posting.key)) return false;
+      throw refusal;
+    }
+  }
+  const posted = await write(tx, posting, deltas, debitsCustomer ? 'locked' : 'unlocked');
+  // Counted when written, inside the caller's transaction (commit is the caller's): one that rolls back
+  // after its posting is counted again by its retry. No refusal does (they come before the write), only
+  // a database failure: rare over-counting, never a posting missed.
+  if (posted) ledgerPostings.inc();
+  return posted;
+}
+
+const sortedAccounts = (deltas: Map<string, number>) => [...deltas.keys()].sort().map(parseLedgerAccount);
+
+/**
+ * Creates the posting's missing rows and locks them all: the two statements are sent together (one
+ * round trip), in this order (a query is sent in the order it is started). The first customer debit
+ * its balance cannot cover.
+ */
+async function uncoveredDebit(tx: TxSql, deltas: Map<string, number>): Promise<InsufficientFunds | null> {
+  const refs = sortedAccounts(deltas);
+  const created = tx`
+    insert into ledger_accounts (id, owner_id, kind)
+    select * from unnest(${refs.map((r) => r.id)}::text[], ${refs.map((r) => r.ownerId)}::text[], ${refs.map((r) => r.kind)}::text[])
+    order by 1
+    on conflict (id) do nothing`.execute();
+  const [, balances] = await Promise.all([created, lockedBalances(tx, refs.map((r) => r.id))]);
+  for (const [account, balance] of balances) {
+    const delta = deltas.get(account)!;
+    if (balance + delta < 0 && isCustomerKind(parseLedgerAccount(account).kind)) return new InsufficientFunds(account, balance, -delta);
+  }
+  return null;
+}
+
+async function alreadyPosted(tx: TxSql, key: string): Promise<boolean> {
+  const [found] = await tx`select 1 from ledger_postings where posting_key = ${key}`;
+  return found !== undefined;
+}
+
+/**
+ * The posting, its entries and its balances in one statement: nothing but the posting row when its key
+ * is already posted (a concurrent insert of the key waits for the other transaction and then finds it).
+ * `locked`: the rows are this transaction's already, their deltas moved in; they are updated. `unlocked`:
+ * each existing row whose lock is free is locked, gets its deltas and the amount; a row locked by
+ * another transaction gets a delta instead; a missing row is created with the amount.
+ */
+async function write(tx: TxSql, posting: Posting, deltas: Map<string, number>, rows: 'locked' | 'unlocked'): Promise<boolean> {
+  const refs = sortedAccounts(deltas);
+  const ids = refs.map((r) => r.id);
+  // Rows are found by `id = any(ids)` (their primary key), never by a join the planner could turn into
+  // a scan of every account.
+  const changes = tx`
+    select d.* from unnest(${ids}::text[], ${refs.map((r) => r.ownerId)}::text[], ${refs.map((r) => r.kind)}::text[],
+                           ${refs.map((r) => deltas.get(r.id)!)}::bigint[]) as d(id, owner_id, kind, delta)
+    where exists (select from posting)`;
+  const balances =
+    rows === 'locked'
+      ? tx`
+    updated as (
+      update ledger_accounts a set balance = a.balance + c.delta, updated_at = now()
+      from changes c where a.id = any(${ids}::text[]) and a.id = c.id
+    )`
+      : tx`
+    present as (
+      select id from ledger_accounts where id = any(${ids}::text[])
+    ), locked as (
+      select id from ledger_accounts where id = any(${ids}::text[]) and exists (select from posting)
+      order by id for no key update skip locked
+    ), moved as (
+      delete from ledger_balance_deltas where ledger_account_id = any(array(select id from locked))
+      returning ledger_account_id as id, amount
+    ), updated as (
+      update ledger_accounts a
+      set balance = a.balance + c.delta + coalesce((select sum(m.amount) from moved m where m.id = a.id), 0), updated_at = now()
+      from changes c where a.id = any(array(select id from locked)) and a.id = c.id
+    ), deferred as (
+      insert into ledger_balance_deltas (ledger_account_id, amount)
+      select id, delta from changes where id in (select id from present) and id not in (select id from locked)
+    ), created as (
+      insert into ledger_accounts as a (id, owner_id, kind, balance)
+      select id, owner_id, kind, delta from changes where id not in (select id from present)
+      order by id
+      on conflict (id) do update set balance = a.balance + excluded.balance, updated_at = now()
+    )`;
+  const [written] = await tx<{ id: bigint }[]>`
+    with posting as (
       insert into ledger_postings (posting_key, transaction_id, description)
       values (${posting.key}, ${posting.transactionId ?? null}, ${posting.description})
       on conflict (posting_key) do nothing
-      returning id`;
-    if (!created) return false;
-
-    const refs = ids.map(parseLedgerAccount);
-    await sp`
-      insert into ledger_accounts (id, owner_id, kind)
-      select * from unnest(${refs.map((r) => r.id)}::text[], ${refs.map((r) => r.ownerId)}::text[], ${refs.map((r) => r.kind)}::text[])
-      order by 1
-      on conflict (id) do nothing`;
-    const locked = await sp<{ id: string; balance: bigint }[]>`
-      select id, balance from ledger_accounts where id = any(${ids}::text[]) order by id for update`;
-    for (const row of locked) {
-      const delta = deltas.get(row.id)!;
-      if (Number(row.balance) + delta < 0 && isCustomerKind(parseLedgerAccount(row.id).kind)) {
-        throw new InsufficientFunds(row.id, Number(row.balance), -delta);
-      }
-    }
-
-    await sp`
+      returning id
+    ), entries as (
       insert into ledger_entries (posting_id, ledger_account_id, amount)
-      select ${String(created.id)}::bigint, account, amount
-      from unnest(${posting.entries.map((e) => e.account)}::text[], ${posting.entries.map((e) => e.amount)}::bigint[]) as e(account, amount)`;
-    await sp`
-      update ledger_accounts a set balance = a.balance + d.delta, updated_at = now()
-      from unnest(${ids}::text[], ${ids.map((id) => deltas.get(id)!)}::bigint[]) as d(id, delta)
-      where a.id = d.id`;
-    return true;
-  });
-  // Counted when written, inside the caller's transaction (commit is the caller's): one that rolls back
-  // after its posting is counted again by its retry. No refusal does (they come before or inside the
-  // savepoint), only a database failure: rare over-counting, never a posting missed.
-  if (posted) ledgerPostings.inc();
-  return posted;
+      select posting.id, e.account, e.amount
+      from posting, unnest(${posting.entries.map((e) => e.account)}::text[], ${posting.entries.map((e) => e.amount)}::bigint[]) as e(account, amount)
+    ), changes as (${changes}), ${balances}
+    select id from posting`;
+  return written !== undefined;
 }

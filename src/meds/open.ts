@@ -7,6 +7,7 @@ import type { Sql, TxSql } from '../db/database.js';
 import { medEventId, recordMedEvent } from '../events/record.js';
 import { formatReais } from '../domain/money.js';
 import { customerAccount } from '../ledger/accounts.js';
+import { lockedBalances } from '../ledger/balance.js';
 import { post } from '../ledger/post.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused, type MedChangeResult } from './results.js';
@@ -23,9 +24,8 @@ export interface OpenMedInput {
 
 /** The account's available balance, its row locked for the caller's PostgreSQL transaction. */
 export async function lockedAvailable(tx: TxSql, accountId: string): Promise<number> {
-  const [row] = await tx<{ balance: bigint }[]>`
-    select balance from ledger_accounts where id = ${customerAccount(accountId, 'available')} for update`;
-  return Number(row?.balance ?? 0n);
+  const available = customerAccount(accountId, 'available');
+  return (await lockedBalances(tx, [available])).get(available) ?? 0;
 }
 
 /** Idempotent by `medId`: a retried activity answers the MED it opened. */

@@ -1,5 +1,6 @@
 // What the charge and transfer lifecycles share: reading a transaction's row by id, and settling a
 // pending transaction once (status change, ledger posting and event in one PostgreSQL transaction).
+import type { Fragment } from 'postgres';
 import type { Sql, TxSql } from '../db/database.js';
 import { recordTransactionEvent } from '../events/record.js';
 import { post, type Entry } from '../ledger/post.js';
@@ -20,13 +21,14 @@ export interface SettlementPosting {
   entries: Entry[];
 }
 
-export async function loadTransactionRow(sql: Sql | TxSql, transactionId: string, lock = false): Promise<TransactionRow> {
-  const [raw] = lock
-    ? await sql<RawTransactionRow[]>`select * from transactions where id = ${transactionId} for update`
-    : await sql<RawTransactionRow[]>`select * from transactions where id = ${transactionId}`;
+export async function loadTransactionRow(sql: Sql | TxSql, transactionId: string): Promise<TransactionRow> {
+  const [raw] = await sql<RawTransactionRow[]>`select * from transactions where id = ${transactionId}`;
   if (!raw) throw new Error(`transaction ${transactionId} not found`);
   return toTransactionRow(raw);
 }
+
+/** The columns a settlement sets (besides `updated_at`), as a fragment of `update transactions set …`. */
+export type SettlementChange = (tx: TxSql) => Fragment;
 
 /**
  * Moves a pending transaction to its final state with `change` and, in the same PostgreSQL
@@ -34,27 +36,30 @@ export async function loadTransactionRow(sql: Sql | TxSql, transactionId: string
  * final is returned as is with the event its final state recorded, so a retried activity
  * dispatches the same event.
  */
-export async function settleOnce(
-  sql: Sql,
-  transactionId: string,
-  change: (tx: TxSql) => Promise<RawTransactionRow[]>,
-  posting?: (row: TransactionRow) => SettlementPosting,
-): Promise<Settled> {
+export async function settleOnce(sql: Sql, transactionId: string, change: SettlementChange, posting?: (row: TransactionRow) => SettlementPosting): Promise<Settled> {
   let reached: TransactionRow | null = null;
   const settled = await sql.begin(async (tx) => {
-    const current = await loadTransactionRow(tx, transactionId, true);
-    if (current.status !== 'pending') {
+    // Only a pending row is changed; a concurrent settlement of the same transaction waits for this
+    // row's lock and then finds it no longer pending.
+    const [raw] = await tx<RawTransactionRow[]>`
+      update transactions set ${change(tx)}, updated_at = now()
+      where id = ${transactionId} and status = 'pending'
+      returning *`;
+    if (!raw) {
+      const current = await loadTransactionRow(tx, transactionId);
       const events = await tx<{ id: string }[]>`
         select id from events where transaction_id = ${transactionId} and type = ${`transaction.${current.status}`}`;
       return { transaction: serializeTransaction(current), eventIds: events.map((e) => e.id) };
     }
-    const [raw] = await change(tx);
-    const row = toTransactionRow(raw!);
-    if (posting) {
-      const { key, description, entries } = posting(row);
-      await post(tx, { key, transactionId: row.id, description, entries: entries.filter((entry) => entry.amount !== 0) });
-    }
-    const eventId = await recordTransactionEvent(tx, row);
+    const row = toTransactionRow(raw);
+    // The event and the posting are sent together (one round trip to PostgreSQL), the posting last:
+    // the ledger rows it locks are held only until the commit that follows.
+    const settlement = posting?.(row);
+    const [eventId] = await Promise.all([
+      recordTransactionEvent(tx, row),
+      settlement &&
+        post(tx, { key: settlement.key, transactionId: row.id, description: settlement.description, entries: settlement.entries.filter((entry) => entry.amount !== 0) }),
+    ]);
     reached = row;
     return { transaction: serializeTransaction(row), eventIds: [eventId] };
   });

@@ -146,10 +146,7 @@ export function settleTransferApproved(deps: TransferLifecycleDeps, transactionI
   return settleOnce(
     deps.sql,
     transactionId,
-    (tx) => tx<RawTransactionRow[]>`
-      update transactions set status = 'approved', processing_state = 'completed', approved_at = ${new Date(settledAt)}, updated_at = now()
-      where id = ${transactionId}
-      returning *`,
+    (tx) => tx`status = 'approved', processing_state = 'completed', approved_at = ${new Date(settledAt)}`,
     (row) => ({ key: `transfer:${row.id}:settle`, description: 'Transferência Pix enviada', entries: sentTransferEntries(row) }),
   );
 }
@@ -159,12 +156,9 @@ export function settleTransferFailed(deps: TransferLifecycleDeps, transactionId:
   return settleOnce(
     deps.sql,
     transactionId,
-    (tx) => tx<RawTransactionRow[]>`
-      update transactions
-      set status = 'failed', processing_state = 'completed', updated_at = now(),
-          counterparty = coalesce(counterparty, '{}'::jsonb) || ${tx.json({ failureReason: reason })}
-      where id = ${transactionId}
-      returning *`,
+    (tx) => tx`
+      status = 'failed', processing_state = 'completed',
+      counterparty = coalesce(counterparty, '{}'::jsonb) || ${tx.json({ failureReason: reason })}`,
     (row) => ({
       key: `transfer:${row.id}:release`,
       description: 'Transferência Pix falhou: reserva devolvida',
