@@ -116,7 +116,7 @@ function statements(deepOffset: number): { endpoint: string; sql: string }[] {
   const account = `'${BIG}'`;
   const medSelect = 'select m.*, t.external_id from meds m join transactions t on t.id = m.transaction_id';
   return [
-    { endpoint: 'balance', sql: `select kind, balance from ledger_accounts where owner_id = ${account} and kind = any('{available,reserved,retained}'::text[])` },
+    { endpoint: 'balance', sql: `select kind, balance from ledger_balances where owner_id = ${account} and kind = any('{available,reserved,retained}'::text[])` },
     { endpoint: 'transactions page 1', sql: transactionsPage(account, 0) },
     { endpoint: 'transactions total (counters of migration 110)', sql: `select coalesce(sum(transactions), 0)::bigint as total from transaction_counts where account_id = ${account}` },
     { endpoint: `transactions page ${DEEP_PAGE}`, sql: transactionsPage(account, deepOffset) },
