@@ -151,7 +151,7 @@ async function write(tx: TxSql, posting: Posting, deltas: Map<string, number>, r
       from changes c where a.id = any(array(select id from locked)) and a.id = c.id
     ), deferred as (
       insert into ledger_balance_deltas (ledger_account_id, amount)
-      select id, delta from changes where id in (select id from present) and id not in (select id from locked)
+      select id, delta from changes where id in (select id from present) and id not in (select id from locked) and delta <> 0
     ), created as (
       insert into ledger_accounts as a (id, owner_id, kind, balance)
       select id, owner_id, kind, delta from changes where id not in (select id from present)

@@ -102,6 +102,28 @@ describe('a credit to a row another transaction holds', () => {
     expect((await readBalance(sql, acc)).availableCents).toBe(800);
     await expectLedgerConsistent(url);
   });
+
+  it('writes no delta for an account whose entries cancel out', async () => {
+    const acc = uniqueAccount();
+    const available = customerAccount(acc, 'available');
+    await credit(acc, 100);
+    const key = `test:cancel:${acc}`;
+    const posted = await whileLocked(available, () =>
+      sql.begin((tx) =>
+        post(tx, {
+          key,
+          description: 'in and out',
+          entries: [
+            { account: available, amount: 40 },
+            { account: available, amount: -40 },
+          ],
+        }),
+      ),
+    );
+    expect(posted).toBe(true);
+    expect(await deltasOf(available)).toBe(0);
+    await expectLedgerConsistent(url);
+  });
 });
 
 describe('concurrent credits and debits on one account', () => {
