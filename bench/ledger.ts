@@ -5,13 +5,17 @@
 //   (a) approvals spread over 1000 merchants: target ≥ 2000 postings/s;
 //   (b) approvals into ONE merchant: target ≥ 500 postings/s;
 // and plain post() of the same entries, each in its own transaction, so that the ledger's own cost shows.
-// Every run ends with the ledger check (src/ledger/check.ts), which must be clean.
+// Every run ends with the ledger check (src/ledger/check.ts), which must be clean. Beside postings/s and
+// p50/p99 per call: the CPU time per posting of the database's backends and of this process (the machine
+// is shared: they move less with its load than the rate does), how many callers wait on a row lock on
+// average, and the balance deltas left (migration 100_ledger_balance_deltas.sql).
 //
 // A fresh database migrated by the engine's migrator, merchants and pending charges seeded straight into
 // PostgreSQL, dropped at the end. BENCH_APPROVALS (default 4000) per run.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { settleChargePaid } from '../src/charges/lifecycle.js';
 import { connect, type Sql } from '../src/db/database.js';
@@ -144,6 +148,7 @@ async function drive(sql: Sql, sampler: Sql, label: string, work: (i: number) =>
 
 async function report(sql: Sql, figures: RunFigures, target?: number): Promise<boolean> {
   const check = await ledgerReport(sql);
+  const [deltas] = await sql<{ left: number }[]>`select count(*)::int as left from ledger_balance_deltas`;
   const met = target === undefined ? '' : figures.perSecond >= target ? `   ≥ ${target}: met` : `   < ${target}: NOT MET`;
   console.log(
     `  ${figures.label.padEnd(44)} ${figures.perSecond.toFixed(0).padStart(6)} postings/s   ` +
@@ -151,7 +156,7 @@ async function report(sql: Sql, figures: RunFigures, target?: number): Promise<b
   );
   console.log(
     `  ${''.padEnd(44)} CPU per posting: PostgreSQL ${figures.pgCpuMs.toFixed(2)} ms, bench process ${figures.nodeCpuMs.toFixed(2)} ms; ${figures.lockWaiters.toFixed(1)} callers waiting on a lock\n` +
-      `  ${''.padEnd(44)} ledger check: ${check.ok ? 'ok' : 'FAILED'}, ${check.postings} postings, ${check.violations.length} violations`,
+      `  ${''.padEnd(44)} ledger check: ${check.ok ? 'ok' : 'FAILED'}, ${check.postings} postings, ${check.violations.length} violations; ${deltas!.left} deltas left`,
   );
   if (!check.ok) console.log(JSON.stringify(check.violations.slice(0, 10), null, 2));
   return check.ok;
@@ -172,7 +177,10 @@ async function main() {
       { run: 'hot', spread: false },
     ]);
     const [settings] = await sql<{ sc: string }[]>`select current_setting('synchronous_commit') as sc`;
-    console.log(`${APPROVALS} approvals per run, ${CONCURRENCY} concurrent callers (pool of ${CONCURRENCY}), synchronous_commit ${settings!.sc}\n`);
+    console.log(
+      `${APPROVALS} approvals per run, ${CONCURRENCY} concurrent callers (pool of ${CONCURRENCY}), synchronous_commit ${settings!.sc}; ` +
+        `${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(1)} (other processes share them)\n`,
+    );
 
     const deps = { sql, config: { pixRoutes: [], chargeTtlSeconds: 3600 }, log: createLogger('warn') };
     const approve = (run: string) => (i: number) =>
