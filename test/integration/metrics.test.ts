@@ -70,7 +70,8 @@ describe('GET /metrics on the admin port', () => {
       expect(sampleValue(after, 'pix_meds_open')).toBeGreaterThanOrEqual(0);
       expect(after.get('pix_meds_overdue')?.samples).toHaveLength(1);
       const temporal = [...after.values()].filter((family) => family.name.startsWith('temporal_') && family.samples.length > 0);
-      expect(temporal.map((family) => family.name)).toEqual(expect.arrayContaining(['temporal_workflow_task_execution_latency', 'temporal_activity_execution_latency']));
+      // A simulator charge runs local activities only (local-settlement).
+      expect(temporal.map((family) => family.name)).toEqual(expect.arrayContaining(['temporal_workflow_task_execution_latency', 'temporal_local_activity_execution_latency']));
 
       const values = labelValues(after);
       expect(values.filter((value) => ID_LIKE.test(value) || value.includes(created.id))).toEqual([]);

@@ -64,9 +64,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
         'RunWorkflow:chargeWorkflow',
         'RunActivity:settleChargePaid',
         'ledger.post',
-        'RunWorkflow:webhookDeliveryWorkflow',
-        'RunActivity:attemptWebhookDelivery',
+        // The settlement starts the delivery, makes its attempt 1 and tells the delivery's run the outcome.
+        'StartWorkflow:webhookDeliveryWorkflow',
         'webhook.post',
+        'SignalWorkflow:firstAttempt',
+        'RunWorkflow:webhookDeliveryWorkflow',
+        'HandleSignal:firstAttempt',
       ]),
     );
     expect(spans.find((span) => span.name === 'UpdateWithStartWorkflow:accept')?.parentSpanId).toBe(request!.spanId);
