@@ -15,9 +15,11 @@ describe('log redaction of errors', () => {
   const live = liveStack({ env: { ACCEPT_WAIT_MS: '500' } });
 
   it('logs a failing activity with a payer without the payer name, document or e-mail', async () => {
+    const { client } = await createMerchant(live.stack);
+    // A first charge warms the engine up, so that the refusal below comes within ACCEPT_WAIT_MS.
+    expect((await postCharge(client, chargeBody())).status).toBe(201);
     // A constraint the payer's row violates: PostgreSQL answers 23514 with "Failing row contains (…)" as detail.
     await live.sql.unsafe(`alter table transactions add constraint test_payer_refused check (payer->>'name' <> '${PAYER.name}') not valid`);
-    const { client } = await createMerchant(live.stack);
     // A data error ends the accept step for good (no retries): the request is refused, nothing kept.
     const res = await postCharge(client, chargeBody({ payer: PAYER }));
     expect([res.status, res.body.error?.code], res.text).toEqual([400, 'invalid_request']);
