@@ -32,8 +32,9 @@ export interface Config {
   /** A prebuilt workflow bundle the worker loads instead of bundling workflows/ at start (tests, bench). */
   temporalWorkflowBundle: string | null;
   /**
-   * Workflows the worker keeps in memory between their tasks (the SDK's sticky cache, maxCachedWorkflows): the
-   * largest part of the engine's memory once many are open. A workflow not in it replays its history at its next task.
+   * Workflows the worker keeps in memory between their tasks (the SDK's sticky cache, maxCachedWorkflows), about
+   * 0.1 to 0.2 MB each; a workflow not in it replays its history at its next task. What bounds the engine's memory
+   * however many charges wait (bench/pending-memory.ts).
    */
   temporalMaxCachedWorkflows: number;
   dataDir: string;
@@ -254,7 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
     temporalCliPath: str(env, 'TEMPORAL_CLI_PATH'),
     searchPath: env.PATH ?? '',
     temporalWorkflowBundle: str(env, 'TEMPORAL_WORKFLOW_BUNDLE'),
-    temporalMaxCachedWorkflows: int(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 1000, 0, 1_000_000),
+    temporalMaxCachedWorkflows: int(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 250, 0, 1_000_000),
     dataDir: env.DATA_DIR || '.data',
     chargeTtlSeconds: int(env, 'CHARGE_TTL_SECONDS', 900, 1),
     medDecisionDeadlineSeconds: int(env, 'MED_DECISION_DEADLINE_SECONDS', 7 * 24 * 60 * 60, 1),

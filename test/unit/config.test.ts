@@ -17,7 +17,7 @@ describe('configuration', () => {
       temporalUiPort: 8233,
       temporalCliPath: null,
       temporalWorkflowBundle: null,
-      temporalMaxCachedWorkflows: 1000,
+      temporalMaxCachedWorkflows: 250,
       chargeTtlSeconds: 900,
       webhookAllowInsecure: false,
       simulatorTransferDelayMs: 2000,
