@@ -23,16 +23,14 @@
 // The Temporal dev server (in memory) is shared by all runs.
 //
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
-import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { connect } from '../src/db/database.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
+import { startBaselineWorker, stopProcess } from './child-process.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { acceptBaselineUpdate, baselineWorkflow } from './baseline/workflow.js';
 import { jsonCalls, printTable, quantile, type Figures } from './measure.js';
@@ -44,7 +42,6 @@ import { transferAccounts, transferLoad } from './transfers.js';
 const DURATION_S = Number(process.argv[2] ?? 20);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
 const WARMUP_S = 3;
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Requests per API key, under the 100-per-minute quota; keys for up to this many requests per second. */
 const REQUESTS_PER_KEY = 90;
 const MAX_RATE_PER_S = 500;
@@ -53,30 +50,6 @@ const OPEN_LOOP_SHARE = 0.5;
 const TARGET_BASELINE_SHARE = 0.9;
 const TARGET_OPEN_LOOP_P99_MS = 150;
 const CHARGE_BODY = { amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' };
-
-/** Spawns `node --import tsx <args>` and resolves once `ready()` says so (it fails if the process exits first). */
-async function spawnProcess(args: string[], env: Record<string, string>, ready: (output: () => string) => Promise<boolean>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  process.once('exit', () => child.kill('SIGKILL'));
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out = (out + chunk.toString()).slice(-10_000);
-  });
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-    if (await ready(() => out).catch(() => false)) return child;
-    await sleep(100);
-  }
-  throw new Error(`${args.join(' ')} not ready within 90 s`);
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 /** One update-with-start of the baseline workflow, answered once its no-op activity has run. */
 async function baselineCall(client: Client, taskQueue: string): Promise<void> {
@@ -184,9 +157,7 @@ async function main() {
   };
   try {
     const taskQueue = `baseline-${randomBytes(4).toString('hex')}`;
-    baselineWorker = await spawnProcess(['bench/baseline/worker.ts'], { TEMPORAL_ADDRESS: temporalServer.address, BASELINE_TASK_QUEUE: taskQueue }, async (output) =>
-      output().includes('baseline worker running'),
-    );
+    baselineWorker = await startBaselineWorker(temporalServer.address, taskQueue);
     const baselineParties = { temporalPort, baselineWorker: baselineWorker.pid };
     await baselineLoad(client, taskQueue, WARMUP_S, 'warm-up');
     const baseline = await measured('baseline, closed loop', baselineParties, () => baselineLoad(client, taskQueue, DURATION_S, 'bare Temporal (update-with-start + 1 no-op activity)'));

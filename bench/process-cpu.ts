@@ -81,15 +81,15 @@ function devServerPid(sample: CpuSample, port: number): number {
   throw new Error(`no temporal dev server on port ${port} in /proc`);
 }
 
-/** Clock ticks of the trees rooted at `roots`, in `sample`. */
-function treeTicks(sample: CpuSample, roots: number[]): number {
+/** Clock ticks of the trees rooted at `roots`, in `sample`, without the subtrees rooted at `without`. */
+function treeTicks(sample: CpuSample, roots: number[], without: number[] = []): number {
   const children = new Map<number, number[]>();
   for (const [pid, p] of sample.processes) children.set(p.ppid, [...(children.get(p.ppid) ?? []), pid]);
   let ticks = 0;
   const pending = [...roots];
   for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
     const p = sample.processes.get(pid);
-    if (!p) continue;
+    if (!p || without.includes(pid)) continue;
     ticks += p.own + p.reaped;
     pending.push(...(children.get(pid) ?? []));
   }
@@ -116,13 +116,14 @@ export async function measureCpu<T>(parties: CpuParties, run: () => Promise<T>):
   const after = sampleCpu();
   const temporal = devServerPid(after, parties.temporalPort);
   const delta = (ticks: (sample: CpuSample) => number) => ticksToMs(ticks(after) - ticks(before));
-  const tree = (pid: number | undefined) => (pid === undefined ? null : delta((s) => treeTicks(s, [pid])));
+  // An engine that embeds its Temporal dev server has it as a child: the server is counted on its own.
+  const tree = (pid: number | undefined) => (pid === undefined ? null : delta((s) => treeTicks(s, [pid], [temporal])));
   return [
     result,
     {
       elapsedMs: after.at - before.at,
       engine: tree(parties.engine),
-      temporal: tree(temporal)!,
+      temporal: delta((s) => treeTicks(s, [temporal])),
       postgres: delta((s) => treeTicks(s, postmasters(s))),
       benchDatabaseBackends: parties.database === undefined ? null : delta((s) => databaseBackendTicks(s, parties.database!)),
       loadGenerator: after.loadGeneratorMs - before.loadGeneratorMs,
