@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import type { Deps } from '../deps.js';
+import { bundleInChildProcess } from './bundle.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from './codec/keys.js';
 import { activeTracing } from '../tracing/provider.js';
@@ -15,14 +16,20 @@ export { WORKFLOW_INTERCEPTOR_MODULES };
 
 export async function createWorker(deps: Deps, connection: NativeConnection, keys: PayloadKeys): Promise<Worker> {
   const bundlePath = deps.config.temporalWorkflowBundle;
+  const workflowBundle = bundlePath
+    ? { codePath: bundlePath }
+    : { code: await bundleInChildProcess({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES }) };
+  const { interceptors, sinks } = tracingWorkerOptions(activeTracing());
   return Worker.create({
     connection,
     namespace: deps.config.temporalNamespace,
     taskQueue: deps.config.temporalTaskQueue,
-    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
+    workflowBundle,
     activities: createActivities(deps),
     dataConverter: encryptingDataConverter(keys),
-    ...tracingWorkerOptions(activeTracing()),
+    // The bundle holds the workflow interceptors already.
+    interceptors: { ...interceptors, workflowModules: [] },
+    sinks,
     maxCachedWorkflows: deps.config.temporalMaxCachedWorkflows,
     // A workflow cached on a worker that died waits this long before another worker takes its next task.
     stickyQueueScheduleToStartTimeout: '2 seconds',
