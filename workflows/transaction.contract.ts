@@ -84,8 +84,9 @@ export function remotePollDelayMs(poll: number): number {
 export interface SettleOptions {
   dispatch: boolean;
   /**
-   * Each new delivery's first attempt is made at once by the settling process, beside its delivery
-   * workflow, which is told the outcome and makes the retries (webhook-delivery.contract.ts).
+   * Each new delivery's first attempt is made at once by the settling activity, and only a delivery
+   * whose first attempt failed gets a delivery workflow, told the outcome, which makes the retries
+   * (webhook-delivery.contract.ts; src/webhooks/dispatch.ts).
    */
   firstAttemptNow?: boolean;
 }

@@ -28,8 +28,10 @@ export interface WebhookDeliveryInput {
   attempts: number;
   schedule: RetrySchedule;
   /**
-   * The dispatcher makes attempt 1 itself, at once, and signals its outcome (firstAttemptSignal): the
-   * run waits for it, then retries by the schedule. Absent in runs started before it existed.
+   * The dispatcher made attempt 1 itself, at once, and tells its outcome (firstAttemptSignal): the run
+   * waits for it, then retries by the schedule. The dispatcher now starts a run only after a failed
+   * attempt 1, with the signal (signal-with-start); earlier ones started the run beside the attempt
+   * and signalled either outcome. Absent in runs started before it existed.
    */
   firstAttemptOutside?: boolean;
 }

@@ -1,7 +1,7 @@
 // One workflow per webhook delivery (event × target), id `webhook-delivery:<delivery id>`; an
 // operator's redelivery runs it again with one attempt. Each attempt is an activity that POSTs
 // (8-second timeout) and records itself; failed attempts wait by the contract's retry schedule. A
-// settlement makes attempt 1 itself at once (firstAttemptOutside) and signals its outcome here.
+// settlement makes attempt 1 itself at once and starts this run only if it failed (firstAttemptOutside).
 import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';

@@ -57,9 +57,10 @@ function deliveryBody(payload: EventPayload): string {
   return JSON.stringify({ id: payload.id, event: payload.event, createdAt: payload.createdAt, data: payload.data });
 }
 
+/** The attempt and the delivery's new status, in one statement (so one transaction, one round trip). */
 async function recordAttempt(deps: Deps, input: AttemptInput, startedAt: Date, result: AttemptResult): Promise<void> {
-  await deps.sql.begin(async (tx) => {
-    const [delivery] = await tx<{ attemptCount: number }[]>`
+  await deps.sql`
+    with delivery as (
       update webhook_deliveries set
         attempt_count = attempt_count + 1,
         status = case when ${result.ok} then 'succeeded'
@@ -68,12 +69,12 @@ async function recordAttempt(deps: Deps, input: AttemptInput, startedAt: Date, r
         delivered_at = case when ${result.ok} then coalesce(delivered_at, now()) else delivered_at end,
         updated_at = now()
       where id = ${input.deliveryId}
-      returning attempt_count as "attemptCount"`;
-    await tx`
-      insert into webhook_attempts (delivery_id, number, trigger, success, status_code, error_code, error, duration_ms, started_at)
-      values (${input.deliveryId}, ${delivery!.attemptCount}, ${input.trigger}, ${result.ok}, ${result.statusCode},
-              ${result.errorCode}, ${result.error}, ${result.durationMs}, ${startedAt})`;
-  });
+      returning attempt_count
+    )
+    insert into webhook_attempts (delivery_id, number, trigger, success, status_code, error_code, error, duration_ms, started_at)
+    select ${input.deliveryId}, attempt_count, ${input.trigger}, ${result.ok}, ${result.statusCode},
+           ${result.errorCode}, ${result.error}, ${result.durationMs}, ${startedAt}
+    from delivery`;
 }
 
 export async function attemptDelivery(deps: Deps, input: AttemptInput): Promise<AttemptOutcome> {

@@ -3,10 +3,9 @@
 // endpoint's URL is that endpoint's delivery). Each target gets one delivery row and one delivery
 // workflow, both keyed by event and target, so dispatching an event twice starts nothing new.
 import { createHash } from 'node:crypto';
-import type { Sql } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { attemptDelivery } from './attempt.js';
-import { startAutomaticDelivery, tellFirstAttempt, type DeliveryOwner } from './workflow-client.js';
+import { startAfterFailedFirstAttempt, startAutomaticDelivery, type DeliveryOwner } from './workflow-client.js';
 
 interface Target {
   target: 'endpoint' | 'charge';
@@ -16,10 +15,14 @@ interface Target {
   signingKeyId: string | null;
 }
 
+/** An event with what its targets are resolved from: the account's active endpoints and its charge's own URL. */
 interface EventRow {
   id: string;
   accountId: string;
   transactionId: string | null;
+  endpoints: { id: string; url: string }[];
+  chargeWebhookUrl: string | null;
+  chargeApiKeyId: string | null;
 }
 
 /** Stable for an event and target: the X-Service-Delivery header of every attempt, and (in the contract's form) the workflow id. */
@@ -32,51 +35,44 @@ function sameUrl(a: string, b: string): boolean {
   return URL.canParse(a) && URL.canParse(b) ? new URL(a).href === new URL(b).href : a === b;
 }
 
-async function resolveTargets(sql: Sql, event: EventRow): Promise<Target[]> {
-  const endpoints = await sql<{ id: string; url: string }[]>`
-    select id, url from webhook_endpoints
-    where account_id = ${event.accountId} and disabled_at is null
-    order by created_at, id`;
+function resolveTargets(event: EventRow): Target[] {
+  const { endpoints, chargeWebhookUrl } = event;
   const targets: Target[] = endpoints.map((e) => ({ target: 'endpoint', targetKey: e.id, url: e.url, endpointId: e.id, signingKeyId: null }));
-  if (event.transactionId === null) return targets;
-  const [charge] = await sql<{ webhookUrl: string | null; apiKeyId: string | null }[]>`
-    select webhook_url as "webhookUrl", api_key_id as "apiKeyId" from transactions where id = ${event.transactionId}`;
-  if (!charge?.webhookUrl || endpoints.some((e) => sameUrl(e.url, charge.webhookUrl!))) return targets;
+  if (!chargeWebhookUrl || endpoints.some((e) => sameUrl(e.url, chargeWebhookUrl))) return targets;
   // The signing key is the endpoint secret; only an account without any endpoint uses the legacy key.
-  const signer = endpoints[0] ? { endpointId: endpoints[0].id, signingKeyId: null } : { endpointId: null, signingKeyId: charge.apiKeyId };
+  const signer = endpoints[0] ? { endpointId: endpoints[0].id, signingKeyId: null } : { endpointId: null, signingKeyId: event.chargeApiKeyId };
   if (signer.endpointId === null && signer.signingKeyId === null) return targets;
-  return [...targets, { target: 'charge', targetKey: 'charge', url: charge.webhookUrl, ...signer }];
+  return [...targets, { target: 'charge', targetKey: 'charge', url: chargeWebhookUrl, ...signer }];
 }
 
 /**
- * Starts the delivery's workflow and, without waiting for its start, makes attempt 1 at once in this process
- * (three fewer server round trips before the POST); the run is told the outcome and makes the retries. If
- * this process dies first, the run makes attempt 1 itself after FIRST_ATTEMPT_WAIT_MS; a dispatch retried
- * after a failed start finds the delivery still pending unless attempt 1 succeeded.
+ * Makes attempt 1 at once, in this process, and starts the delivery's workflow only when it failed: the
+ * run starts told so (signal-with-start) and makes the retries. A delivered attempt 1 needs no workflow;
+ * it is recorded like any other. The settlement activity calling this ends after the attempt, so if this
+ * process dies first, the activity is retried and finds the delivery still pending: at least one POST.
  */
-function startWithFirstAttemptNow(deps: Deps, deliveryId: string, owner: DeliveryOwner): Promise<void> {
-  const started = startAutomaticDelivery(deps, deliveryId, owner, true);
-  attemptDelivery(deps, { deliveryId, trigger: 'automatic', lastAttempt: false })
-    .then(async (outcome) => {
-      await started;
-      await tellFirstAttempt(deps, deliveryId, outcome);
-    })
-    .catch((err: unknown) => deps.log.warn({ deliveryId, err }, 'webhook attempt 1 not made or not told: its delivery workflow makes it'));
-  return started;
+async function attemptFirstHere(deps: Deps, deliveryId: string, owner: DeliveryOwner): Promise<void> {
+  const outcome = await attemptDelivery(deps, { deliveryId, trigger: 'automatic', lastAttempt: false });
+  if (outcome === 'failed') await startAfterFailedFirstAttempt(deps, deliveryId, owner);
 }
 
 /**
  * Creates the deliveries of an event and starts those still pending; idempotent. Returns the delivery ids.
- * `firstAttemptNow`: attempt 1 of each is made at once by this process (startWithFirstAttemptNow).
+ * `firstAttemptNow`: attempt 1 of each is made at once by this process (attemptFirstHere).
  */
 export async function dispatchEvent(deps: Deps, eventId: string, options: { firstAttemptNow?: boolean } = {}): Promise<string[]> {
   const [event] = await deps.sql<EventRow[]>`
-    select id, account_id as "accountId", transaction_id as "transactionId" from events where id = ${eventId}`;
+    select e.id, e.account_id as "accountId", e.transaction_id as "transactionId",
+           coalesce((select json_agg(json_build_object('id', w.id, 'url', w.url) order by w.created_at, w.id)
+                       from webhook_endpoints w where w.account_id = e.account_id and w.disabled_at is null), '[]') as endpoints,
+           t.webhook_url as "chargeWebhookUrl", t.api_key_id as "chargeApiKeyId"
+    from events e left join transactions t on t.id = e.transaction_id
+    where e.id = ${eventId}`;
   if (!event) {
     deps.log.error({ eventId }, 'webhook dispatch: event not found');
     return [];
   }
-  const targets = await resolveTargets(deps.sql, event);
+  const targets = resolveTargets(event);
   if (targets.length === 0) return [];
   const rows = targets.map((t) => ({
     id: deliveryIdFor(event.id, t.targetKey),
@@ -89,10 +85,16 @@ export async function dispatchEvent(deps: Deps, eventId: string, options: { firs
     endpoint_id: t.endpointId,
     signing_key_id: t.signingKeyId,
   }));
-  await deps.sql`insert into webhook_deliveries ${deps.sql(rows)} on conflict (event_id, target_key) do nothing`;
+  // The deliveries inserted now and those of an earlier dispatch still pending (the statement's snapshot
+  // does not see its own inserts, so they come from `returning`).
   const pending = await deps.sql<{ id: string }[]>`
+    with inserted as (
+      insert into webhook_deliveries ${deps.sql(rows)} on conflict (event_id, target_key) do nothing returning id
+    )
+    select id from inserted
+    union
     select id from webhook_deliveries where id in ${deps.sql(rows.map((r) => r.id))} and status = 'pending'`;
-  const start = options.firstAttemptNow ? startWithFirstAttemptNow : startAutomaticDelivery;
+  const start = options.firstAttemptNow ? attemptFirstHere : startAutomaticDelivery;
   await Promise.all(pending.map(({ id }) => start(deps, id, event)));
   return rows.map((r) => r.id);
 }

@@ -1,7 +1,7 @@
 // Every call the engine makes to the webhook delivery workflows (workflows/webhook-delivery.contract.ts):
 // the automatic delivery of an event to a target, and an operator's redelivery (one attempt, waited for).
 import { randomBytes } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../deps.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
@@ -28,47 +28,55 @@ export interface DeliveryOwner {
   transactionId: string | null;
 }
 
-function startDelivery(deps: Deps, workflowId: string, input: WebhookDeliveryInput, owner: DeliveryOwner) {
-  return deps.temporal.workflow.start<WebhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
+/** Where a delivery workflow runs, under which id, and what it carries for operators. */
+function deliveryOptions(deps: Deps, workflowId: string, owner: DeliveryOwner) {
+  return {
     taskQueue: deps.config.temporalTaskQueue,
     workflowId,
-    args: [input],
-    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
     typedSearchAttributes: [
       { key: ACCOUNT_ID_ATTRIBUTE, value: owner.accountId },
       ...(owner.transactionId === null ? [] : [{ key: TRANSACTION_ID_ATTRIBUTE, value: owner.transactionId }]),
     ],
-  });
+  };
+}
+
+function startDelivery(deps: Deps, workflowId: string, input: WebhookDeliveryInput, owner: DeliveryOwner) {
+  return deps.temporal.workflow.start<WebhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, { ...deliveryOptions(deps, workflowId, owner), args: [input] });
 }
 
 const scheduleOf = (deps: Deps): RetrySchedule => ({ initialMs: deps.config.webhookRetryInitialMs, maxMs: deps.config.webhookRetryMaxMs });
 
-/**
- * Starts the automatic delivery of `deliveryId`; a delivery whose workflow already ran or runs starts nothing.
- * `firstAttemptOutside`: the caller makes attempt 1 itself and tells the run with tellFirstAttempt.
- */
-export async function startAutomaticDelivery(deps: Deps, deliveryId: string, owner: DeliveryOwner, firstAttemptOutside = false): Promise<void> {
+function automaticInput(deps: Deps, deliveryId: string, firstAttemptOutside: boolean): WebhookDeliveryInput {
+  return { deliveryId, trigger: 'automatic', attempts: MAX_AUTOMATIC_ATTEMPTS, schedule: scheduleOf(deps), ...(firstAttemptOutside ? { firstAttemptOutside } : {}) };
+}
+
+/** Starts the automatic delivery of `deliveryId`; a delivery whose workflow already ran or runs starts nothing. */
+export async function startAutomaticDelivery(deps: Deps, deliveryId: string, owner: DeliveryOwner): Promise<void> {
   try {
-    const input: WebhookDeliveryInput = {
-      deliveryId,
-      trigger: 'automatic',
-      attempts: MAX_AUTOMATIC_ATTEMPTS,
-      schedule: scheduleOf(deps),
-      ...(firstAttemptOutside ? { firstAttemptOutside } : {}),
-    };
-    await startDelivery(deps, webhookDeliveryWorkflowId(deliveryId), input, owner);
+    await startDelivery(deps, webhookDeliveryWorkflowId(deliveryId), automaticInput(deps, deliveryId, false), owner);
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
 }
 
-/** Tells a delivery's run the outcome of the attempt 1 made outside it; a run that no longer waits ignores it. */
-export async function tellFirstAttempt(deps: Deps, deliveryId: string, outcome: AttemptOutcome): Promise<void> {
+/**
+ * Starts the automatic delivery of `deliveryId` whose attempt 1, made outside its run, failed: the run
+ * starts with the `firstAttempt` signal saying so and makes the retries. A run already there (a retried
+ * dispatch) gets the signal, and ignores it if it no longer waits for one; a run that has ended is left so.
+ */
+export async function startAfterFailedFirstAttempt(deps: Deps, deliveryId: string, owner: DeliveryOwner): Promise<void> {
   try {
-    await deps.temporal.workflow.getHandle(webhookDeliveryWorkflowId(deliveryId)).signal(firstAttemptSignal, outcome);
+    await deps.temporal.workflow.signalWithStart<WebhookDeliveryWorkflow, [AttemptOutcome]>(WEBHOOK_DELIVERY_WORKFLOW, {
+      ...deliveryOptions(deps, webhookDeliveryWorkflowId(deliveryId), owner),
+      args: [automaticInput(deps, deliveryId, true)],
+      signal: firstAttemptSignal,
+      signalArgs: ['failed'],
+    });
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    // Its run has ended already: it made the retries.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
 }
 
