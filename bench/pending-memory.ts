@@ -24,10 +24,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../src/config.js';
 import { connect } from '../src/db/database.js';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../src/temporal/worker.js';
+import { bundleWorkflows } from '../src/temporal/bundle.js';
 import { parsePrometheusText, type Family } from '../test/helpers/prometheus-text.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';
@@ -107,10 +106,8 @@ function sampler(engine: BenchEngine, created: () => number) {
 
 /** The workflow bundle the engine would make at start, made here: its path. */
 async function prebuiltBundle(): Promise<string> {
-  const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
-  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quiet });
   const path = join(mkdtempSync(join(tmpdir(), 'pix-bench-bundle-')), 'workflows.js');
-  writeFileSync(path, bundle.code);
+  writeFileSync(path, await bundleWorkflows());
   return path;
 }
 

@@ -9,11 +9,10 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { connect, type Sql } from '../../src/db/database.js';
 import { newPayloadKeysJson } from '../../src/temporal/codec/keys.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { bundleWorkflows } from '../../src/temporal/bundle.js';
 import { freePort } from '../../test/helpers/ports.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -68,11 +67,11 @@ export class Cluster {
   async start(workers: number): Promise<void> {
     [this.port, this.adminPort, this.temporalPort] = [await freePort(), await freePort(), await freePort()];
     const [bundle] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
+      bundleWorkflows(),
       this.startTemporal(),
     ]);
     this.bundlePath = join(this.settings.runDir, 'workflows.js');
-    writeFileSync(this.bundlePath, bundle.code);
+    writeFileSync(this.bundlePath, bundle);
     // The api migrates the fresh database before the workers start, so they do not race to.
     await this.spawn('api', 'api');
     await Promise.all(Array.from({ length: workers }, (_, i) => this.spawn('worker', `worker-${i + 1}`)));

@@ -1,18 +1,19 @@
-// The workflow code the worker runs, bundled at start by a child process: webpack's memory (about
-// 160 MB of the engine's resident memory when it bundled in the engine) leaves with that process.
-// A deployment can bundle ahead of time instead (TEMPORAL_WORKFLOW_BUNDLE).
+// The engine's workflow code (workflows/ with the tracing interceptors), bundled by a child process:
+// webpack's memory (about 160 MB of the engine's resident memory when it bundled in the engine) leaves
+// with that process. The worker bundles with it at start unless TEMPORAL_WORKFLOW_BUNDLE names a bundle
+// built ahead of time; the tests, chaos runs and benches that build one build it here, so it is the
+// engine's.
 import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../tracing/temporal.js';
 
-export interface BundleRequest {
-  workflowsPath: string;
-  workflowInterceptorModules: string[];
-}
-
+const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'index.ts');
 const BUNDLER = fileURLToPath(new URL('./bundle-process.mjs', import.meta.url));
 
-export async function bundleInChildProcess(request: BundleRequest): Promise<string> {
+export async function bundleWorkflows(): Promise<string> {
+  const request = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES };
   const { stdout } = await promisify(execFile)(process.execPath, [BUNDLER, JSON.stringify(request)], { maxBuffer: 256 * 1024 * 1024 });
   return stdout;
 }

@@ -1,24 +1,16 @@
 // The Temporal worker: every workflow of workflows/ and every activity of activities/ on one task queue.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import type { Deps } from '../deps.js';
-import { bundleInChildProcess } from './bundle.js';
+import { bundleWorkflows } from './bundle.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from './codec/keys.js';
 import { activeTracing } from '../tracing/provider.js';
-import { tracingWorkerOptions, WORKFLOW_INTERCEPTOR_MODULES } from '../tracing/temporal.js';
-
-export const WORKFLOWS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows', 'index.ts');
-/** What a bundle of WORKFLOWS_PATH is built with (TEMPORAL_WORKFLOW_BUNDLE's too): the workflow interceptors. */
-export { WORKFLOW_INTERCEPTOR_MODULES };
+import { tracingWorkerOptions } from '../tracing/temporal.js';
 
 export async function createWorker(deps: Deps, connection: NativeConnection, keys: PayloadKeys): Promise<Worker> {
   const bundlePath = deps.config.temporalWorkflowBundle;
-  const workflowBundle = bundlePath
-    ? { codePath: bundlePath }
-    : { code: await bundleInChildProcess({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES }) };
+  const workflowBundle = bundlePath ? { codePath: bundlePath } : { code: await bundleWorkflows() };
   const { interceptors, sinks } = tracingWorkerOptions(activeTracing());
   return Worker.create({
     connection,

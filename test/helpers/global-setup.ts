@@ -6,12 +6,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { connect } from '../../src/db/database.js';
 import { DEV_SERVER_DYNAMIC_CONFIG_ARGS } from '../../src/temporal/dev-server.js';
 import { ENGINE_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes.js';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { bundleWorkflows } from '../../src/temporal/bundle.js';
 import { ADMIN_DATABASE_URL, testDbPrefix } from './database.js';
 import { existingTemporalExecutable } from './temporal-executables.js';
 
@@ -35,10 +35,10 @@ export default async function setup(project: TestProject) {
         log: { format: 'pretty', level: 'error' },
       },
     }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } }),
+    bundleWorkflows(),
   ]);
   const bundlePath = join(mkdtempSync(join(tmpdir(), 'pix-bundle-')), 'workflows.js');
-  writeFileSync(bundlePath, bundle.code);
+  writeFileSync(bundlePath, bundle);
   project.provide('temporalAddress', server.address);
   project.provide('workflowBundlePath', bundlePath);
   const runId = randomBytes(3).toString('hex');
