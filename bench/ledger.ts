@@ -12,9 +12,7 @@
 //
 // A fresh database migrated by the engine's migrator, merchants and pending charges seeded straight into
 // PostgreSQL, dropped at the end. BENCH_APPROVALS (default 4000) per run.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { settleChargePaid } from '../src/charges/lifecycle.js';
@@ -24,7 +22,7 @@ import { customerAccount, platformAccount } from '../src/ledger/accounts.js';
 import { ledgerReport } from '../src/ledger/check.js';
 import { post } from '../src/ledger/post.js';
 import { createLogger } from '../src/log.js';
-import { quantile } from './measure.js';
+import { processCpuMs, quantile } from './measure.js';
 
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 4000);
@@ -70,18 +68,8 @@ interface RunFigures {
   lockWaiters: number;
 }
 
-const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-
-/** CPU time (utime + stime, fields 14 and 15 of /proc/<pid>/stat) the processes have used so far, in ms. */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return (ticks * 1000) / ticksPerSecond;
-}
+/** CPU time (user + system) the processes have used so far, in ms. */
+const cpuMs = (pids: number[]): number => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
 
 /** Opens every connection of the pool (so that their backends' CPU time can be read) and returns their pids. */
 async function backendPids(sql: Sql): Promise<number[]> {

@@ -1,7 +1,7 @@
 // From a recorded event to running deliveries. The targets of an event are the account's active
 // registered endpoints and the charge's own webhookUrl (once: a webhookUrl equal to a registered
-// endpoint's URL is that endpoint's delivery). Each target gets one delivery row and one delivery
-// workflow, both keyed by event and target, so dispatching an event twice starts nothing new.
+// endpoint's URL is that endpoint's delivery). Each target gets one delivery row and at most one
+// delivery workflow, both keyed by event and target, so dispatching an event twice starts nothing new.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { attemptDelivery } from './attempt.js';
