@@ -1,7 +1,8 @@
 // The steps of a charge's life that touch PostgreSQL or the route, each idempotent so that an
 // activity retried by Temporal does its work once: persist, open at the route, ask the route, and
 // settle (status change, ledger posting and event in one PostgreSQL transaction).
-import type { TxSql } from '../db/database.js';
+import type { Sql, TxSql } from '../db/database.js';
+import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
 import { chargeRoute, type ChargeRouteDeps } from '../processors/registry.js';
@@ -9,7 +10,7 @@ import { countStatusReached } from '../metrics/transactions.js';
 import { RouteRefused, type ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
-import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
+import { loadTransactionRow, settleManyOnce, settleOnce, type Settled } from '../transactions/settle.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
 import type { ChargeDraft, PaidAtRoute, PersistedCharge, RouteChargeState } from './draft.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
@@ -145,15 +146,55 @@ function paidChargeEntries(row: TransactionRow): Entry[] {
   ];
 }
 
-export function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: string, paid: PaidAtRoute): Promise<Settled> {
+const paidChargePosting = (row: TransactionRow) => ({ key: `charge:${row.id}:settle`, description: 'Cobrança Pix paga', entries: paidChargeEntries(row) });
+
+interface PaidCharge {
+  transactionId: string;
+  paid: PaidAtRoute;
+}
+
+function settleOnePaid(sql: Sql, { transactionId, paid }: PaidCharge): Promise<Settled> {
   return settleOnce(
-    deps.sql,
+    sql,
     transactionId,
     (tx) => tx`
       status = 'approved', processing_state = 'completed', approved_at = ${new Date(paid.paidAt)}, end_to_end_id = ${paid.endToEndId ?? null},
       payer = coalesce(payer, '{}'::jsonb) || ${tx.json(payerAtRoute(paid) as never)}`,
-    (row) => ({ key: `charge:${row.id}:settle`, description: 'Cobrança Pix paga', entries: paidChargeEntries(row) }),
+    paidChargePosting,
   );
+}
+
+function settleManyPaid(sql: Sql, charges: PaidCharge[]): Promise<(Settled | undefined)[]> {
+  return settleManyOnce(
+    sql,
+    charges.map((c) => c.transactionId),
+    (tx) => ({
+      from: tx`unnest(${charges.map((c) => c.transactionId)}::text[], ${charges.map((c) => c.paid.paidAt)}::timestamptz[],
+                      ${charges.map((c) => c.paid.endToEndId ?? null)}::text[], ${charges.map((c) => JSON.stringify(payerAtRoute(c.paid)))}::text[])
+               as p(id, paid_at, end_to_end_id, payer)`,
+      set: tx`status = 'approved', processing_state = 'completed', approved_at = p.paid_at, end_to_end_id = p.end_to_end_id,
+              payer = coalesce(t.payer, '{}'::jsonb) || p.payer::jsonb`,
+    }),
+    paidChargePosting,
+  );
+}
+
+// Approvals arriving together (many payments at once) settle in one PostgreSQL transaction.
+const paidSettlements = new WeakMap<Sql, GroupCommit<PaidCharge, Settled>>();
+
+export function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: string, paid: PaidAtRoute): Promise<Settled> {
+  let group = paidSettlements.get(deps.sql);
+  if (!group) {
+    const { sql, log } = deps;
+    group = groupCommit({
+      runOne: (charge) => settleOnePaid(sql, charge),
+      runBatch: (charges) => settleManyPaid(sql, charges),
+      maxBatch: 64,
+      onBatchFailure: (err, size) => log.warn({ err, size }, 'a batch of charge settlements failed; settling them one by one'),
+    });
+    paidSettlements.set(sql, group);
+  }
+  return group.run({ transactionId, paid });
 }
 
 /** What the payer's institution told the route, without empty fields (they must not erase the charge's payer). */

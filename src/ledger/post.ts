@@ -78,7 +78,7 @@ async function postOnce(tx: TxSql, posting: Posting): Promise<boolean> {
       throw refusal;
     }
   }
-  const posted = await write(tx, posting, deltas, debitsCustomer ? 'locked' : 'unlocked');
+  const posted = (await write(tx, [posting], deltas, debitsCustomer ? 'locked' : 'unlocked')) === 1;
   // Counted when written, inside the caller's transaction (commit is the caller's): one that rolls back
   // after its posting is counted again by its retry. No refusal does (they come before the write), only
   // a database failure: rare over-counting, never a posting missed.
@@ -114,13 +114,36 @@ async function alreadyPosted(tx: TxSql, key: string): Promise<boolean> {
 }
 
 /**
- * The posting, its entries and its balances in one statement: nothing but the posting row when its key
- * is already posted (a concurrent insert of the key waits for the other transaction and then finds it).
- * `locked`: the rows are this transaction's already, their deltas moved in; they are updated. `unlocked`:
- * each existing row whose lock is free is locked, gets its deltas and the amount; a row locked by
- * another transaction gets a delta instead; a missing row is created with the amount.
+ * Posts several postings at once (a batch of settlements, src/db/group-commit.ts), none debiting a
+ * customer balance, in one statement. Throws, without writing anything, when one of their keys is
+ * already posted: the caller's transaction must then roll back (its batch is then run one by one).
  */
-async function write(tx: TxSql, posting: Posting, deltas: Map<string, number>, rows: 'locked' | 'unlocked'): Promise<boolean> {
+export function postAllNew(tx: TxSql, postings: Posting[]): Promise<void> {
+  return inSpan('ledger.post', { 'ledger.postings': postings.length, 'ledger.entries': postings.reduce((n, p) => n + p.entries.length, 0) }, async () => {
+    const deltas = new Map<string, number>();
+    for (const posting of postings) {
+      for (const [account, delta] of validate(posting)) {
+        if (delta < 0 && isCustomerKind(parseLedgerAccount(account).kind)) throw new InvalidPosting(`posting ${posting.key} debits ${account}: post it alone`);
+        deltas.set(account, (deltas.get(account) ?? 0) + delta);
+      }
+    }
+    const posted = await write(tx, postings, deltas, 'unlocked');
+    if (posted !== postings.length) throw new Error(`${postings.length - posted} of ${postings.length} postings were already posted`);
+    ledgerPostings.inc(posted);
+  });
+}
+
+/**
+ * The postings, their entries and their balances (`deltas`: the sum of every posting's entries per
+ * account) in one statement; returns how many postings it wrote. When a key is already posted (a
+ * concurrent insert of the key waits for the other transaction and then finds it), no entry and no
+ * balance is written, only the other postings' rows: the caller then posts nothing (one posting) or
+ * rolls back (several). `locked`: the rows are this transaction's
+ * already, their deltas moved in; they are updated. `unlocked`: each existing row whose lock is free is
+ * locked, gets its deltas and the amount; a row locked by another transaction gets a delta instead; a
+ * missing row is created with the amount.
+ */
+async function write(tx: TxSql, postings: Posting[], deltas: Map<string, number>, rows: 'locked' | 'unlocked'): Promise<number> {
   const refs = sortedAccounts(deltas);
   const ids = refs.map((r) => r.id);
   // Rows are found by `id = any(ids)` (their primary key), never by a join the planner could turn into
@@ -128,7 +151,7 @@ async function write(tx: TxSql, posting: Posting, deltas: Map<string, number>, r
   const changes = tx`
     select d.* from unnest(${ids}::text[], ${refs.map((r) => r.ownerId)}::text[], ${refs.map((r) => r.kind)}::text[],
                            ${refs.map((r) => deltas.get(r.id)!)}::bigint[]) as d(id, owner_id, kind, delta)
-    where exists (select from posting)`;
+    where (select count(*) from posting) = ${postings.length}`;
   const balances =
     rows === 'locked'
       ? tx`
@@ -140,7 +163,7 @@ async function write(tx: TxSql, posting: Posting, deltas: Map<string, number>, r
     present as (
       select id from ledger_accounts where id = any(${ids}::text[])
     ), locked as (
-      select id from ledger_accounts where id = any(${ids}::text[]) and exists (select from posting)
+      select id from ledger_accounts where id = any(${ids}::text[]) and (select count(*) from posting) = ${postings.length}
       order by id for no key update skip locked
     ), moved as (
       delete from ledger_balance_deltas where ledger_account_id = any(array(select id from locked))
@@ -158,17 +181,20 @@ async function write(tx: TxSql, posting: Posting, deltas: Map<string, number>, r
       order by id
       on conflict (id) do update set balance = a.balance + excluded.balance, updated_at = now()
     )`;
-  const [written] = await tx<{ id: bigint }[]>`
+  const entries = postings.flatMap((posting) => posting.entries.map((entry) => ({ key: posting.key, ...entry })));
+  const written = await tx<{ id: bigint }[]>`
     with posting as (
       insert into ledger_postings (posting_key, transaction_id, description)
-      values (${posting.key}, ${posting.transactionId ?? null}, ${posting.description})
+      select * from unnest(${postings.map((p) => p.key)}::text[], ${postings.map((p) => p.transactionId ?? null)}::text[], ${postings.map((p) => p.description)}::text[])
       on conflict (posting_key) do nothing
-      returning id
+      returning id, posting_key
     ), entries as (
       insert into ledger_entries (posting_id, ledger_account_id, amount)
       select posting.id, e.account, e.amount
-      from posting, unnest(${posting.entries.map((e) => e.account)}::text[], ${posting.entries.map((e) => e.amount)}::bigint[]) as e(account, amount)
+      from posting join unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.account)}::text[], ${entries.map((e) => e.amount)}::bigint[])
+                        as e(posting_key, account, amount) on e.posting_key = posting.posting_key
+      where (select count(*) from posting) = ${postings.length}
     ), changes as (${changes}), ${balances}
     select id from posting`;
-  return written !== undefined;
+  return written.length;
 }

@@ -2,8 +2,8 @@
 // pending transaction once (status change, ledger posting and event in one PostgreSQL transaction).
 import type { Fragment } from 'postgres';
 import type { Sql, TxSql } from '../db/database.js';
-import { recordTransactionEvent } from '../events/record.js';
-import { post, type Entry } from '../ledger/post.js';
+import { recordTransactionEvent, recordTransactionEvents } from '../events/record.js';
+import { post, postAllNew, type Entry } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from './row.js';
 import { serializeTransaction, type Transaction } from './serialize.js';
@@ -65,4 +65,47 @@ export async function settleOnce(sql: Sql, transactionId: string, change: Settle
   });
   if (reached) countStatusReached(reached);
   return settled;
+}
+
+/** `from` names the new values `p` (with a column `id`) for `set`, a fragment of `update transactions t set …`. */
+export interface BatchSettlementChange {
+  from: Fragment;
+  set: Fragment;
+}
+
+/**
+ * settleOnce for several transactions in one PostgreSQL transaction (a batch of src/db/group-commit.ts):
+ * those still pending are locked in id order, changed by one statement, their events recorded by one
+ * and their postings, which must credit only, written by one. Returns what settleOnce would, per id, or
+ * undefined for an id it did not settle (not pending, or already in the batch): that one goes alone.
+ */
+export async function settleManyOnce(
+  sql: Sql,
+  transactionIds: string[],
+  change: (tx: TxSql) => BatchSettlementChange,
+  posting: (row: TransactionRow) => SettlementPosting,
+): Promise<(Settled | undefined)[]> {
+  const rows = await sql.begin(async (tx) => {
+    const { from, set } = change(tx);
+    const raws = await tx<RawTransactionRow[]>`
+      with locked as (
+        select id from transactions where id = any(${transactionIds}::text[]) and status = 'pending' order by id for update
+      )
+      update transactions t set ${set}, updated_at = now()
+      from ${from}
+      where t.id = any(array(select id from locked)) and t.id = p.id
+      returning t.*`;
+    const changed = raws.map(toTransactionRow);
+    const settlements = changed.map((row) => ({ ...posting(row), transactionId: row.id }));
+    const [eventIds] = await Promise.all([
+      recordTransactionEvents(tx, changed),
+      postAllNew(tx, settlements.map((s) => ({ ...s, entries: s.entries.filter((entry) => entry.amount !== 0) }))),
+    ]);
+    return new Map(changed.map((row, i) => [row.id, { row, eventId: eventIds[i]! }]));
+  });
+  for (const { row } of rows.values()) countStatusReached(row);
+  return transactionIds.map((id, i) => {
+    const settled = transactionIds.indexOf(id) === i ? rows.get(id) : undefined;
+    return settled && { transaction: serializeTransaction(settled.row), eventIds: [settled.eventId] };
+  });
 }
