@@ -7,6 +7,7 @@ import { settlement, type webhookActivities } from './webhooks.js';
 export function chargeActivities(deps: Deps) {
   return {
     persistCharge: (input: Parameters<typeof lifecycle.persistCharge>[1]) => lifecycle.persistCharge(deps, input),
+    persistAndOpenCharge: (input: Parameters<typeof lifecycle.persistCharge>[1]) => lifecycle.persistAndOpenCharge(deps, input),
     openChargeAtRoute: (transactionId: string) => lifecycle.openChargeAtRoute(deps, transactionId),
     chargeStateAtRoute: (transactionId: string) => lifecycle.chargeStateAtRoute(deps, transactionId),
     cancelChargeAtRoute: (transactionId: string) => lifecycle.cancelChargeAtRoute(deps, transactionId),

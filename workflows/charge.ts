@@ -10,6 +10,7 @@ import type { Transaction } from '../src/transactions/serialize.js';
 import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult, type ChargeWorkflow } from './charge.contract.js';
 import {
   LOCAL_SETTLEMENT,
+  PERSIST_AND_OPEN,
   REMOTE_ROUTE_CALLS,
   remotePollDelayMs,
   SETTLE_DISPATCHES_EVENTS,
@@ -57,7 +58,8 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     return transaction!;
   });
 
-  const persisted = await acceptCalls.persistCharge({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds }).catch((err) => {
+  const persist = patched(PERSIST_AND_OPEN) ? acceptCalls.persistAndOpenCharge : acceptCalls.persistCharge;
+  const persisted = await persist({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds }).catch((err) => {
     if (!permanentFailure(err, transactionId)) throw err;
     return { refusal: UNPROCESSABLE };
   });
@@ -84,6 +86,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   /** Route state and settlement: local activities on the simulator from LOCAL_SETTLEMENT on. */
   const settlementCalls = () => (!remote && patched(LOCAL_SETTLEMENT) ? { route: acceptCalls, ledger: acceptCalls } : { route: routeCalls, ledger: ledgerCalls });
 
+  // Not opened yet: a run before PERSIST_AND_OPEN, a remote route, or an open in the accept step that failed.
   if (transaction.status === 'pending' && transaction.pix === null) {
     try {
       transaction = await (remote ? remoteCalls : acceptCalls).openChargeAtRoute(transactionId);

@@ -75,6 +75,15 @@ export const REMOTE_ROUTE_CALLS = 'remote-route-calls';
  */
 export const LOCAL_SETTLEMENT = 'local-settlement';
 
+/**
+ * From this patch on, the charge's accept step is one local activity, persistAndOpenCharge: it persists
+ * the charge and, on the in-process simulator, opens it at the route, so the API's answer waits for one
+ * activation of the workflow instead of two. Should that open fail, the workflow's own open step runs
+ * as before (retried, or the charge settled failed on a refusal). Runs started before it persist, then
+ * open, in two local activities.
+ */
+export const PERSIST_AND_OPEN = 'persist-and-open';
+
 /** Polling of a remote route while a transaction is pending: first after 5 s, doubling to once a minute. */
 export function remotePollDelayMs(poll: number): number {
   return Math.min(5000 * 2 ** poll, 60_000);

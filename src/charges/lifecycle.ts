@@ -44,6 +44,23 @@ export async function persistCharge(
   return { ...decided.accepted, remote: routeIsRemote(deps, decided.accepted.transaction.acquirer) };
 }
 
+/**
+ * The accept step in one local activity (PERSIST_AND_OPEN): persistCharge and, for a charge of this run
+ * still to open on an in-process route, openChargeAtRoute. An open that fails, for whatever reason, is
+ * left to the workflow's own open step, which retries it or settles the charge failed on a refusal.
+ */
+export async function persistAndOpenCharge(deps: ChargeLifecycleDeps, input: Parameters<typeof persistCharge>[1]): Promise<PersistedCharge> {
+  const persisted = await persistCharge(deps, input);
+  if ('refusal' in persisted || persisted.remote) return persisted;
+  const { transaction } = persisted;
+  if (transaction.id !== input.draft.transactionId || transaction.status !== 'pending' || transaction.pix !== null) return persisted;
+  try {
+    return { ...persisted, transaction: await openChargeAtRoute(deps, transaction.id) };
+  } catch {
+    return persisted;
+  }
+}
+
 /** Whether the charge's route is reached over the network; a route name no route answers to is refused later, at creation. */
 function routeIsRemote(deps: ChargeLifecycleDeps, name: string): boolean {
   try {

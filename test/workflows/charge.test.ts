@@ -41,22 +41,31 @@ class FakeEngine extends FakeRoute {
   }
 
   activities(): ChargeActivities {
+    const persistCharge: ChargeActivities['persistCharge'] = async ({ draft, createdAtMs, ttlSeconds }) => {
+      await this.record('persistCharge');
+      if (this.refusal) {
+        // Slow enough for every request sent meanwhile to join this run.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return { refusal: this.refusal };
+      }
+      this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
+      return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true };
+    };
+    const openChargeAtRoute: ChargeActivities['openChargeAtRoute'] = async () => {
+      await this.recordHandOver('openChargeAtRoute', 'refused');
+      this.transaction = { ...this.transaction!, pix: { copyPaste: '000201fake', qrCodeBase64: 'iVBOR' } };
+      return this.transaction;
+    };
     return {
-      persistCharge: async ({ draft, createdAtMs, ttlSeconds }) => {
-        await this.record('persistCharge');
-        if (this.refusal) {
-          // Slow enough for every request sent meanwhile to join this run.
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          return { refusal: this.refusal };
-        }
-        this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
-        return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true };
+      persistCharge,
+      // As src/charges/lifecycle.ts composes them: an open that fails is left to the workflow's open step.
+      persistAndOpenCharge: async (input) => {
+        await this.record('persistAndOpenCharge');
+        const persisted = await persistCharge(input);
+        if ('refusal' in persisted || persisted.transaction.status !== 'pending' || persisted.transaction.pix !== null) return persisted;
+        return { ...persisted, transaction: await openChargeAtRoute(persisted.transaction.id).catch(() => persisted.transaction) };
       },
-      openChargeAtRoute: async () => {
-        await this.recordHandOver('openChargeAtRoute', 'refused');
-        this.transaction = { ...this.transaction!, pix: { copyPaste: '000201fake', qrCodeBase64: 'iVBOR' } };
-        return this.transaction;
-      },
+      openChargeAtRoute,
       chargeStateAtRoute: async () => {
         await this.record('chargeStateAtRoute');
         return this.routeState;
@@ -127,6 +136,9 @@ describe('charge workflow (time-skipping)', () => {
     });
     expect(engine.called('cancelChargeAtRoute')).toHaveLength(0);
     expect(engine.called('settleChargeCancelled')).toHaveLength(0);
+    // A run started after PERSIST_AND_OPEN: persisted and opened by the accept step's one activity.
+    expect(engine.called('persistAndOpenCharge')).toHaveLength(1);
+    expect(engine.called('openChargeAtRoute')).toHaveLength(1);
     expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_approved`]);
     // A run started after SETTLE_DISPATCHES_EVENTS: the settlement dispatched, no dispatchEvent activity.
     expect(engine.called('dispatchEvent')).toHaveLength(0);
@@ -207,7 +219,8 @@ describe('charge workflow (time-skipping)', () => {
       expect(accepted.transaction).toMatchObject({ status: 'failed', pix: null });
       expect((await result()).status).toBe('failed');
     });
-    expect(engine.called('openChargeAtRoute')).toHaveLength(1);
+    // Refused in the accept step's activity, then once more by the workflow's own open step, never retried.
+    expect(engine.called('openChargeAtRoute')).toHaveLength(2);
     expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_failed`]);
   });
 

@@ -63,18 +63,26 @@ class ChargeRouteFake extends Calls {
 
   activities(): ChargeActivities {
     const fail = () => Promise.reject(new Error('not called in these runs'));
+    const persistCharge: ChargeActivities['persistCharge'] = async ({ draft, createdAtMs, ttlSeconds }) => {
+      await this.record('persistCharge');
+      this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
+      return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true, ...(this.remote === undefined ? {} : { remote: this.remote }) };
+    };
+    const openChargeAtRoute: ChargeActivities['openChargeAtRoute'] = async () => {
+      await this.record('openChargeAtRoute');
+      this.acceptedAtMs = await server.env.currentTimeMs();
+      this.transaction = { ...this.transaction!, pix: { copyPaste: '000201fake', qrCodeBase64: 'iVBOR' } };
+      return this.transaction;
+    };
     return {
-      persistCharge: async ({ draft, createdAtMs, ttlSeconds }) => {
-        await this.record('persistCharge');
-        this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
-        return { transaction: this.transaction, fingerprint: draft.fingerprint, created: true, ...(this.remote === undefined ? {} : { remote: this.remote }) };
+      persistCharge,
+      // As src/charges/lifecycle.ts composes them: a remote route is opened by the workflow's own step.
+      persistAndOpenCharge: async (input) => {
+        const persisted = await persistCharge(input);
+        if ('refusal' in persisted || persisted.remote || persisted.transaction.status !== 'pending' || persisted.transaction.pix !== null) return persisted;
+        return { ...persisted, transaction: await openChargeAtRoute(persisted.transaction.id) };
       },
-      openChargeAtRoute: async () => {
-        await this.record('openChargeAtRoute');
-        this.acceptedAtMs = await server.env.currentTimeMs();
-        this.transaction = { ...this.transaction!, pix: { copyPaste: '000201fake', qrCodeBase64: 'iVBOR' } };
-        return this.transaction;
-      },
+      openChargeAtRoute,
       chargeStateAtRoute: async () => {
         await this.record('chargeStateAtRoute');
         if (this.called('chargeStateAtRoute').length === this.payAtCall) this.pay();
