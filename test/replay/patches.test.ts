@@ -3,13 +3,15 @@
 // recorded after it carry the patch marker and settle in one activity that dispatched its events.
 // Runs on a remote route recorded after `remote-route-calls` carry its marker and create or send at
 // the route in a regular activity; every other run does it in a local one. Simulator charges recorded
-// after `local-settlement` carry its marker and ask the route and settle in local activities.
+// after `local-settlement` carry its marker and ask the route and settle in local activities. Charges
+// recorded after `persist-and-open` carry its marker first and accept in one local activity,
+// persistAndOpenCharge, which opens a simulator charge itself.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_SETTLEMENT, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../workflows/transaction.contract.js';
+import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../workflows/transaction.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 
@@ -41,12 +43,15 @@ const histories = readdirSync(HISTORIES_DIR)
   .map((file) => ({ file, events: (JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')) as { events: HistoryEvent[] }).events }));
 
 const labelled = (label: string) => (h: { file: string }) => h.file.includes(`-${label}-`);
-const remoteRuns = histories.filter(labelled(REMOTE_ROUTE_CALLS));
+const remoteRuns = histories.filter((h) => h.file.includes('-psp-'));
 const localSettlementRuns = histories.filter(labelled(LOCAL_SETTLEMENT));
+const persistAndOpenRuns = histories.filter(labelled(PERSIST_AND_OPEN));
+/** The patches of a run besides PERSIST_AND_OPEN, which only changes how it accepts. */
+const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter((id) => id !== PERSIST_AND_OPEN);
 
 describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
   const patched = histories.filter(labelled(SETTLE_DISPATCHES_EVENTS));
-  const older = histories.filter((h) => ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT].some((label) => labelled(label)(h)));
+  const older = histories.filter((h) => ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT, PERSIST_AND_OPEN].some((label) => labelled(label)(h)));
 
   it('has recorded charge and transfer histories on both sides of the patch', () => {
     for (const side of [patched, older]) {
@@ -84,7 +89,7 @@ describe(`patch ${REMOTE_ROUTE_CALLS}`, () => {
 
   it('remote runs carry the marker, hand over to the route in a regular activity and settle in one activity', () => {
     for (const { file, events } of remoteRuns) {
-      expect(patchIds(events), file).toEqual([REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS]);
+      expect(patchesBesidesAccept(events), file).toEqual([REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS]);
       const activities = scheduledActivities(events);
       expect(activities.filter((name) => ROUTE_HAND_OVER.includes(name)), file).toHaveLength(1);
       expect(activities.at(-1), file).toMatch(/^settle/);
@@ -121,9 +126,41 @@ describe(`patch ${LOCAL_SETTLEMENT}`, () => {
   });
 
   it('every run recorded before it settles in a regular activity, without the marker', () => {
-    for (const { file, events } of histories.filter((h) => !localSettlementRuns.includes(h))) {
+    for (const { file, events } of histories.filter((h) => !localSettlementRuns.includes(h) && !persistAndOpenRuns.includes(h))) {
       expect(patchIds(events), file).not.toContain(LOCAL_SETTLEMENT);
       expect(localActivities(events).filter((name) => name.startsWith('settle')), file).toEqual([]);
+    }
+  });
+});
+
+describe(`patch ${PERSIST_AND_OPEN}`, () => {
+  const chargeRuns = histories.filter((h) => h.file.startsWith('charge-'));
+
+  it('has recorded paid, expired, refreshed and PSP charges after the patch', () => {
+    expect(persistAndOpenRuns.map((h) => h.file).sort()).toEqual(
+      ['charge-expired', 'charge-paid', 'charge-psp-paid', 'charge-refresh'].map((name) => `${name}-${PERSIST_AND_OPEN}-encrypted.json`),
+    );
+  });
+
+  it('patched runs carry the marker first and accept in persistAndOpenCharge: it opened a simulator charge, a regular activity opened the PSP one', () => {
+    for (const { file, events } of persistAndOpenRuns) {
+      expect(patchIds(events)[0], file).toBe(PERSIST_AND_OPEN);
+      const local = localActivities(events);
+      expect(local[0], file).toBe('persistAndOpenCharge');
+      expect(local, file).not.toContain('persistCharge');
+      expect(local, file).not.toContain('openChargeAtRoute');
+      const opened = scheduledActivities(events).filter((name) => name === 'openChargeAtRoute');
+      expect(opened, file).toHaveLength(remoteRuns.some((h) => h.file === file) ? 1 : 0);
+    }
+    for (const { file, events } of persistAndOpenRuns.filter((h) => !remoteRuns.includes(h))) {
+      expect(patchesBesidesAccept(events), file).toEqual([LOCAL_SETTLEMENT, SETTLE_DISPATCHES_EVENTS]);
+    }
+  });
+
+  it('every charge recorded before it accepts in persistCharge, without the marker', () => {
+    for (const { file, events } of chargeRuns.filter((h) => !persistAndOpenRuns.includes(h))) {
+      expect(patchIds(events), file).not.toContain(PERSIST_AND_OPEN);
+      expect(localActivities(events)[0], file).toBe('persistCharge');
     }
   });
 });
