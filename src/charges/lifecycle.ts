@@ -11,37 +11,60 @@ import { RouteRefused, type ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleManyOnce, settleOnce, type Settled } from '../transactions/settle.js';
-import { accept, checkAccountState } from '../transactions/acceptance.js';
+import { accept, checkAccountState, type Refusal } from '../transactions/acceptance.js';
 import type { ChargeDraft, PaidAtRoute, PersistedCharge, RouteChargeState } from './draft.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
 
 /** The route needs the configured routes and a logger besides PostgreSQL. */
 export type ChargeLifecycleDeps = ChargeRouteDeps;
 
+interface PersistInput {
+  draft: ChargeDraft;
+  createdAtMs: number;
+  ttlSeconds: number;
+}
+
+/** The accept step's row, and the name the route shows the payer. */
+interface PersistedRow {
+  row: TransactionRow;
+  created: boolean;
+  merchantName: string;
+}
+
 /**
  * The accept step: the key's existing charge as it is, or the account's rules applied now (state,
  * receiving, limits, fee, split) and the pending `txn_` row inserted, or the refusal (nothing kept).
  * A draft without `asked` comes from a run whose API already priced it: its amounts stand.
  */
-export async function persistCharge(
-  deps: ChargeLifecycleDeps,
-  input: { draft: ChargeDraft; createdAtMs: number; ttlSeconds: number },
-): Promise<PersistedCharge> {
+async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput): Promise<PersistedRow | { refusal: Refusal }> {
   const { draft } = input;
-  const decided = await accept(deps.sql, draft.accountId, async (tx, account) => {
+  const decided = await accept(deps.sql, draft.accountId, async (tx, account): Promise<PersistedRow> => {
+    const kept = (row: TransactionRow, created: boolean) => ({ row, created, merchantName: account.name });
     const [existing] = await tx<RawTransactionRow[]>`
       select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
-    if (existing) return persisted(toTransactionRow(existing), false);
+    if (existing) return kept(toTransactionRow(existing), false);
     checkAccountState(account);
     const terms = draft.asked ? await chargeTerms(tx, account, draft.asked) : draft;
     const [inserted] = await insertCharge(tx, draft, terms, input);
     // Another run (a transfer) took the key between the check and the insert: that operation answers.
-    if (!inserted) return persisted(await loadByKey(tx, draft), false);
-    return persisted(toTransactionRow(inserted), true);
+    if (!inserted) return kept(await loadByKey(tx, draft), false);
+    return kept(toTransactionRow(inserted), true);
   });
   if ('refused' in decided) return { refusal: decided.refused };
-  if (decided.accepted.created) countStatusReached(decided.accepted.transaction);
-  return { ...decided.accepted, remote: routeIsRemote(deps, decided.accepted.transaction.acquirer) };
+  if (decided.accepted.created) countStatusReached(decided.accepted.row);
+  return decided.accepted;
+}
+
+const persistedCharge = (deps: ChargeLifecycleDeps, { row, created }: PersistedRow): Exclude<PersistedCharge, { refusal: unknown }> => ({
+  transaction: serializeTransaction(row),
+  fingerprint: row.fingerprint,
+  created,
+  remote: routeIsRemote(deps, row.acquirer),
+});
+
+export async function persistCharge(deps: ChargeLifecycleDeps, input: PersistInput): Promise<PersistedCharge> {
+  const persisted = await persistChargeRow(deps, input);
+  return 'refusal' in persisted ? persisted : persistedCharge(deps, persisted);
 }
 
 /**
@@ -49,15 +72,16 @@ export async function persistCharge(
  * still to open on an in-process route, openChargeAtRoute. An open that fails, for whatever reason, is
  * left to the workflow's own open step, which retries it or settles the charge failed on a refusal.
  */
-export async function persistAndOpenCharge(deps: ChargeLifecycleDeps, input: Parameters<typeof persistCharge>[1]): Promise<PersistedCharge> {
-  const persisted = await persistCharge(deps, input);
-  if ('refusal' in persisted || persisted.remote) return persisted;
-  const { transaction } = persisted;
-  if (transaction.id !== input.draft.transactionId || transaction.status !== 'pending' || transaction.pix !== null) return persisted;
+export async function persistAndOpenCharge(deps: ChargeLifecycleDeps, input: PersistInput): Promise<PersistedCharge> {
+  const persisted = await persistChargeRow(deps, input);
+  if ('refusal' in persisted) return persisted;
+  const charge = persistedCharge(deps, persisted);
+  const { row, merchantName } = persisted;
+  if (charge.remote || row.id !== input.draft.transactionId || row.status !== 'pending' || row.pixCopyPaste !== null) return charge;
   try {
-    return { ...persisted, transaction: await openChargeAtRoute(deps, transaction.id) };
+    return { ...charge, transaction: await openLoadedCharge(deps, row, merchantName) };
   } catch {
-    return persisted;
+    return charge;
   }
 }
 
@@ -70,12 +94,6 @@ function routeIsRemote(deps: ChargeLifecycleDeps, name: string): boolean {
     throw err;
   }
 }
-
-const persisted = (row: TransactionRow, created: boolean): Exclude<PersistedCharge, { refusal: unknown }> => ({
-  transaction: serializeTransaction(row),
-  fingerprint: row.fingerprint,
-  created,
-});
 
 async function loadByKey(tx: TxSql, draft: ChargeDraft): Promise<TransactionRow> {
   const [raw] = await tx<RawTransactionRow[]>`
@@ -112,12 +130,16 @@ export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId
   const [raw] = await deps.sql<(RawTransactionRow & { merchant_name: string })[]>`
     select t.*, a.name as merchant_name from transactions t join accounts a on a.id = t.account_id where t.id = ${transactionId}`;
   if (!raw) throw new Error(`charge ${transactionId} not found`);
-  const row = toTransactionRow(raw);
+  return openLoadedCharge(deps, toTransactionRow(raw), raw.merchant_name);
+}
+
+async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, merchantName: string): Promise<Transaction> {
   if (row.pixCopyPaste !== null || row.status !== 'pending') return serializeTransaction(row);
+  const transactionId = row.id;
   const created = await chargeRoute(deps, row.acquirer).createCharge({
     transactionId,
     amountCents: row.amountCents,
-    merchantName: raw.merchant_name,
+    merchantName,
     description: row.description,
     expiresAt: row.expiresAt!,
     payer: { name: row.payer.name, document: row.payer.document },
