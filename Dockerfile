@@ -2,7 +2,8 @@
 # (TEMPORAL_ADDRESS) and PostgreSQL (DATABASE_URL). Scale out with `npm run api` / `npm run worker`.
 FROM node:20-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1
+# Two malloc arenas instead of one per thread (the SDK's Rust threads, libuv's pool): about 35 MB less RSS.
+ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1 MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY src ./src

@@ -51,6 +51,8 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Ben
       TEMPORAL_UI_PORT: String(uiPort),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'pix-bench-')),
       LOG_LEVEL: 'warn',
+      // As `npm start` sets it (package.json).
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       ...env,
     },
   });
