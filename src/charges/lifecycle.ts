@@ -77,7 +77,9 @@ export async function persistAndOpenCharge(deps: ChargeLifecycleDeps, input: Per
   if ('refusal' in persisted) return persisted;
   const charge = persistedCharge(deps, persisted);
   const { row, merchantName } = persisted;
-  if (charge.remote || row.id !== input.draft.transactionId || row.status !== 'pending' || row.pixCopyPaste !== null) return charge;
+  // A key bound to another operation (a transfer) has no charge to open; openLoadedCharge itself leaves
+  // a charge already opened or settled as it is.
+  if (charge.remote || row.id !== input.draft.transactionId) return charge;
   try {
     return { ...charge, transaction: await openLoadedCharge(deps, row, merchantName) };
   } catch {

@@ -67,10 +67,13 @@ export function post(tx: TxSql, posting: Posting): Promise<boolean> {
 // A posting that debits a customer balance locks its rows (in id order, so that such postings cannot
 // deadlock), moves their deltas in and checks them before it writes. Any other posting is written by
 // one statement that waits on no balance row (see migration 100_ledger_balance_deltas.sql).
+const debitsCustomer = (deltas: Map<string, number>) =>
+  [...deltas].some(([account, delta]) => delta < 0 && isCustomerKind(parseLedgerAccount(account).kind));
+
 async function postOnce(tx: TxSql, posting: Posting): Promise<boolean> {
   const deltas = validate(posting);
-  const debitsCustomer = [...deltas].some(([account, delta]) => delta < 0 && isCustomerKind(parseLedgerAccount(account).kind));
-  if (debitsCustomer) {
+  const locking = debitsCustomer(deltas);
+  if (locking) {
     const refusal = await uncoveredDebit(tx, deltas);
     // The balance may be short because this very posting was committed meanwhile (a retried activity).
     if (refusal) {
@@ -78,7 +81,7 @@ async function postOnce(tx: TxSql, posting: Posting): Promise<boolean> {
       throw refusal;
     }
   }
-  const posted = (await write(tx, [posting], deltas, debitsCustomer ? 'locked' : 'unlocked')) === 1;
+  const posted = (await write(tx, [posting], deltas, locking ? 'locked' : 'unlocked')) === 1;
   // Counted when written, inside the caller's transaction (commit is the caller's): one that rolls back
   // after its posting is counted again by its retry. No refusal does (they come before the write), only
   // a database failure: rare over-counting, never a posting missed.
@@ -122,10 +125,9 @@ export function postAllNew(tx: TxSql, postings: Posting[]): Promise<void> {
   return inSpan('ledger.post', { 'ledger.postings': postings.length, 'ledger.entries': postings.reduce((n, p) => n + p.entries.length, 0) }, async () => {
     const deltas = new Map<string, number>();
     for (const posting of postings) {
-      for (const [account, delta] of validate(posting)) {
-        if (delta < 0 && isCustomerKind(parseLedgerAccount(account).kind)) throw new InvalidPosting(`posting ${posting.key} debits ${account}: post it alone`);
-        deltas.set(account, (deltas.get(account) ?? 0) + delta);
-      }
+      const own = validate(posting);
+      if (debitsCustomer(own)) throw new InvalidPosting(`posting ${posting.key} debits a customer balance: post it alone`);
+      for (const [account, delta] of own) deltas.set(account, (deltas.get(account) ?? 0) + delta);
     }
     const posted = await write(tx, postings, deltas, 'unlocked');
     if (posted !== postings.length) throw new Error(`${postings.length - posted} of ${postings.length} postings were already posted`);

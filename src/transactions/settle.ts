@@ -3,7 +3,7 @@
 import type { Fragment } from 'postgres';
 import type { Sql, TxSql } from '../db/database.js';
 import { recordTransactionEvent, recordTransactionEvents } from '../events/record.js';
-import { post, postAllNew, type Entry } from '../ledger/post.js';
+import { post, postAllNew, type Entry, type Posting } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from './row.js';
 import { serializeTransaction, type Transaction } from './serialize.js';
@@ -20,6 +20,14 @@ export interface SettlementPosting {
   description: string;
   entries: Entry[];
 }
+
+/** The ledger posting of `row`'s settlement, without its entries of zero. */
+const ledgerPosting = (row: TransactionRow, settlement: SettlementPosting): Posting => ({
+  key: settlement.key,
+  transactionId: row.id,
+  description: settlement.description,
+  entries: settlement.entries.filter((entry) => entry.amount !== 0),
+});
 
 export async function loadTransactionRow(sql: Sql | TxSql, transactionId: string): Promise<TransactionRow> {
   const [raw] = await sql<RawTransactionRow[]>`select * from transactions where id = ${transactionId}`;
@@ -57,8 +65,7 @@ export async function settleOnce(sql: Sql, transactionId: string, change: Settle
     const settlement = posting?.(row);
     const [eventId] = await Promise.all([
       recordTransactionEvent(tx, row),
-      settlement &&
-        post(tx, { key: settlement.key, transactionId: row.id, description: settlement.description, entries: settlement.entries.filter((entry) => entry.amount !== 0) }),
+      settlement && post(tx, ledgerPosting(row, settlement)),
     ]);
     reached = row;
     return { transaction: serializeTransaction(row), eventIds: [eventId] };
@@ -96,10 +103,9 @@ export async function settleManyOnce(
       where t.id = any(array(select id from locked)) and t.id = p.id
       returning t.*`;
     const changed = raws.map(toTransactionRow);
-    const settlements = changed.map((row) => ({ ...posting(row), transactionId: row.id }));
     const [eventIds] = await Promise.all([
       recordTransactionEvents(tx, changed),
-      postAllNew(tx, settlements.map((s) => ({ ...s, entries: s.entries.filter((entry) => entry.amount !== 0) }))),
+      postAllNew(tx, changed.map((row) => ledgerPosting(row, posting(row)))),
     ]);
     return new Map(changed.map((row, i) => [row.id, { row, eventId: eventIds[i]! }]));
   });
