@@ -194,8 +194,10 @@ async function write(tx: TxSql, postings: Posting[], deltas: Map<string, number>
       insert into ledger_entries (posting_id, ledger_account_id, amount)
       select posting.id, e.account, e.amount
       from posting join unnest(${entries.map((e) => e.key)}::text[], ${entries.map((e) => e.account)}::text[], ${entries.map((e) => e.amount)}::bigint[])
-                        as e(posting_key, account, amount) on e.posting_key = posting.posting_key
+                        with ordinality as e(posting_key, account, amount, n) on e.posting_key = posting.posting_key
       where (select count(*) from posting) = ${postings.length}
+      -- Entry ids follow the postings' entries in their order, whatever join the planner picks.
+      order by e.n
     ), changes as (${changes}), ${balances}
     select id from posting`;
   return written.length;
