@@ -67,12 +67,12 @@ export function post(tx: TxSql, posting: Posting): Promise<boolean> {
 // A posting that debits a customer balance locks its rows (in id order, so that such postings cannot
 // deadlock), moves their deltas in and checks them before it writes. Any other posting is written by
 // one statement that waits on no balance row (see migration 100_ledger_balance_deltas.sql).
-const debitsCustomer = (deltas: Map<string, number>) =>
-  [...deltas].some(([account, delta]) => delta < 0 && isCustomerKind(parseLedgerAccount(account).kind));
+const customerDebited = (deltas: Map<string, number>): string | undefined =>
+  [...deltas].find(([account, delta]) => delta < 0 && isCustomerKind(parseLedgerAccount(account).kind))?.[0];
 
 async function postOnce(tx: TxSql, posting: Posting): Promise<boolean> {
   const deltas = validate(posting);
-  const locking = debitsCustomer(deltas);
+  const locking = customerDebited(deltas) !== undefined;
   if (locking) {
     const refusal = await uncoveredDebit(tx, deltas);
     // The balance may be short because this very posting was committed meanwhile (a retried activity).
@@ -126,7 +126,8 @@ export function postAllNew(tx: TxSql, postings: Posting[]): Promise<void> {
     const deltas = new Map<string, number>();
     for (const posting of postings) {
       const own = validate(posting);
-      if (debitsCustomer(own)) throw new InvalidPosting(`posting ${posting.key} debits a customer balance: post it alone`);
+      const debited = customerDebited(own);
+      if (debited !== undefined) throw new InvalidPosting(`posting ${posting.key} debits ${debited}: post it alone`);
       for (const [account, delta] of own) deltas.set(account, (deltas.get(account) ?? 0) + delta);
     }
     const posted = await write(tx, postings, deltas, 'unlocked');
