@@ -67,8 +67,16 @@ describe('GET /metrics on the admin port', () => {
       expect(delta('pix_webhook_delivery_seconds_count', { event: 'transaction.approved' })).toBe(1);
 
       expect(after.get('pix_meds_open')?.type).toBe('gauge');
-      expect(sampleValue(after, 'pix_meds_open')).toBeGreaterThanOrEqual(0);
-      expect(after.get('pix_meds_overdue')?.samples).toHaveLength(1);
+      // The MED gauges are read from the database at scrape time: with a MED opened, they say what it holds.
+      const opened = await admin(live.stack, 'POST', '/simulator/meds', { transactionId: created.id, reason: 'fraud' });
+      expect(opened.status, opened.text).toBe(201);
+      const withMed = await scrape(metricsUrl());
+      const [meds] = await live.sql<{ open: number; overdue: number }[]>`
+        select count(*)::int as open, (count(*) filter (where deadline_at <= now()))::int as overdue from meds where status = 'open'`;
+      expect(meds!.open).toBeGreaterThan(0);
+      expect(sampleValue(withMed, 'pix_meds_open')).toBe(meds!.open);
+      expect(withMed.get('pix_meds_overdue')?.samples).toHaveLength(1);
+      expect(sampleValue(withMed, 'pix_meds_overdue')).toBe(meds!.overdue);
       const temporal = [...after.values()].filter((family) => family.name.startsWith('temporal_') && family.samples.length > 0);
       // A simulator charge runs local activities only (local-settlement).
       expect(temporal.map((family) => family.name)).toEqual(expect.arrayContaining(['temporal_workflow_task_execution_latency', 'temporal_local_activity_execution_latency']));

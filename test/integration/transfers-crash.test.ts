@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { waitForStatus } from '../helpers/charges.js';
+import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { spawnEngine, startStack, waitWorker, type Stack } from '../helpers/stack.js';
@@ -43,7 +44,8 @@ describe('transfers: settling by itself, and a worker killed mid-transfer', () =
     const failedMeanwhile = await completeTransfer(stack, toFail.id, 'failed');
     expect(failedMeanwhile.status).toBe(202);
     expect(failedMeanwhile.body.data.status).toBe('pending');
-    await new Promise((r) => setTimeout(r, 2000));
+    // The network's own deadline for the other passes (it approves it when next asked); with no worker the engine has not moved.
+    await eventually(async () => (await sql`select 1 from simulator_transfers where transaction_id = ${toApprove.id} and created_at + interval '1500 ms' <= now()`).length > 0, 10_000);
     expect((await alice.client.get(`/transactions/${toApprove.id}`)).body.data.status).toBe('pending');
     expect(await balanceOf(alice.client)).toEqual({ available: 30, reserved: 20 });
 
