@@ -88,10 +88,8 @@ describe('MEDs opened and decided by retrying clients', () => {
     await workerProcess().kill();
     const key = newKey('down');
     const body = { transactionId: charge.id, reason: 'operational_failure' };
-    const started = Date.now();
     const pending = await openMed(body, key);
     expect(pending.status, pending.text).toBe(202);
-    expect(Date.now() - started).toBeLessThan(CALL_TIMEOUT_MS);
     expect(pending.body.data).toMatchObject({ id: expect.stringMatching(/^med_/), transactionId: charge.id, status: 'open', amount: 30 });
     const stillPending = await openMed(body, key);
     expect(stillPending.status, stillPending.text).toBe(202);

@@ -1,15 +1,25 @@
 // A route that refuses for good (here: the account names a route the engine does not have) ends the
 // operation as failed at once, without retrying: the activity's RouteRefused reaches the workflow
-// under its own type, which the transaction activities' retry policy does not retry. A charge fails
-// with nothing posted; a transfer fails and its reservation goes back to the available balance.
-import { describe, expect, it } from 'vitest';
+// under its own type, which the transaction activities' retry policy does not retry (the history
+// records its first attempt as the last). A charge fails with nothing posted; a transfer fails and its
+// reservation goes back to the available balance.
+import type { Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCharge, waitForStatus } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { balanceOf, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
+import { historyReader, localActivityFailures } from '../helpers/workflow-history.js';
 
 describe('a route that refuses for good', () => {
   const live = liveStack();
+  let temporal: Client;
+  beforeAll(async () => {
+    temporal = await historyReader();
+  });
+  afterAll(async () => {
+    await temporal?.connection.close();
+  });
 
   async function postingsOf(transactionId: string): Promise<number> {
     const [row] = await live.sql<{ count: bigint }[]>`select count(*) from ledger_postings where transaction_id = ${transactionId}`;
@@ -19,12 +29,11 @@ describe('a route that refuses for good', () => {
   it('fails a charge at once, with nothing posted', async () => {
     const { client, account } = await createMerchant(live.stack);
     await live.sql`update accounts set route = 'gone' where id = ${account.id}`;
-    const started = Date.now();
     const created = await createCharge(client);
     const failed = created.status === 'failed' ? created : await waitForStatus(client, created.id, 'failed', 10_000);
     expect(failed).toMatchObject({ status: 'failed', acquirer: 'gone', pix: null });
-    // Retried with backoff the refusal would take seconds to minutes; refused for good it takes well under that.
-    expect(Date.now() - started).toBeLessThan(5000);
+    const run = temporal.workflow.getHandle(`charge:${account.id}:${created.externalId}`);
+    expect(await localActivityFailures(run)).toEqual([{ activityType: 'openChargeAtRoute', attempt: 1, failureType: 'RouteRefused' }]);
     expect(await postingsOf(created.id)).toBe(0);
   });
 
@@ -32,12 +41,12 @@ describe('a route that refuses for good', () => {
     const { client, account } = await createMerchant(live.stack);
     await fund(live.stack, client, 50);
     await live.sql`update accounts set route = 'gone' where id = ${account.id}`;
-    const started = Date.now();
     const res = await postTransfer(client, cpfKeyBody({ amount: 10 }));
     expect(res.status).toBe(201);
     const failed = await waitForStatus(client, res.body.data.id, 'failed', 10_000);
     expect(failed.counterparty).toMatchObject({ failureReason: 'no Pix transfer route named gone' });
-    expect(Date.now() - started).toBeLessThan(5000);
+    const run = temporal.workflow.getHandle(`transfer:${account.id}:${res.body.data.externalId}`);
+    expect(await localActivityFailures(run)).toEqual([{ activityType: 'sendTransferAtRoute', attempt: 1, failureType: 'RouteRefused' }]);
     expect(await balanceOf(client)).toEqual({ available: 50, reserved: 0 });
   });
 });

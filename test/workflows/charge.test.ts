@@ -144,20 +144,16 @@ describe('charge workflow (time-skipping)', () => {
     expect(engine.called('dispatchEvent')).toHaveLength(0);
   });
 
-  it('expires at exactly 15 minutes of server time, in well under a second of wall time', async () => {
+  it('expires at exactly 15 minutes of server time', async () => {
     const engine = new FakeEngine();
-    const wall = await withCharge(engine, async ({ result }) => {
-      const started = performance.now();
-      const final = await result();
-      expect(final).toMatchObject({ status: 'cancelled', expired: true, processingState: 'completed' });
-      return performance.now() - started;
+    await withCharge(engine, async ({ result }) => {
+      expect(await result()).toMatchObject({ status: 'cancelled', expired: true, processingState: 'completed' });
     });
     const createdAtMs = Date.parse(engine.transaction!.createdAt);
     expect(Date.parse(engine.transaction!.expiresAt!) - createdAtMs).toBe(FIFTEEN_MINUTES_MS);
     const [cancel] = engine.called('cancelChargeAtRoute');
     expect(cancel!.atMs - createdAtMs).toBeGreaterThanOrEqual(FIFTEEN_MINUTES_MS);
     expect(cancel!.atMs - createdAtMs).toBeLessThan(FIFTEEN_MINUTES_MS + 1000);
-    expect(wall).toBeLessThan(1000);
     expect(engine.called('settleChargePaid')).toHaveLength(0);
     expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_cancelled`]);
   });

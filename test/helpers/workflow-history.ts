@@ -1,0 +1,58 @@
+// The order of a workflow's history events, for tests that must tell what a workflow acted on (a
+// signal, a timer) by what it recorded rather than by how long it took.
+import { temporal } from '@temporalio/proto';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { inject } from 'vitest';
+
+type Event = temporal.api.history.v1.IHistoryEvent;
+
+/** The history's event types without their prefix: 'WORKFLOW_EXECUTION_SIGNALED', 'TIMER_FIRED', … */
+export async function eventTypes(handle: WorkflowHandle): Promise<string[]> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? []).map((event: Event) => temporal.api.enums.v1.EventType[event.eventType!]!.replace(/^EVENT_TYPE_/, ''));
+}
+
+/** An activity was scheduled (or a local activity recorded) by the workflow: it did some work. */
+const WORK = new Set(['ACTIVITY_TASK_SCHEDULED', 'MARKER_RECORDED']);
+
+/**
+ * What the workflow did first after the signal: 'work' when it scheduled an activity before any of its
+ * timers fired (it acted on the signal), 'timer' when a timer fired first (a poll came before it acted),
+ * null when the history holds no such signal or nothing after it.
+ */
+export function firstAfterSignal(types: string[]): 'work' | 'timer' | null {
+  const signalled = types.indexOf('WORKFLOW_EXECUTION_SIGNALED');
+  if (signalled < 0) return null;
+  for (const type of types.slice(signalled + 1)) {
+    if (type === 'TIMER_FIRED') return 'timer';
+    if (WORK.has(type)) return 'work';
+  }
+  return null;
+}
+
+/** Timers that fired before the first signal: polls the workflow made before it was told anything. */
+export const timersBeforeSignal = (types: string[]): number =>
+  types.slice(0, Math.max(0, types.indexOf('WORKFLOW_EXECUTION_SIGNALED'))).filter((type) => type === 'TIMER_FIRED').length;
+
+export interface LocalActivityFailure {
+  activityType: string;
+  /** The attempt that failed last: 1 when the failure was not retried. */
+  attempt: number;
+  failureType: string | null;
+}
+
+/** The local activities that failed in a history, read from the SDK's markers (plain JSON, not encrypted). */
+export async function localActivityFailures(handle: WorkflowHandle): Promise<LocalActivityFailure[]> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? []).flatMap((event: Event) => {
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_local_activity' || !marker.failure) return [];
+    const data = JSON.parse(Buffer.from(marker.details!['data']!.payloads![0]!.data!).toString('utf8'));
+    return [{ activityType: data.activity_type, attempt: data.attempt, failureType: marker.failure.applicationFailureInfo?.type ?? null }];
+  });
+}
+
+/** A client of the test run's Temporal server, for reading histories (no payload codec: event types and markers only). */
+export async function historyReader(): Promise<Client> {
+  return new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
+}
