@@ -34,6 +34,7 @@ import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js
 import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
 import { chargeWorkflowId } from '../workflows/charge.contract.js';
 import { medWorkflowId } from '../workflows/med.contract.js';
+import { medReturnsWorkflowId } from '../workflows/med-returns.contract.js';
 import { transferWorkflowId } from '../workflows/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../workflows/webhook-delivery.contract.js';
 
@@ -120,13 +121,23 @@ async function webhookRetried(ctx: ScenarioContext): Promise<string> {
 }
 
 /** Moves the merchant to the PSP route and has a charge paid there, announced by the PSP's webhook. */
-async function pspPaidCharge(ctx: ScenarioContext): Promise<{ id: string; workflowId: string }> {
+async function pspPaidCharge(ctx: ScenarioContext): Promise<{ id: string; workflowId: string; endToEndId: string }> {
   const moved = await ctx.admin('PATCH', `/accounts/${ctx.merchant.accountId}`, { route: 'psp' });
   if (moved.status !== 200) throw new Error(`route change answered ${moved.status}: ${JSON.stringify(moved.body)}`);
   const charge = await createCharge(ctx);
-  await ctx.pspWebhook([ctx.psp.pay(txidOf(charge.id)).endToEndId]);
+  const { endToEndId } = ctx.psp.pay(txidOf(charge.id));
+  await ctx.pspWebhook([endToEndId]);
   await ctx.waitForStatus(charge.id, 'approved');
-  return charge;
+  return { ...charge, endToEndId };
+}
+
+/** A charge paid on the PSP route, then a MED devolução the PSP made on it, announced by a webhook naming the Pix. */
+async function pspMedReturn(ctx: ScenarioContext): Promise<string> {
+  const charge = await pspPaidCharge(ctx);
+  ctx.psp.addDevolucao(charge.endToEndId, { id: 'D1replay', amountCents: 1000, natureza: 'MED_OPERACIONAL' });
+  await ctx.pspWebhook([charge.endToEndId]);
+  await until(async () => ((await ctx.api('GET', `/transactions/${charge.id}`)).body?.data?.refundedAmount === 10 ? true : undefined), 'the devolução to be recorded');
+  return medReturnsWorkflowId('psp', charge.endToEndId);
 }
 
 /** A transfer on the PSP route: polled once while pending (5 s), then the envio ends REALIZADO and its webhook arrives. */
@@ -170,6 +181,7 @@ const SCENARIOS: Record<string, Scenario> = {
   'webhook-retried': webhookRetried,
   'charge-psp-paid': async (ctx) => (await pspPaidCharge(ctx)).workflowId,
   'transfer-psp-approved': pspApprovedTransfer,
+  'med-returns-psp': pspMedReturn,
 };
 
 async function call(url: string, method: string, auth: { authorization: string }, body?: unknown, headers: Record<string, string> = {}) {

@@ -24,6 +24,16 @@ describe('workflow replay', () => {
     expect(files.length).toBeGreaterThan(0);
   });
 
+  it('has a recorded history of every workflow type the worker registers', async () => {
+    // The worker's bundle registers every export of workflows/index.ts as a workflow type.
+    const registered = Object.keys(await import('../../workflows/index.js')).sort();
+    const recorded = new Set(
+      files.map((file) => JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')).events[0].workflowExecutionStartedEventAttributes.workflowType.name as string),
+    );
+    expect(registered.length).toBeGreaterThan(0);
+    expect(registered.filter((type) => !recorded.has(type)), 'workflow types without a committed history (npm run record-history)').toEqual([]);
+  });
+
   it('has encrypted histories whose every payload is ciphertext under the test key', () => {
     const recorded = files.filter((f) => f.endsWith('-encrypted.json'));
     expect(recorded).toEqual(expect.arrayContaining(['charge-paid-encrypted.json', 'transfer-approved-encrypted.json']));
