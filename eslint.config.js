@@ -31,9 +31,21 @@ export default tseslint.config(
     rules: { 'no-control-regex': 'off' },
   },
   {
-    // A test may keep a result it does not assert on, to show the step it stands for.
+    // A test may keep a result it does not assert on, to show the step it stands for. No test is focused
+    // or skipped (a stray .only would run one file's share and pass), and no promise floats: an
+    // expectation or request not awaited can fail after its test has passed, or never.
     files: ['test/**/*.ts'],
-    rules: { '@typescript-eslint/no-unused-vars': ['warn', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['warn', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].flatMap((object) =>
+          ['only', 'skip', 'todo', 'skipIf', 'runIf'].map((property) => ({ object, property, message: 'Every test runs in CI: no focused, skipped or conditional test.' })),
+        ),
+      ],
+    },
   },
   {
     files: ['workflows/**/*.ts'],

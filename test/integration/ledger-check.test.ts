@@ -44,7 +44,6 @@ describe('ledger check', () => {
       insert into ledger_postings (posting_key, description) values ('test:broken', 'written by hand') returning id`;
     await live.sql`insert into ledger_entries (posting_id, ledger_account_id, amount) values (${String(posting!.id)}::bigint, ${account!.id}, 123)`;
 
-    const asked = Date.now();
     const res = await admin(live.stack, 'GET', '/ledger/check');
     expect(res.status).toBe(200);
     expect(res.body.data.ok).toBe(false);
