@@ -98,6 +98,7 @@ describe('a start, signal or update not encrypted with a known payload key', () 
     }, 20_000, 100);
   });
 
+  const engineOutput = () => live.stack.processes.map((p) => p.output()).join('\n');
   /** The run's end, seen without the keys (its result is ciphertext to this client). */
   const completed = (handle: WorkflowHandle) => eventually(async () => (await handle.describe()).status.name === 'COMPLETED', 20_000, 100);
   const medStatus = async (id: string) => (await live.sql<{ status: string }[]>`select status from meds where id = ${id}`)[0]?.status;
@@ -145,6 +146,8 @@ describe('a start, signal or update not encrypted with a known payload key', () 
       expect(await activitiesOf(handle)).toBe(0);
       expect(await moneyAndRows()).toEqual(before);
       await expectLedgerConsistent(live.stack.databaseUrl);
+      await eventually(() => engineOutput().includes(handle.workflowId), 10_000, 100);
+      expect(engineOutput().split('\n').find((line) => line.includes(handle.workflowId) && line.includes('alert: workflow start refused'))).toBeDefined();
     },
   );
 
