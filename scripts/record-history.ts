@@ -4,11 +4,14 @@
 //   npm run record-history -- charge-paid charge-expired
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
+//   npm run record-history -- --as refuse-unencrypted-input transfer-forged-start med-forged-decision charge-forged-signal
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
 // operator would, and writes the scenario's workflow history to test/replay/histories/<name>.json
 // (protobuf JSON: Temporal's field names, enums by name, 64-bit integers and bytes as strings).
+// The `*-forged-*` scenarios also play someone who reached Temporal without the payload keys: a client
+// without the codec starts a run, or updates or signals a real one, with a payload in clear.
 // The `*-psp-*` scenarios run on a bcb-api-pix route named `psp` against the conformance fake PSP
 // (test/helpers/fake-psp), started beside the engine, whose webhooks reach the engine's listener.
 // Payloads are encrypted as in production, under the committed TEST-ONLY key set
@@ -28,14 +31,16 @@ import { fileURLToPath } from 'node:url';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { engineOnFakePsp, startFakePsp, type FakePsp } from '../test/helpers/fake-psp/index.js';
 import { idEnvioOf, txidOf } from '../src/processors/bcb-api-pix/ids.js';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
 import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
 import { chargeWorkflowId } from '../workflows/charge.contract.js';
 import { medWorkflowId } from '../workflows/med.contract.js';
 import { medReturnsWorkflowId } from '../workflows/med-returns.contract.js';
-import { transferWorkflowId } from '../workflows/transfer.contract.js';
+import { PAYLOAD_NOT_ENCRYPTED } from '../workflows/payload-encryption.contract.js';
+import { TRANSFER_WORKFLOW, transferWorkflowId } from '../workflows/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../workflows/webhook-delivery.contract.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,6 +57,8 @@ interface ScenarioContext {
   /** The fake PSP behind the `psp` route, and its webhook naming these Pix sent to the engine's listener. */
   psp: FakePsp;
   pspWebhook(endToEndIds: string[]): Promise<void>;
+  /** A Temporal client without the codec, on the engine's Temporal: someone without the payload keys. */
+  forger: Client;
 }
 
 /** A scenario plays one run and returns the id of the workflow whose history is recorded. */
@@ -153,6 +160,66 @@ async function pspApprovedTransfer(ctx: ScenarioContext): Promise<string> {
   return transferWorkflowId(ctx.merchant.accountId, key);
 }
 
+/** The refusal a forged start or update meets (workflows/payload-encryption.interceptors.ts). */
+const refusedAsUnencrypted = (err: unknown): boolean =>
+  (err instanceof WorkflowFailedError || err instanceof WorkflowUpdateFailedError) && err.cause instanceof ApplicationFailure && err.cause.type === PAYLOAD_NOT_ENCRYPTED;
+
+/** A transfer started with a plain JSON draft, as `temporal workflow start --input` would: the run fails at once. */
+async function forgedTransferStart(ctx: ScenarioContext): Promise<string> {
+  const workflowId = transferWorkflowId(ctx.merchant.accountId, `forged-${randomBytes(6).toString('hex')}`);
+  const draft = {
+    transactionId: `out_${randomBytes(12).toString('hex')}`,
+    accountId: ctx.merchant.accountId,
+    apiKeyId: 'key_forged',
+    externalId: 'forged',
+    fingerprint: '0'.repeat(64),
+    route: 'simulator',
+    amountCents: 1500,
+    feeCents: 0,
+    netAmountCents: 1500,
+    description: null,
+    method: 'pix',
+    debitedAmountCents: 1500,
+    recipientAmountCents: 1500,
+    destination: { pixKey: '52998224725', pixKeyType: 'cpf' },
+    payer: { name: 'Loja Replay', document: '11222333000181', email: 'forged@example.com' },
+    counterparty: {},
+  };
+  const handle = await ctx.forger.workflow.start(TRANSFER_WORKFLOW, { taskQueue: 'pix', workflowId, args: [{ requestId: 'req_forged', draft }] });
+  const outcome = await handle.result().catch((err: unknown) => err);
+  if (!refusedAsUnencrypted(outcome)) throw new Error(`the forged transfer was not refused: ${String(outcome)}`);
+  return workflowId;
+}
+
+/** A MED decision sent in clear is refused; the operator's decision then settles the MED. */
+async function forgedMedDecision(ctx: ScenarioContext): Promise<string> {
+  const transactionId = await paidCharge(ctx);
+  const opened = await ctx.admin('POST', '/simulator/meds', { transactionId, amount: 10, reason: 'fraud' });
+  if (opened.status !== 201) throw new Error(`MED opening answered ${opened.status}: ${JSON.stringify(opened.body)}`);
+  const workflowId = medWorkflowId(opened.body.data.id);
+  const forged = await ctx.forger.workflow.getHandle(workflowId).executeUpdate('decide', { args: ['accepted'] }).catch((err: unknown) => err);
+  if (!refusedAsUnencrypted(forged)) throw new Error(`the forged MED decision was not refused: ${String(forged)}`);
+  const decided = await ctx.admin('POST', `/meds/${opened.body.data.id}/decision`, { outcome: 'rejected' });
+  if (decided.status !== 200) throw new Error(`MED decision answered ${decided.status}: ${JSON.stringify(decided.body)}`);
+  return workflowId;
+}
+
+/** A payment notice sent in clear, with an argument, to a pending charge is ignored; the real payment settles it. */
+async function forgedChargeSignal(ctx: ScenarioContext): Promise<string> {
+  const charge = await createCharge(ctx);
+  const handle = ctx.forger.workflow.getHandle(charge.workflowId);
+  await handle.signal('paymentNotified', { paid: true });
+  // The forged signal's workflow task is done before the payment comes.
+  await until(async () => {
+    const events = (await handle.fetchHistory()).events!;
+    const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
+    return signalled !== -1 && events.slice(signalled).some((e) => e.workflowTaskCompletedEventAttributes) ? true : undefined;
+  }, 'the forged signal to be handled');
+  await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`);
+  await ctx.waitForStatus(charge.id, 'approved');
+  return charge.workflowId;
+}
+
 const SCENARIOS: Record<string, Scenario> = {
   'charge-paid': async (ctx) => {
     const charge = await createCharge(ctx);
@@ -182,6 +249,9 @@ const SCENARIOS: Record<string, Scenario> = {
   'charge-psp-paid': async (ctx) => (await pspPaidCharge(ctx)).workflowId,
   'transfer-psp-approved': pspApprovedTransfer,
   'med-returns-psp': pspMedReturn,
+  'transfer-forged-start': forgedTransferStart,
+  'med-forged-decision': forgedMedDecision,
+  'charge-forged-signal': forgedChargeSignal,
 };
 
 async function call(url: string, method: string, auth: { authorization: string }, body?: unknown, headers: Record<string, string> = {}) {
@@ -241,6 +311,7 @@ async function main() {
     connection: await Connection.connect({ address: engine.temporalAddress }),
     dataConverter: encryptingDataConverter(testPayloadKeys()),
   });
+  const forger = new Client({ connection: client.connection });
   try {
     const urls = { api: `http://127.0.0.1:${engine.port}/v1`, admin: `http://127.0.0.1:${engine.adminPort}/admin` };
     const admin: ScenarioContext['admin'] = (method, path, body) => call(`${urls.admin}${path}`, method, engine.adminHeaders, body);
@@ -258,10 +329,13 @@ async function main() {
           const status = await psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds });
           if (status !== 200) throw new Error(`PSP webhook answered ${status}`);
         },
+        forger,
       };
       const workflowId = await SCENARIOS[name]!(ctx);
       const handle = client.workflow.getHandle(workflowId);
-      await handle.result();
+      await handle.result().catch((err: unknown) => {
+        if (!refusedAsUnencrypted(err)) throw err;
+      });
       const file = fileOf(name);
       writeFileSync(file, `${JSON.stringify(await handle.fetchHistory(), null, 1)}\n`, { flag: 'wx' });
       process.stdout.write(`recorded ${name} (${workflowId}) → ${file}\n`);

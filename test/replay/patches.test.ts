@@ -5,18 +5,28 @@
 // the route in a regular activity; every other run does it in a local one. Simulator charges recorded
 // after `local-settlement` carry its marker and ask the route and settle in local activities. Charges
 // recorded after `persist-and-open` carry its marker first and accept in one local activity,
-// persistAndOpenCharge, which opens a simulator charge itself.
+// persistAndOpenCharge, which opens a simulator charge itself. Runs forged after
+// `refuse-unencrypted-input` (a start, an update, a signal in clear) carry its marker where the message
+// was refused; no other run does.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../workflows/payload-encryption.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../workflows/transaction.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 
+interface FailureJson {
+  message: string;
+  applicationFailureInfo?: { type: string; nonRetryable?: boolean };
+}
+
 interface HistoryEvent {
   eventType: string;
+  workflowExecutionFailedEventAttributes?: { failure: FailureJson };
+  workflowExecutionUpdateCompletedEventAttributes?: { outcome: { failure?: FailureJson } };
   activityTaskScheduledEventAttributes?: { activityType: { name: string } };
   markerRecordedEventAttributes?: { markerName: string; details?: Record<string, { payloads: Array<{ data: string }> }> };
   timerStartedEventAttributes?: { startToFireTimeout: { seconds?: string } };
@@ -38,11 +48,14 @@ function patchIds(events: HistoryEvent[]): string[] {
     .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads[0]!.data, 'base64').toString('utf8')).id);
 }
 
-const histories = readdirSync(HISTORIES_DIR)
-  .filter((f) => /^(charge|transfer)-.*\.json$/.test(f))
-  .map((file) => ({ file, events: (JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')) as { events: HistoryEvent[] }).events }));
-
 const labelled = (label: string) => (h: { file: string }) => h.file.includes(`-${label}-`);
+
+const allHistories = readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .map((file) => ({ file, events: (JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')) as { events: HistoryEvent[] }).events }));
+/** Runs forged by someone without the payload keys (REFUSE_UNENCRYPTED_INPUT): described on their own below. */
+const forgedRuns = allHistories.filter(labelled(REFUSE_UNENCRYPTED_INPUT));
+const histories = allHistories.filter((h) => /^(charge|transfer)-/.test(h.file) && !forgedRuns.includes(h));
 const remoteRuns = histories.filter((h) => h.file.includes('-psp-'));
 const localSettlementRuns = histories.filter(labelled(LOCAL_SETTLEMENT));
 const persistAndOpenRuns = histories.filter(labelled(PERSIST_AND_OPEN));
@@ -162,5 +175,45 @@ describe(`patch ${PERSIST_AND_OPEN}`, () => {
       expect(patchIds(events), file).not.toContain(PERSIST_AND_OPEN);
       expect(localActivities(events)[0], file).toBe('persistCharge');
     }
+  });
+});
+
+describe(`patch ${REFUSE_UNENCRYPTED_INPUT}`, () => {
+  const forged = (name: string) => forgedRuns.find((h) => h.file === `${name}-${REFUSE_UNENCRYPTED_INPUT}-encrypted.json`)!;
+  const refusal = (failure: FailureJson | undefined) => failure?.applicationFailureInfo;
+
+  it('has recorded a forged transfer start, a forged MED decision and a forged charge signal', () => {
+    expect(forgedRuns.map((h) => h.file).sort()).toEqual(
+      ['charge-forged-signal', 'med-forged-decision', 'transfer-forged-start'].map((name) => `${name}-${REFUSE_UNENCRYPTED_INPUT}-encrypted.json`),
+    );
+  });
+
+  it('the forged start carries the marker and fails at once, PayloadNotEncrypted, without any activity', () => {
+    const { events } = forged('transfer-forged-start');
+    expect(patchIds(events)).toEqual([REFUSE_UNENCRYPTED_INPUT]);
+    expect([...scheduledActivities(events), ...localActivities(events)]).toEqual([]);
+    expect(refusal(events.at(-1)!.workflowExecutionFailedEventAttributes?.failure)).toEqual({ type: PAYLOAD_NOT_ENCRYPTED, nonRetryable: true });
+  });
+
+  it('the forged MED decision is refused after the marker; the operator’s decision is the only one made', () => {
+    const { events } = forged('med-forged-decision');
+    expect(patchIds(events)).toEqual([REFUSE_UNENCRYPTED_INPUT]);
+    const outcomes = events.flatMap((e) => (e.workflowExecutionUpdateCompletedEventAttributes ? [refusal(e.workflowExecutionUpdateCompletedEventAttributes.outcome.failure)?.type ?? 'success'] : []));
+    expect(outcomes).toEqual(['success', PAYLOAD_NOT_ENCRYPTED, 'success']);
+    expect(scheduledActivities(events).filter((name) => name === 'decideMed')).toHaveLength(1);
+  });
+
+  it('the forged charge signal is ignored: its workflow task records the marker and asks the route nothing', () => {
+    const { events } = forged('charge-forged-signal');
+    const signals = events.flatMap((e, i) => (e.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED' ? [i] : []));
+    expect(signals).toHaveLength(2);
+    const afterForged = events.slice(signals[0], signals[1]);
+    expect(patchIds(afterForged)).toEqual([REFUSE_UNENCRYPTED_INPUT]);
+    expect(localActivities(afterForged)).toEqual([]);
+    expect(localActivities(events.slice(signals[1]))).toEqual(['chargeStateAtRoute', 'settleChargePaid']);
+  });
+
+  it('every other run, encrypted or recorded before encryption, has no marker', () => {
+    for (const { file, events } of allHistories.filter((h) => !forgedRuns.includes(h))) expect(patchIds(events), file).not.toContain(REFUSE_UNENCRYPTED_INPUT);
   });
 });

@@ -1,7 +1,8 @@
 // Replays every recorded history (test/replay/histories/*.json, written by `npm run record-history`)
 // against today's workflow code: a change that breaks determinism fails here. The replaying worker has the
 // payload codec with the TEST-ONLY keys the *-encrypted histories were recorded under; the older
-// histories, recorded before encryption, replay through it in clear.
+// histories, recorded before encryption, replay through it in clear, and so do the messages in clear of
+// the forged runs recorded after REFUSE_UNENCRYPTED_INPUT (patches.test.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,10 +10,14 @@ import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
+import { REFUSE_UNENCRYPTED_INPUT } from '../../workflows/payload-encryption.contract.js';
 import { encodingOf, historyPayloads, isCoreMarkerData } from '../helpers/history-payloads.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
+/** Where a start's input, a signal's or an update's arguments are stored in a history. */
+const FORGED_MESSAGE =
+  /^\/(workflowExecutionStartedEventAttributes\/input|workflowExecutionSignaledEventAttributes\/input|workflowExecutionUpdateAcceptedEventAttributes\/acceptedRequest\/input\/args)\/payloads\/0$/;
 const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
 
 describe('workflow replay', () => {
@@ -41,9 +46,15 @@ describe('workflow replay', () => {
       const payloads = historyPayloads(JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')));
       expect(payloads.length, file).toBeGreaterThan(0);
       const encrypted = payloads.filter((p) => encodingOf(p) === 'binary/encrypted');
-      expect(encrypted.length, file).toBeGreaterThan(0);
-      expect(new Set(encrypted.map((p) => p.metadata['encryption-key-id']?.toString())), file).toEqual(new Set([testPayloadKeys().current]));
-      expect(payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isCoreMarkerData(p)), file).toEqual([]);
+      const clear = payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isCoreMarkerData(p));
+      if (file.includes(`-${REFUSE_UNENCRYPTED_INPUT}-`)) {
+        // A forged run holds the forged message as it was sent, in clear, and only that in clear (a refused start, nothing else).
+        expect(clear.map((p) => p.path.replace(/\/events\/\d+/, '')), file).toEqual([expect.stringMatching(FORGED_MESSAGE)]);
+      } else {
+        expect(encrypted.length, file).toBeGreaterThan(0);
+        expect(clear, file).toEqual([]);
+      }
+      expect(new Set(encrypted.map((p) => p.metadata['encryption-key-id']?.toString())), file).toEqual(new Set(encrypted.length ? [testPayloadKeys().current] : []));
     }
   });
 

@@ -1,5 +1,6 @@
 // The payload codec (AES-256-GCM, key id in the metadata) and its key sets: round trip, fresh nonces,
-// clear payloads of older histories passing through, rotation, and loud failures naming the key id.
+// clear payloads of older histories passing through (marked as such by the data converter), rotation,
+// and loud failures naming the key id.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +9,10 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { AesGcmPayloadCodec, PayloadDecryptionError } from '../../src/temporal/codec/aes-gcm-codec.js';
+import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
 import { resolvePayloadKeys } from '../../src/temporal/codec/key-file.js';
 import { parsePayloadKeys, type PayloadKeys } from '../../src/temporal/codec/keys.js';
+import { UNENCRYPTED_METADATA } from '../../workflows/payload-encryption.contract.js';
 
 const key = () => randomBytes(32).toString('base64');
 const keySet = (current: string, keys: Record<string, string>): PayloadKeys => parsePayloadKeys(JSON.stringify({ current, keys }), 'test');
@@ -43,6 +46,25 @@ describe('AES-GCM payload codec', () => {
     const codec = new AesGcmPayloadCodec(keySet('k1', { k1 }));
     const payload = clear();
     expect(await codec.decode([payload])).toEqual([payload]);
+  });
+
+  it('the data converter marks a payload that arrives in clear, whatever its sender wrote, and no decrypted one', async () => {
+    const codecs = encryptingDataConverter(keySet('k1', { k1 })).payloadCodecs!;
+    const decode = async (payloads: Payload[]) => {
+      for (const codec of [...codecs].reverse()) payloads = await codec.decode(payloads);
+      return payloads;
+    };
+    const encrypted = await codecs.reduce(async (payloads, codec) => codec.encode(await payloads), Promise.resolve([clear()]));
+    const [decrypted] = await decode(encrypted);
+    expect(decrypted!.metadata![UNENCRYPTED_METADATA]).toBeUndefined();
+    expect(defaultPayloadConverter.fromPayload(decrypted!)).toEqual({ draft: { payer } });
+
+    const forged = { ...clear(), metadata: { ...clear().metadata, [UNENCRYPTED_METADATA]: new TextEncoder().encode('false') } };
+    for (const sent of [clear(), forged]) {
+      const [received] = await decode([sent]);
+      expect(text(received!.metadata![UNENCRYPTED_METADATA])).toBe('true');
+      expect(defaultPayloadConverter.fromPayload(received!)).toEqual({ draft: { payer } });
+    }
   });
 
   it('rotation: payloads written under key 1 decode once key 2 is added and made current; new ones use key 2', async () => {

@@ -2,7 +2,8 @@
 // history (payer, documents, e-mails, Pix keys, every Transaction) is ciphertext in Temporal's database,
 // in its Web UI and in its CLI. The whole payload (its metadata and data, as protobuf) is encrypted under
 // a fresh 12-byte nonce; the result carries the key id in clear metadata so that keys can rotate. A
-// payload without that metadata was written before encryption and passes through as it is.
+// payload without that metadata (written before encryption, or by someone without the keys) passes
+// through as it is; the worker's workflows decide what to do with it (unencrypted-marker.ts).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
 import protos from '@temporalio/proto'; // CommonJS: no named exports under Node's ESM loader
