@@ -28,6 +28,11 @@ export interface BcbApiPixRouteConfig {
   tls: { cert: string; key: Secret; ca: string | null };
   pixKey: string;
   webhookUrl: string | null;
+  /**
+   * What the subject of the client certificate a webhook for this route comes with must hold (`CN=…, O=…`
+   * in the file), checked when the listener does the mTLS itself; null: any certificate its CA signed.
+   */
+  webhookClientSubject: Record<string, string> | null;
   /** City of the BR Code built when the PSP's answer carries no pixCopiaECola. */
   merchantCity: string;
   send: { type: 'efi'; baseUrl: string } | null;
@@ -37,7 +42,7 @@ export class RoutesFileError extends Error {}
 
 type Json = Record<string, unknown>;
 
-const FIELDS = ['type', 'baseUrl', 'tokenUrl', 'clientId', 'clientSecret', 'tokenBody', 'tls', 'pixKey', 'webhookUrl', 'merchantCity', 'send'];
+const FIELDS = ['type', 'baseUrl', 'tokenUrl', 'clientId', 'clientSecret', 'tokenBody', 'tls', 'pixKey', 'webhookUrl', 'webhookClientSubject', 'merchantCity', 'send'];
 const TLS_FIELDS = ['certFile', 'keyFile', 'caFile'];
 const SEND_FIELDS = ['type', 'baseUrl'];
 
@@ -108,6 +113,7 @@ function parseRoute(name: string, value: unknown, place: Place): BcbApiPixRouteC
     tls: tlsOf(value.tls, { ...place, at: `${at}.tls` }),
     pixKey: text(value, 'pixKey', place),
     webhookUrl: value.webhookUrl === undefined ? null : url(value, 'webhookUrl', place, ['https:', 'http:']),
+    webhookClientSubject: subject(value, 'webhookClientSubject', place),
     merchantCity,
     send: sendOf(value.send, { ...place, at: `${at}.send` }),
   };
@@ -140,6 +146,18 @@ function text(object: Json, field: string, { at, fail }: Place): string {
 
 function optionalText(object: Json, field: string, place: Place): string | null {
   return object[field] === undefined ? null : text(object, field, place);
+}
+
+/** `CN=webhooks.psp.example, O=PSP S.A.`: attributes of a certificate subject, each once. */
+function subject(object: Json, field: string, place: Place): Record<string, string> | null {
+  const value = optionalText(object, field, place);
+  if (value === null) return null;
+  const attributes = value.split(',').map((pair) => /^\s*([A-Za-z]+)=(.*\S)\s*$/.exec(pair));
+  const keys = attributes.map((match) => match?.[1]);
+  if (attributes.some((match) => !match) || new Set(keys).size !== keys.length) {
+    place.fail(`${place.at}.${field} must list a certificate's subject attributes, each once, like "CN=webhooks.psp.example, O=PSP S.A."`);
+  }
+  return Object.fromEntries(attributes.map((match) => [match![1]!, match![2]!]));
 }
 
 function url(object: Json, field: string, place: Place, protocols: string[]): string {
