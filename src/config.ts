@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
+import { isLoopbackHost, MIN_SECRET_LENGTH, weakness } from './exposed-settings.js';
 import { loadRoutesFile, RoutesFileError, type BcbApiPixRouteConfig } from './processors/bcb-api-pix/routes-file.js';
 import { parsePayloadKeys, PayloadKeysError, type PayloadKeys } from './temporal/codec/keys.js';
 
@@ -64,8 +65,12 @@ export interface Config {
   pspWebhookHost: string;
   /** HTTPS with the standard's mTLS when all three PSP_WEBHOOK_TLS_* files are set; null: plain HTTP behind a proxy. */
   pspWebhookTls: PspWebhookTls | null;
+  /** Per transaction, at most one signal per this many ms from PSP webhooks; the hints between are coalesced into one. */
+  pspWebhookHintIntervalMs: number;
   /** OpenTelemetry tracing, exported by OTLP/HTTP; null (OTEL_EXPORTER_OTLP_ENDPOINT unset): off. */
   tracing: TracingConfig | null;
+  /** What the start logs as warnings: settings accepted here that would be refused if other machines could reach them. */
+  warnings: string[];
 }
 
 export interface TracingConfig {
@@ -154,12 +159,31 @@ function origins(env: Env, name: string, fallback: string[]): string[] {
   return list;
 }
 
-function secret(env: Env, name: string, minLength: number): string | null {
+/** A secret of the codec UI path: random enough for any network, whatever ADMIN_HOST is (it travels in a URL). */
+function pathSecret(env: Env, name: string): string | null {
   const raw = str(env, name);
-  if (raw !== null && !new RegExp(`^[A-Za-z0-9_-]{${minLength},}$`).test(raw)) {
-    throw new ConfigError(`${name} must be at least ${minLength} letters, digits, '_' or '-'`);
-  }
+  if (raw === null) return null;
+  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${name} must be letters, digits, '_' or '-' only (at least ${MIN_SECRET_LENGTH})`);
+  const weak = weakness(raw);
+  if (weak) throw new ConfigError(`${name} ${weak}: give a random one of at least ${MIN_SECRET_LENGTH} letters, digits, '_' or '-' (openssl rand -hex 32)`);
   return raw;
+}
+
+/**
+ * ADMIN_TOKEN (no length rule in DESIGN.md): a weak one is accepted with a warning while the admin port
+ * is on a loopback address, and refused when other machines reach it. The message never holds the value.
+ */
+function adminToken(env: Env, adminHost: string, warnings: string[]): string | null {
+  const token = str(env, 'ADMIN_TOKEN');
+  const weak = token === null ? null : weakness(token);
+  if (!weak) return token;
+  if (!isLoopbackHost(adminHost)) {
+    throw new ConfigError(
+      `ADMIN_TOKEN ${weak}, and ADMIN_HOST ${adminHost} lets other machines reach the admin API: give a random token of at least ${MIN_SECRET_LENGTH} characters (openssl rand -hex 32)`,
+    );
+  }
+  warnings.push(`ADMIN_TOKEN ${weak}: accepted only because ADMIN_HOST ${adminHost} is a loopback address`);
+  return token;
 }
 
 /** The variables, empty ones left out (empty means unset here, as for every variable of this file). */
@@ -209,11 +233,11 @@ function tracing(env: Env): TracingConfig | null {
   return { endpoint, serviceName: str(env, 'OTEL_SERVICE_NAME') ?? 'pix-engine' };
 }
 
-function pixRoutes(env: Env): BcbApiPixRouteConfig[] {
+function pixRoutes(env: Env, warnings: string[]): BcbApiPixRouteConfig[] {
   const file = str(env, 'PIX_ROUTES_FILE');
   if (file === null) return [];
   try {
-    return loadRoutesFile(file);
+    return loadRoutesFile(file, (warning) => warnings.push(warning));
   } catch (err) {
     if (err instanceof RoutesFileError) throw new ConfigError(err.message);
     throw err;
@@ -229,20 +253,47 @@ function pspWebhookTls(env: Env): PspWebhookTls | null {
   return { certFile, keyFile, clientCaFile };
 }
 
+/**
+ * Where the PSP webhook listener binds. With the mTLS files: PSP_WEBHOOK_HOST, default 0.0.0.0. Without
+ * them the listener is plain HTTP, which other machines may reach only when asked for explicitly
+ * (PSP_WEBHOOK_PLAIN_HTTP=true, for a proxy that terminates TLS and checks the PSP's certificate): unset,
+ * PSP_WEBHOOK_HOST is then 127.0.0.1, and a non-loopback one without that setting is refused.
+ */
+function pspWebhookHost(env: Env, tls: PspWebhookTls | null, warnings: string[]): string {
+  const host = str(env, 'PSP_WEBHOOK_HOST');
+  const plainHttp = bool(env, 'PSP_WEBHOOK_PLAIN_HTTP', false);
+  if (tls || plainHttp || str(env, 'PIX_ROUTES_FILE') === null) return host ?? '0.0.0.0';
+  if (host === null) {
+    warnings.push(
+      'PSP webhook listener on 127.0.0.1 only: no PSP_WEBHOOK_TLS_* files. To take webhooks from PSPs set PSP_WEBHOOK_HOST and either the three PSP_WEBHOOK_TLS_* files (mTLS) or PSP_WEBHOOK_PLAIN_HTTP=true behind a proxy that terminates TLS',
+    );
+    return '127.0.0.1';
+  }
+  if (!isLoopbackHost(host)) {
+    throw new ConfigError(
+      `PSP_WEBHOOK_HOST ${host} without the PSP_WEBHOOK_TLS_* files would take webhooks in plain HTTP from other machines: set the three files (mTLS), or PSP_WEBHOOK_PLAIN_HTTP=true when a proxy terminates TLS and checks the PSP's certificate`,
+    );
+  }
+  return host;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
+  const warnings: string[] = [];
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const simulatorTransferDelayMs = int(env, 'SIMULATOR_TRANSFER_DELAY_MS', 2000, -1);
   const temporalUiPort = int(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535);
   const temporal = temporalServer(env);
+  const adminHost = env.ADMIN_HOST || '127.0.0.1';
+  const pspTls = pspWebhookTls(env);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     adminPort: int(env, 'ADMIN_PORT', 3001, 0, 65535),
-    adminHost: env.ADMIN_HOST || '127.0.0.1',
-    adminToken: str(env, 'ADMIN_TOKEN'),
+    adminHost,
+    adminToken: adminToken(env, adminHost, warnings),
     metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 0, 65535),
     databaseUrl: env.DATABASE_URL || 'postgres://localhost:5432/pix',
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
@@ -269,13 +320,15 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     publicBaseUrl: str(env, 'PUBLIC_BASE_URL'),
     payloadKeys: payloadKeys(env),
-    codecUiSecret: secret(env, 'CODEC_UI_SECRET', 24),
+    codecUiSecret: pathSecret(env, 'CODEC_UI_SECRET'),
     codecCorsOrigins: origins(env, 'CODEC_CORS_ORIGINS', [`http://localhost:${temporalUiPort}`, `http://127.0.0.1:${temporalUiPort}`]),
-    pixRoutes: pixRoutes(env),
+    pixRoutes: pixRoutes(env, warnings),
     pspWebhookPort: int(env, 'PSP_WEBHOOK_PORT', 3002, 0, 65535),
-    pspWebhookHost: env.PSP_WEBHOOK_HOST || '0.0.0.0',
-    pspWebhookTls: pspWebhookTls(env),
+    pspWebhookHost: pspWebhookHost(env, pspTls, warnings),
+    pspWebhookTls: pspTls,
+    pspWebhookHintIntervalMs: int(env, 'PSP_WEBHOOK_HINT_INTERVAL_MS', 1000, 0, 3_600_000),
     tracing: tracing(env),
+    warnings,
   };
 }
 

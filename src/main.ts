@@ -163,6 +163,7 @@ async function main() {
     process.exit(2);
   }
   const log = createLogger(config.logLevel);
+  for (const warning of config.warnings) log.warn(warning);
   // A promise nobody awaited must still leave a structured line for the operator, not only Node's stderr dump.
   process.on('unhandledRejection', (err) => {
     log.fatal({ err, role }, 'unhandled rejection: exiting');

@@ -8,7 +8,7 @@ import { edge, jsonBody } from '../http/edge.js';
 import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
 import { metricsEndpoint } from '../metrics/endpoint.js';
 import { adminAuth } from './auth.js';
-import { codecEndpoint, type CodecEndpointOptions } from './routes/codec.js';
+import { codecEndpoint, codecLoggedPath, type CodecEndpointOptions } from './routes/codec.js';
 import { ADMIN_ROUTES } from './routes/index.js';
 
 export function createAdminApp(deps: Deps, codec: Omit<CodecEndpointOptions, 'auth'>): Koa {
@@ -25,7 +25,7 @@ export function createAdminApp(deps: Deps, codec: Omit<CodecEndpointOptions, 'au
     ]);
   }
   const auth = adminAuth(deps.config.adminToken);
-  app.use(edge(deps.log));
+  app.use(edge(deps.log, codecLoggedPath(codec.uiSecret)));
   // GET /metrics without the token (DESIGN: the admin port is private; Prometheus scrapes it).
   app.use(metricsEndpoint(deps));
   // Before the token check: a browser's CORS preflight carries no token, and the embedded UI has its own path.

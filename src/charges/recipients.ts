@@ -1,5 +1,7 @@
 // Split recipients: each item's `recipient` (e-mail, CPF/CNPJ or account id) resolved to one active
-// account, with the spec's codes for a missing, blocked, ambiguous, self or repeated recipient.
+// account whose identity verification is approved, with the spec's codes for a missing, blocked,
+// ambiguous, self or repeated recipient. An account with KYC pending could not take a charge in its own
+// right, so it is refused as a blocked one is (404 SPLIT_RECIPIENT_NOT_FOUND).
 import type { Sql, TxSql } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { recipientIdentifier, type RecipientIdentifier } from './schema.js';
@@ -9,6 +11,7 @@ interface Candidate {
   email: string;
   document: string;
   status: 'active' | 'blocked';
+  kyc_status: 'approved' | 'pending';
 }
 
 function matches(candidate: Candidate, identifier: RecipientIdentifier): boolean {
@@ -29,7 +32,7 @@ export async function resolveSplitRecipients(sql: Sql | TxSql, selfAccountId: st
   });
   const values = (kind: RecipientIdentifier['kind']) => identifiers.filter((i) => i.kind === kind).map((i) => i.value);
   const candidates = await sql<Candidate[]>`
-    select id, email, document, status from accounts
+    select id, email, document, status, kyc_status from accounts
     where id = any(${values('account')}::text[])
        or lower(email) = any(${values('email')}::text[])
        or document = any(${values('document')}::text[])`;
@@ -40,7 +43,7 @@ export async function resolveSplitRecipients(sql: Sql | TxSql, selfAccountId: st
     if (found.some((c) => c.id === selfAccountId)) {
       throw new ApiError(409, 'SPLIT_RECIPIENT_SELF', `split[${index}]: a conta recebedora não pode ser a própria conta da cobrança`);
     }
-    const active = found.filter((c) => c.status === 'active');
+    const active = found.filter((c) => c.status === 'active' && c.kyc_status === 'approved');
     if (active.length === 0) {
       throw new ApiError(404, 'SPLIT_RECIPIENT_NOT_FOUND', `split[${index}]: conta recebedora não encontrada ou indisponível`);
     }

@@ -27,8 +27,11 @@ export function errorBody(requestId: string, err: ApiError) {
   return { success: false, ...err.extra, error: errorDetail(err), requestId };
 }
 
-/** Request id, version header, error envelope and access log: the outermost middleware of both apps. */
-export function edge(log: Logger): Koa.Middleware {
+/**
+ * Request id, version header, error envelope and access log: the outermost middleware of both apps.
+ * `loggedPath` is what the access log says of a path (the admin app's masks the codec UI's secret).
+ */
+export function edge(log: Logger, loggedPath: (path: string) => string = (path) => path): Koa.Middleware {
   return (ctx, next) => traceRequest(ctx, async () => {
     const started = process.hrtime.bigint();
     ctx.state.requestId = newRequestId();
@@ -52,7 +55,7 @@ export function edge(log: Logger): Koa.Middleware {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       observeRequest(ctx.method, ctx.state.route, ctx.status, durationMs / 1000);
       log.info(
-        { requestId: ctx.state.requestId, method: ctx.method, route: ctx.state.route ?? null, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 100) / 100 },
+        { requestId: ctx.state.requestId, method: ctx.method, route: ctx.state.route ?? null, path: loggedPath(ctx.path), status: ctx.status, durationMs: Math.round(durationMs * 100) / 100 },
         'request',
       );
     }

@@ -1,13 +1,15 @@
 // The embedded Temporal dev server for `npm start` without TEMPORAL_ADDRESS (and for the bench and the
 // chaos campaign, which kills it and starts it again on its history): `temporal server start-dev` from the
 // pinned CLI, with the search attributes the engine uses and the flags update-with-start needs, the Web
-// UI on its port with the codec endpoint. History persists in a file when `dbFile` is given. It ends
+// UI on its port with the codec endpoint (whose path holds a secret: handed over in a private file, since
+// every user of the machine reads a process's arguments). History persists in a file when `dbFile` is given. It ends
 // with the process that started it, whatever kills that one (see boundToThisProcess), and never
 // silently shares its port (see dev-server-port.ts). The tests' server is the testing package's
 // (test/helpers/global-setup.ts): in memory, headless, and ended by the test run itself.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import type { Logger } from '../log.js';
@@ -61,7 +63,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace, '--log-level', 'error'];
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
-  if (options.uiPort !== null && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   if (options.dbFile) {
     mkdirSync(dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
@@ -70,6 +71,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   args.push(...DEV_SERVER_DYNAMIC_CONFIG_ARGS);
 
   await claimDevServerPort(options.port, options.dbFile, options.log);
+  const envFile = options.uiPort !== null && options.uiCodecEndpoint ? privateEnvFile({ 'ui-codec-endpoint': options.uiCodecEndpoint }) : null;
+  if (envFile) args.push('--env-file', envFile.path);
   // Its own process group, so a Ctrl-C reaches only us and we stop it last, after the worker.
   const child = spawn(...boundToThisProcess(cli, args, options.searchPath), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const dbFile = options.dbFile;
@@ -90,6 +93,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
+  } finally {
+    envFile?.remove(); // read at the server's start
   }
   options.log?.info({ address, uiPort: options.uiPort, dbFile: options.dbFile }, 'embedded Temporal dev server started');
   return {
@@ -106,6 +111,18 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       process.removeListener('exit', killOnExit);
     },
   };
+}
+
+/**
+ * The CLI's environment settings file (`--env-file`), whose keys set the flags of that name, in a
+ * directory only this user reads.
+ */
+function privateEnvFile(flags: Record<string, string>): { path: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'pix-temporal-'));
+  const path = join(dir, 'env.yaml');
+  const lines = Object.entries(flags).map(([flag, value]) => `    ${flag}: ${JSON.stringify(value)}`);
+  writeFileSync(path, ['env:', '  default:', ...lines, ''].join('\n'), { mode: 0o600 });
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function waitUntilServing(address: string, child: ChildProcess, exited: Promise<number | null>, output: () => string) {

@@ -11,12 +11,14 @@ describe('POST /transactions refusals', () => {
   let merchant: Merchant;
   let partner: any;
   let blocked: any;
+  let unverified: any;
 
   beforeAll(async () => {
     merchant = await createMerchant(live.stack, { fees: { charge: { fixed: 2, percent: 1 } } });
     partner = await createAccount(live.stack, { email: `parceiro.${Date.now()}@example.com` });
     blocked = await createAccount(live.stack);
     await patchAccount(live.stack, blocked.id, { status: 'blocked' });
+    unverified = await createAccount(live.stack, { email: `pendente.${Date.now()}@example.com`, kycStatus: 'pending' });
   });
 
   const payer = { name: 'Maria da Silva', document: CPF.valid };
@@ -43,6 +45,8 @@ describe('POST /transactions refusals', () => {
     ['11 split recipients', () => ({ body: chargeBody({ split: Array.from({ length: 11 }, (_, i) => ({ recipient: `p${i}@example.com`, amount: 1 })) }) }), 400, 'SPLIT_TOO_MANY_RECIPIENTS', /10/],
     ['split recipient with no account', () => ({ body: chargeBody({ split: [{ recipient: 'ninguem@example.com', amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
     ['split recipient whose account is blocked', () => ({ body: chargeBody({ split: [{ recipient: blocked.id, amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
+    ['split recipient whose KYC is pending (by id)', () => ({ body: chargeBody({ split: [{ recipient: unverified.id, amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
+    ['split recipient whose KYC is pending (by e-mail)', () => ({ body: chargeBody({ split: [{ recipient: unverified.email, amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
     ['split to the account itself', () => ({ body: chargeBody({ split: [{ recipient: merchant.account.id, amount: 1 }] }) }), 409, 'SPLIT_RECIPIENT_SELF', /própria conta/],
     ['the same recipient twice (by e-mail and by id)', () => ({ body: chargeBody({ split: [{ recipient: partner.email, amount: 1 }, { recipient: partner.id, percent: 1 }] }) }), 409, 'SPLIT_RECIPIENT_DUPLICATED', /repetido/],
     ['a split larger than the sale after the fee', () => ({ body: chargeBody({ amount: 100, split: [{ recipient: partner.id, percent: 99 }] }) }), 422, 'SPLIT_EXCEEDS_SALE', /não cabe/],

@@ -2,6 +2,7 @@
 // as long as its engine: a SIGKILL of the engine leaves no server behind; a start whose port is taken
 // by another program stops with a message naming the port and the variables to change; a server left
 // on the port by an earlier engine of the same data folder is replaced by one bound to this engine.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,8 +37,22 @@ interface Embedded {
 
 const started: Embedded[] = [];
 
-async function startEmbedded(options: { devPort?: number; dataDir?: string } = {}): Promise<Embedded> {
-  const [port, adminPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+/** Every process of the machine whose command line holds `text` (what `ps` shows any user). */
+function processesNaming(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function startEmbedded(options: { devPort?: number; dataDir?: string; uiPort?: number; env?: Record<string, string> } = {}): Promise<Embedded> {
+  const [port, adminPort, uiPort] = [await freePort(), await freePort(), options.uiPort ?? (await freePort())];
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pix-embedded-'));
   const engine = spawnEngine('all', {
     HOST: '127.0.0.1',
@@ -51,6 +66,7 @@ async function startEmbedded(options: { devPort?: number; dataDir?: string } = {
     TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    ...options.env,
   });
   const embedded = { engine, rootUrl: `http://127.0.0.1:${port}`, dataDir };
   started.push(embedded);
@@ -74,6 +90,22 @@ describe('the embedded Temporal dev server', () => {
     await eventually(() => processesOf(dataDir).length === 0, 5000).catch(() => {
       throw new Error(`still running after the engine's SIGKILL: ${processesOf(dataDir).join(', ')}`);
     });
+  });
+
+  it("gives its Web UI the codec endpoint with CODEC_UI_SECRET in a private file: no process argument and no log line holds it", async () => {
+    const secret = `ui-${randomBytes(20).toString('hex')}`;
+    const uiPort = await freePort();
+    const { engine, rootUrl, dataDir } = await startEmbedded({ uiPort, env: { CODEC_UI_SECRET: secret } });
+    await waitReady(rootUrl, engine);
+    expect(processesOf(dataDir).length).toBeGreaterThan(0);
+    expect(processesNaming(secret)).toEqual([]);
+    expect(processesNaming('--ui-codec-endpoint')).toEqual([]);
+    const settings = await eventually(async () => {
+      const res = await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`).catch(() => null);
+      return res?.ok ? ((await res.json()) as { Codec: { Endpoint: string } }) : undefined;
+    }, 10_000);
+    expect(settings.Codec.Endpoint).toMatch(new RegExp(`/codec/ui/${secret}$`));
+    expect(engine.output()).not.toContain(secret);
   });
 
   it('refuses to start when another program holds its port, naming the port and what to set', async () => {

@@ -2,6 +2,9 @@
 // PostgreSQL (the failing row, with the payer's name, document and e-mail, is in the error's
 // `detail`) is logged by the worker's "Activity failed" warning through the Temporal SDK's logger
 // (once: a data error is not retried); the engine's output holds the error's SQLSTATE and constraint, and no payer data.
+// The codec UI's secret path (CODEC_UI_SECRET) is in no access log line, whatever near miss of it a caller sends.
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { chargeBody, postCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
@@ -34,5 +37,53 @@ describe('log redaction of errors', () => {
       expect(line).toContain('test_payer_refused');
     }
     for (const leaked of LEAKS) expect(engine.output()).not.toContain(leaked);
+  });
+});
+
+/** A POST of exactly `path` (fetch would normalise it), answered with its status. */
+function postRaw(origin: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end('{"payloads":[]}');
+  });
+}
+
+describe('log redaction of the codec UI secret', () => {
+  const secret = `ui-${randomBytes(20).toString('hex')}`;
+  const live = liveStack({ env: { CODEC_UI_SECRET: secret } });
+
+  it('logs no path holding the secret, for the right path and its near misses', async () => {
+    const origin = new URL(live.stack.adminUrl).origin;
+    const paths = [
+      `/codec/ui/${secret}/decode`,
+      `/codec/ui/${secret}/decode/`,
+      `/CODEC/ui/${secret}/decode`,
+      `/codec//ui/${secret}/decode`,
+      `/codec/UI/${secret}/encode`,
+      `/codec/ui${secret}/decode`,
+      `/codec/ui/${secret}`,
+      `/codec/ui/${secret.slice(0, -1)}/decode`,
+      `/%63odec/ui/${secret}/decode`,
+      `/codec/ui/${secret}%00/decode`,
+      `/admin/${secret}`,
+      `/${secret}`,
+    ];
+    const statuses = [];
+    for (const path of paths) statuses.push(await postRaw(origin, path));
+    expect(statuses[0]).toBe(200);
+    expect(statuses.slice(1).every((status) => status >= 400)).toBe(true);
+    const engine = live.stack.processes[0]!;
+    const requests = await eventually(() => {
+      const lines = engine.output().split('\n').filter((line) => line.includes('"msg":"request"') && /"method":"POST"/.test(line));
+      return lines.length >= paths.length ? lines : undefined;
+    });
+    expect(requests.some((line) => line.includes('"path":"/codec/ui/…/decode"'))).toBe(true);
+    expect(engine.output()).not.toContain(secret);
+    expect(engine.output()).not.toContain(secret.slice(3, 30)); // nor most of it (the mistyped one)
   });
 });

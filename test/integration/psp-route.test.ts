@@ -42,7 +42,7 @@ afterAll(async () => {
 
 describe('bcb-api-pix route', () => {
   const live = liveStack(() => ({
-    env: { PIX_ROUTES_FILE: routesFile, CHARGE_TTL_SECONDS: String(TTL_SECONDS), PSP_WEBHOOK_PORT: String(listenerPort), PSP_WEBHOOK_HOST: '127.0.0.1', ACCEPT_WAIT_MS: '3000' },
+    env: { PIX_ROUTES_FILE: routesFile, CHARGE_TTL_SECONDS: String(TTL_SECONDS), PSP_WEBHOOK_PORT: String(listenerPort), ACCEPT_WAIT_MS: '3000' },
   }));
   const requestsFor = (pathPart: string, method?: string) => psp.requests.filter((r) => r.path.includes(pathPart) && (method === undefined || r.method === method));
 
@@ -87,6 +87,12 @@ describe('bcb-api-pix route', () => {
       expect(unknown.status).toBe(400);
       expect(unknown.body.error).toMatchObject({ code: 'invalid_request', param: '/route' });
       expect(unknown.body.error.message).toContain('simulator, psp, stranger, nosend');
+    });
+
+    it('without TLS files and PSP_WEBHOOK_HOST, the webhook listener takes plain HTTP on 127.0.0.1 and says so at start', async () => {
+      const res = await fetch(`http://127.0.0.1:${listenerPort}/psp-webhooks/psp/pix`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"pix": []}' });
+      expect(res.status).toBe(200);
+      expect(live.stack.processes[0]!.output()).toContain('PSP webhook listener on 127.0.0.1 only: no PSP_WEBHOOK_TLS_* files');
     });
 
     it('registered the webhook URL with the PSP at start', async () => {

@@ -1,6 +1,6 @@
 // PIX_ROUTES_FILE: a good file becomes the routes (paths relative to the file, defaults filled), and
 // every bad one stops the start with a message naming the file or the field; secrets never print.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
@@ -126,6 +126,23 @@ describe('PIX_ROUTES_FILE', () => {
     for (const [content, message] of cases) expect(refusal(content)).toContain(message);
   });
 
+  it('warns, naming the file and its mode, when the routes file or a key file is readable by other users', () => {
+    const path = routesFile({ routes: { psp: route() } }, 'shared.json');
+    chmodSync(path, 0o644);
+    chmodSync(join(dir, 'client.key'), 0o640);
+    const { warnings } = loadConfig({ PIX_ROUTES_FILE: path });
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        `PIX_ROUTES_FILE (it holds clientSecret): ${path} has mode 0644, readable by other users of this machine; make it 0600 (chmod 600)`,
+        expect.stringMatching(/^routes\.psp\.tls\.keyFile: .*client\.key has mode 0640/),
+      ]),
+    );
+    expect(warnings.join('\n')).not.toContain('client-secret-value');
+    chmodSync(path, 0o600);
+    chmodSync(join(dir, 'client.key'), 0o600);
+    expect(loadConfig({ PIX_ROUTES_FILE: path }).warnings.filter((w) => /mode 0/.test(w))).toEqual([]);
+  });
+
   it('never echoes a secret in a refusal', () => {
     expect(refusal({ routes: { psp: route({ clientSecret: 'client-secret-value', baseUrl: 'ftp://x' }) } })).not.toContain('client-secret-value');
   });
@@ -142,5 +159,21 @@ describe('PSP webhook listener settings', () => {
     });
     expect(() => loadConfig({ PSP_WEBHOOK_TLS_CERT_FILE: 'a.pem' })).toThrow(/PSP_WEBHOOK_CLIENT_CA_FILE/);
     expect(() => loadConfig({ PSP_WEBHOOK_PORT: 'x' })).toThrow(/PSP_WEBHOOK_PORT/);
+  });
+
+  it('takes plain HTTP from other machines only when asked for: without TLS files it binds loopback and says how to open it', () => {
+    const routes = { PIX_ROUTES_FILE: routesFile({ routes: { psp: route() } }, 'listener.json') };
+    const loopback = loadConfig(routes);
+    expect(loopback.pspWebhookHost).toBe('127.0.0.1');
+    expect(loopback.warnings).toContainEqual(expect.stringMatching(/PSP webhook listener on 127\.0\.0\.1 only.*PSP_WEBHOOK_PLAIN_HTTP=true/));
+    expect(loadConfig({ ...routes, PSP_WEBHOOK_HOST: '127.0.0.2' }).pspWebhookHost).toBe('127.0.0.2');
+    for (const host of ['0.0.0.0', '::', '10.0.0.5']) {
+      expect(() => loadConfig({ ...routes, PSP_WEBHOOK_HOST: host })).toThrow(/PSP_WEBHOOK_HOST .* plain HTTP .*PSP_WEBHOOK_PLAIN_HTTP=true/);
+    }
+    expect(loadConfig({ ...routes, PSP_WEBHOOK_HOST: '0.0.0.0', PSP_WEBHOOK_PLAIN_HTTP: 'true' }).pspWebhookHost).toBe('0.0.0.0');
+    expect(loadConfig({ ...routes, PSP_WEBHOOK_PLAIN_HTTP: 'true' }).pspWebhookHost).toBe('0.0.0.0');
+    const tls = { PSP_WEBHOOK_TLS_CERT_FILE: 'a.pem', PSP_WEBHOOK_TLS_KEY_FILE: 'a.key', PSP_WEBHOOK_CLIENT_CA_FILE: 'ca.pem' };
+    expect(loadConfig({ ...routes, ...tls }).pspWebhookHost).toBe('0.0.0.0');
+    expect(() => loadConfig({ ...routes, PSP_WEBHOOK_PLAIN_HTTP: 'yes' })).toThrow(/PSP_WEBHOOK_PLAIN_HTTP/);
   });
 });

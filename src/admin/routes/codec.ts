@@ -5,7 +5,7 @@
 // --codec-auth "Bearer …"). The Web UI cannot send that token (it sends only its own OIDC access token),
 // so a UI is given /codec/ui/<secret> instead: CODEC_UI_SECRET, or for the embedded dev server's UI (local
 // to this machine) a secret made at each start. Whoever can open that UI reads decoded histories through
-// it anyway; the secret keeps everyone else out. Browsers call from the UI's origin: CORS for the origins
+// it anyway; the secret keeps everyone else out, and no log line holds it (codecLoggedPath). Browsers call from the UI's origin: CORS for the origins
 // of CODEC_CORS_ORIGINS, preflight (OPTIONS) included, answered without a token.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
@@ -40,6 +40,32 @@ export function codecUiEndpoint(adminHost: string, adminPort: number, uiSecret: 
 }
 
 const OPERATION = /^\/codec(\/ui\/[^/]+)?\/(encode|decode)$/;
+const CODEC_WORDS = new Set(['', 'codec', 'ui', 'encode', 'decode']);
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * What the access log says of a path: under a first segment that starts with `codec` (any case, escaped
+ * or not) every segment but the endpoint's own words is masked, so a mistyped secret (`/CODEC/ui/<S>/…`,
+ * `/codec//ui/<S>`, `…/decode/`) is not logged either; elsewhere, any segment holding the secret.
+ */
+export function codecLoggedPath(uiSecret: string | null): (path: string) => string {
+  return (path) => {
+    const segments = path.split('/');
+    const underCodec = decoded(segments.find((segment) => segment !== '') ?? '').toLowerCase().startsWith('codec');
+    const masked = (segment: string) => {
+      const text = decoded(segment);
+      return underCodec ? !CODEC_WORDS.has(text.toLowerCase()) : uiSecret !== null && text.includes(uiSecret);
+    };
+    return segments.map((segment) => (masked(segment) ? '…' : segment)).join('/');
+  };
+}
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function cors(ctx: Koa.Context, origins: string[]): void {
@@ -121,8 +147,7 @@ export function codecEndpoint(deps: Deps, options: CodecEndpointOptions): Koa.Mi
     if (!match) return next();
     const operation = match[2] as 'encode' | 'decode';
     const viaUi = match[1] !== undefined;
-    if (viaUi) ctx.path = `/codec/ui/…/${operation}`; // the access log must not hold the UI's secret
-    ctx.state.route = `${ctx.method} ${ctx.path}`;
+    ctx.state.route = `${ctx.method} /codec${viaUi ? '/ui/…' : ''}/${operation}`;
     cors(ctx, deps.config.codecCorsOrigins);
     if (ctx.method === 'OPTIONS') {
       ctx.status = 204;

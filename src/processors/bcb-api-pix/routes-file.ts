@@ -2,8 +2,9 @@
 // each a PSP that speaks the Central Bank's API Pix. Read once at start: a file that cannot be read
 // or parsed names the file, a missing or wrong field names the field (`routes.psp.tokenUrl`), so the
 // start stops with a message an operator can act on. The certificate files are read here too, for
-// the same reason. Secrets (client secret, private key) are kept as Secret: they never print.
-import { readFileSync } from 'node:fs';
+// the same reason. Secrets (client secret, private key) are kept as Secret: they never print. The routes
+// file and the key files hold secrets: one that other users of the machine can read is reported (`warn`).
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Secret } from './secret.js';
 
@@ -27,6 +28,11 @@ export interface BcbApiPixRouteConfig {
   tls: { cert: string; key: Secret; ca: string | null };
   pixKey: string;
   webhookUrl: string | null;
+  /**
+   * What the subject of the client certificate a webhook for this route comes with must hold (`CN=…, O=…`
+   * in the file), checked when the listener does the mTLS itself; null: any certificate its CA signed.
+   */
+  webhookClientSubject: Record<string, string> | null;
   /** City of the BR Code built when the PSP's answer carries no pixCopiaECola. */
   merchantCity: string;
   send: { type: 'efi'; baseUrl: string } | null;
@@ -36,28 +42,35 @@ export class RoutesFileError extends Error {}
 
 type Json = Record<string, unknown>;
 
-const FIELDS = ['type', 'baseUrl', 'tokenUrl', 'clientId', 'clientSecret', 'tokenBody', 'tls', 'pixKey', 'webhookUrl', 'merchantCity', 'send'];
+const FIELDS = ['type', 'baseUrl', 'tokenUrl', 'clientId', 'clientSecret', 'tokenBody', 'tls', 'pixKey', 'webhookUrl', 'webhookClientSubject', 'merchantCity', 'send'];
 const TLS_FIELDS = ['certFile', 'keyFile', 'caFile'];
 const SEND_FIELDS = ['type', 'baseUrl'];
 
-/** Reads and checks the routes file at `path`. */
-export function loadRoutesFile(path: string): BcbApiPixRouteConfig[] {
+/** Reads and checks the routes file at `path`; `warn` is told of each secret file readable by other users. */
+export function loadRoutesFile(path: string, warn: (message: string) => void = () => {}): BcbApiPixRouteConfig[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new RoutesFileError(`PIX_ROUTES_FILE: cannot read ${path} (${errorCode(err)})`);
   }
+  warnIfShared(path, 'PIX_ROUTES_FILE (it holds clientSecret)', warn);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
     throw new RoutesFileError(`PIX_ROUTES_FILE: ${path} is not JSON (${(err as Error).message})`);
   }
-  return parseRoutes(parsed, dirname(resolve(path)), path);
+  return parseRoutes(parsed, dirname(resolve(path)), path, warn);
 }
 
-function parseRoutes(parsed: unknown, baseDir: string, path: string): BcbApiPixRouteConfig[] {
+/** Group or other users may read it (mode 0640, 0644…): not refused, since a mounted secret can be 0444 by design. */
+function warnIfShared(file: string, what: string, warn: (message: string) => void): void {
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) !== 0) warn(`${what}: ${file} has mode 0${mode.toString(8)}, readable by other users of this machine; make it 0600 (chmod 600)`);
+}
+
+function parseRoutes(parsed: unknown, baseDir: string, path: string, warn: (message: string) => void): BcbApiPixRouteConfig[] {
   const fail = (message: string): never => {
     throw new RoutesFileError(`PIX_ROUTES_FILE (${path}): ${message}`);
   };
@@ -69,7 +82,7 @@ function parseRoutes(parsed: unknown, baseDir: string, path: string): BcbApiPixR
     const at = `routes.${name}`;
     if (!ROUTE_NAME.test(name)) fail(`${at}: a route name is 1 to 63 letters, digits, '_' or '-', starting with a letter or digit`);
     if (RESERVED_NAMES.includes(name)) fail(`${at}: ${name} is the built-in route; give this one another name`);
-    return parseRoute(name, value, { at, baseDir, fail });
+    return parseRoute(name, value, { at, baseDir, fail, warn });
   });
 }
 
@@ -77,6 +90,7 @@ interface Place {
   at: string;
   baseDir: string;
   fail: (message: string) => never;
+  warn: (message: string) => void;
 }
 
 function parseRoute(name: string, value: unknown, place: Place): BcbApiPixRouteConfig {
@@ -99,6 +113,7 @@ function parseRoute(name: string, value: unknown, place: Place): BcbApiPixRouteC
     tls: tlsOf(value.tls, { ...place, at: `${at}.tls` }),
     pixKey: text(value, 'pixKey', place),
     webhookUrl: value.webhookUrl === undefined ? null : url(value, 'webhookUrl', place, ['https:', 'http:']),
+    webhookClientSubject: subject(value, 'webhookClientSubject', place),
     merchantCity,
     send: sendOf(value.send, { ...place, at: `${at}.send` }),
   };
@@ -133,6 +148,18 @@ function optionalText(object: Json, field: string, place: Place): string | null 
   return object[field] === undefined ? null : text(object, field, place);
 }
 
+/** `CN=webhooks.psp.example, O=PSP S.A.`: attributes of a certificate subject, each once. */
+function subject(object: Json, field: string, place: Place): Record<string, string> | null {
+  const value = optionalText(object, field, place);
+  if (value === null) return null;
+  const attributes = value.split(',').map((pair) => /^\s*([A-Za-z]+)=(.*\S)\s*$/.exec(pair));
+  const keys = attributes.map((match) => match?.[1]);
+  if (attributes.some((match) => !match) || new Set(keys).size !== keys.length) {
+    place.fail(`${place.at}.${field} must list a certificate's subject attributes, each once, like "CN=webhooks.psp.example, O=PSP S.A."`);
+  }
+  return Object.fromEntries(attributes.map((match) => [match![1]!, match![2]!]));
+}
+
 function url(object: Json, field: string, place: Place, protocols: string[]): string {
   const value = text(object, field, place);
   let parsed: URL | null = null;
@@ -157,6 +184,7 @@ function pem(object: Json, field: string, place: Place): string {
     return place.fail(`${place.at}.${field}: cannot read ${file} (${errorCode(err)})`);
   }
   if (!content.includes('-----BEGIN ')) place.fail(`${place.at}.${field}: ${file} is not a PEM file`);
+  if (field === 'keyFile') warnIfShared(file, `${place.at}.${field}`, place.warn);
   return content;
 }
 

@@ -32,6 +32,8 @@ export interface FakePsp {
    *  certificate; and for the engine's webhook listener: its server certificate and key, and the CA that signed the
    *  PSP's webhook client certificate. */
   certs: EngineCertFiles;
+  /** The CA of the engine's own certificates (its client certificate and its listener's). */
+  engineCaPem: string;
   /** Writes a routes file (DESIGN.md's format) for route `name` (default 'psp') pointing at this fake; `overrides`
    *  are merged into the route object (e.g. { send: undefined } for a route without send, webhookUrl). Returns the path. */
   writeRoutesFile(overrides?: Record<string, unknown>, name?: string): string;
@@ -136,6 +138,7 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
     clientSecret,
     pixKey,
     certs: pki.files,
+    engineCaPem: pki.engineCaPem,
     requests,
     get tokensIssued() {
       return tokensIssued;
