@@ -4,6 +4,7 @@
 //   npm run record-history -- charge-paid charge-expired
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
+//   npm run record-history -- --as coalesced-refresh charge-refresh charge-refresh-concurrent
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
@@ -32,7 +33,7 @@ import { Client, Connection } from '@temporalio/client';
 import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
 import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
-import { chargeWorkflowId } from '../workflows/charge.contract.js';
+import { chargeWorkflowId, refreshUpdate } from '../workflows/charge.contract.js';
 import { medWorkflowId } from '../workflows/med.contract.js';
 import { transferWorkflowId } from '../workflows/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../workflows/webhook-delivery.contract.js';
@@ -51,6 +52,8 @@ interface ScenarioContext {
   /** The fake PSP behind the `psp` route, and its webhook naming these Pix sent to the engine's listener. */
   psp: FakePsp;
   pspWebhook(endToEndIds: string[]): Promise<void>;
+  /** A Temporal client of the engine's server, with its payload codec. */
+  temporal: Client;
 }
 
 /** A scenario plays one run and returns the id of the workflow whose history is recorded. */
@@ -163,6 +166,17 @@ const SCENARIOS: Record<string, Scenario> = {
     await ctx.waitForStatus(charge.id, 'approved');
     return charge.workflowId;
   },
+  // Refreshes of one pending charge reaching its workflow at once, as from several API processes: the
+  // later ones join the route call of the first (coalesced-refresh).
+  'charge-refresh-concurrent': async (ctx) => {
+    const charge = await createCharge(ctx);
+    const handle = ctx.temporal.workflow.getHandle(charge.workflowId);
+    const answers = await Promise.all([1, 2, 3].map(() => handle.executeUpdate(refreshUpdate)));
+    if (answers.some((t) => t.status !== 'pending')) throw new Error('concurrent refreshes of an unpaid charge answered other than pending');
+    await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`);
+    await ctx.waitForStatus(charge.id, 'approved');
+    return charge.workflowId;
+  },
   'transfer-approved': (ctx) => settledTransfer(ctx, 'approved'),
   'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
   'med-accepted': (ctx) => decidedMed(ctx, 'accepted'),
@@ -242,6 +256,7 @@ async function main() {
         admin,
         waitForStatus: (id, status) => until(async () => ((await api('GET', `/transactions/${id}`)).body?.data?.status === status ? true : undefined), `${id} to be ${status}`),
         psp,
+        temporal: client,
         pspWebhook: async (endToEndIds) => {
           const status = await psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds });
           if (status !== 200) throw new Error(`PSP webhook answered ${status}`);
