@@ -5,6 +5,7 @@
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
 //   npm run record-history -- --as refuse-unencrypted-input transfer-forged-start med-forged-decision charge-forged-signal
+//   npm run record-history -- --as coalesced-refresh charge-refresh charge-refresh-concurrent
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
@@ -36,7 +37,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
 import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
-import { chargeWorkflowId } from '../workflows/charge.contract.js';
+import { chargeWorkflowId, refreshUpdate } from '../workflows/charge.contract.js';
 import { medWorkflowId } from '../workflows/med.contract.js';
 import { medReturnsWorkflowId } from '../workflows/med-returns.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED } from '../workflows/payload-encryption.contract.js';
@@ -59,6 +60,8 @@ interface ScenarioContext {
   pspWebhook(endToEndIds: string[]): Promise<void>;
   /** A Temporal client without the codec, on the engine's Temporal: someone without the payload keys. */
   forger: Client;
+  /** A Temporal client of the engine's server, with its payload codec. */
+  temporal: Client;
 }
 
 /** A scenario plays one run and returns the id of the workflow whose history is recorded. */
@@ -241,6 +244,17 @@ const SCENARIOS: Record<string, Scenario> = {
     await ctx.waitForStatus(charge.id, 'approved');
     return charge.workflowId;
   },
+  // Refreshes of one pending charge reaching its workflow at once, as from several API processes: the
+  // later ones join the route call of the first (coalesced-refresh).
+  'charge-refresh-concurrent': async (ctx) => {
+    const charge = await createCharge(ctx);
+    const handle = ctx.temporal.workflow.getHandle(charge.workflowId);
+    const answers = await Promise.all([1, 2, 3].map(() => handle.executeUpdate(refreshUpdate)));
+    if (answers.some((t) => t.status !== 'pending')) throw new Error('concurrent refreshes of an unpaid charge answered other than pending');
+    await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`);
+    await ctx.waitForStatus(charge.id, 'approved');
+    return charge.workflowId;
+  },
   'transfer-approved': (ctx) => settledTransfer(ctx, 'approved'),
   'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
   'med-accepted': (ctx) => decidedMed(ctx, 'accepted'),
@@ -325,11 +339,12 @@ async function main() {
         admin,
         waitForStatus: (id, status) => until(async () => ((await api('GET', `/transactions/${id}`)).body?.data?.status === status ? true : undefined), `${id} to be ${status}`),
         psp,
+        temporal: client,
+        forger,
         pspWebhook: async (endToEndIds) => {
           const status = await psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds });
           if (status !== 200) throw new Error(`PSP webhook answered ${status}`);
         },
-        forger,
       };
       const workflowId = await SCENARIOS[name]!(ctx);
       const handle = client.workflow.getHandle(workflowId);

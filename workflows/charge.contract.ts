@@ -24,5 +24,20 @@ export type AcceptResult =
 export const acceptUpdate = defineUpdate<AcceptResult, [AcceptRequest]>('accept');
 /** Asks the route for the latest state of a pending charge; answers the transaction as it is then. */
 export const refreshUpdate = defineUpdate<Transaction, []>('refresh');
+
+/**
+ * From this patch on, refreshes that arrive while one is asking the route join it (one route call in
+ * flight, its answer shared) instead of each starting a call of its own. Runs started before it keep
+ * one call per refresh.
+ */
+export const COALESCED_REFRESH = 'coalesced-refresh';
+
+/**
+ * The refreshes one run takes; later ones are rejected (the API answers the state it knows). Temporal
+ * keeps at most 2,000 distinct updates per run (`limit.workflowExecution.maxTotalUpdates`), `accept`
+ * included, and a workflow task that would accept one past it fails: the charge's own updates must
+ * never get there.
+ */
+export const REFRESHES_PER_RUN = 1000;
 /** The route told the engine the charge was paid (the workflow confirms with the route). */
 export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');

@@ -7,7 +7,15 @@ import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler
 import type { ChargeActivities } from '../activities/charges.js';
 import type { PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
 import type { Transaction } from '../src/transactions/serialize.js';
-import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult, type ChargeWorkflow } from './charge.contract.js';
+import {
+  acceptUpdate,
+  COALESCED_REFRESH,
+  paymentNotifiedSignal,
+  REFRESHES_PER_RUN,
+  refreshUpdate,
+  type AcceptResult,
+  type ChargeWorkflow,
+} from './charge.contract.js';
 import {
   LOCAL_SETTLEMENT,
   PERSIST_AND_OPEN,
@@ -46,17 +54,34 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     notified = true;
   });
 
-  setHandler(refreshUpdate, async (): Promise<Transaction> => {
-    await condition(() => accepted);
-    if (refusal) throw ApplicationFailure.nonRetryable('the charge was refused: nothing to refresh', 'ChargeRefused');
-    if (transaction!.id !== transactionId || transaction!.status !== 'pending' || confirmedPayment) return transaction!;
+  let refreshesTaken = 0;
+  /** The refresh asking the route now, which later refreshes join (COALESCED_REFRESH). */
+  let askingRoute: Promise<void> | null = null;
+  setHandler(
+    refreshUpdate,
+    async (): Promise<Transaction> => {
+      refreshesTaken += 1;
+      await condition(() => accepted);
+      if (refusal) throw ApplicationFailure.nonRetryable('the charge was refused: nothing to refresh', 'ChargeRefused');
+      if (transaction!.id !== transactionId || transaction!.status !== 'pending' || confirmedPayment) return transaction!;
+      if (!patched(COALESCED_REFRESH)) await askRoute();
+      else await (askingRoute ??= askRoute().finally(() => (askingRoute = null)));
+      return transaction!;
+    },
+    {
+      validator: () => {
+        if (refreshesTaken >= REFRESHES_PER_RUN) throw new Error(`this charge took its ${REFRESHES_PER_RUN} refreshes`);
+      },
+    },
+  );
+
+  async function askRoute(): Promise<void> {
     const state = await routeCalls.chargeStateAtRoute(transactionId);
     if (state.status === 'paid') {
       confirmedPayment = state;
       await condition(() => transaction!.status !== 'pending');
     }
-    return transaction!;
-  });
+  }
 
   const persist = patched(PERSIST_AND_OPEN) ? acceptCalls.persistAndOpenCharge : acceptCalls.persistCharge;
   const persisted = await persist({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds }).catch((err) => {

@@ -31,7 +31,7 @@ export interface CreationRoute {
   /** Errors of this creation only, listed after the common ones of the same status. */
   errors: NonNullable<RouteSpec['errors']>;
   /** The creation's own refusal of a body its schema refuses (its spec codes, in its order of checks). */
-  refuseBody(body: unknown, deps: Deps): Promise<void>;
+  refuseBody(body: unknown, deps: Deps, ctx: Koa.Context): Promise<void>;
   create(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer>;
   /** The workflow that holds a key of this creation while it decides. */
   workflowId(accountId: string, key: string): string;

@@ -20,8 +20,9 @@ export interface OperationSpec {
   /**
    * Throws the refusal of a body its schema refuses, when the route's spec has its own codes and order
    * of checks for it (the creations' SPLIT_* codes, invalid_idempotency_key); the generic refusal otherwise.
+   * `ctx` is the request's, once the guard identified the caller.
    */
-  refuseBody?: (body: unknown, deps: Deps) => Promise<void>;
+  refuseBody?: (body: unknown, deps: Deps, ctx: Koa.Context) => Promise<void>;
   /** Schema of `data` in the success envelope. */
   response?: TSchema;
   /** Success statuses this route answers (e.g. [201, 200, 202] for creations). */

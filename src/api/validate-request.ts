@@ -189,7 +189,7 @@ export function validateRequest(operation: OperationSpec, deps: Deps): Koa.Middl
     if (body) {
       const given = ctx.request.body === undefined && request.optionalBody ? {} : ctx.request.body;
       if (!body.check(given)) {
-        await operation.refuseBody?.(given, deps);
+        await operation.refuseBody?.(given, deps, ctx);
         validated(body, given, fieldLabel);
       }
       ctx.request.body = given as typeof ctx.request.body;

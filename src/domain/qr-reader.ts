@@ -1,45 +1,74 @@
 // Reads the BR Code of a QR image off the event loop: pngjs and jsQR take ~0.1 s of CPU for a 300 px
 // image and over a second at the 2,000 px budget, all of it blocking every request of the process if
 // run inline. The size budget is checked here first, on the header alone (a bomb is refused at once);
-// the decoding runs in a small pool of worker threads (piscina: queue bound, reuse, and a time limit
-// that terminates the thread still decoding), so at most one core decodes and the loop stays free.
+// the decoding runs in a small pool of worker threads (piscina: reuse, and a time limit that
+// terminates the thread still decoding), so at most one core decodes and the loop stays free.
+// In front of the pool a fair queue (fair-queue.ts) takes turns between accounts: one account's
+// heavy images wait behind each other, not in front of another account's image. Time spent waiting
+// for a turn judges nothing about the image: a wait that runs out, or a full queue, is a retryable
+// refusal (503); only a decode that ran out of its own time is the image's fault (400).
 import { Piscina } from 'piscina';
+import { FairQueue, type FairQueueLimits } from './fair-queue.js';
 import { checkQrImage, UNREADABLE_QR } from './qrcode.js';
 
-// The time limit covers the wait in the queue and the start of a thread (~1 s: tsx compiles the worker) too.
-export const QR_READ_LIMITS = { timeMs: 10_000, threads: 1, queue: 16 } as const;
+export interface QrReadLimits extends Omit<FairQueueLimits, 'slots'> {
+  /** Worker threads: decodes running at once. */
+  threads: number;
+  /** A decode's own time, from the moment it reaches a thread (the start of a thread, ~1 s under tsx, included). */
+  decodeMs: number;
+}
+
+export const QR_READ_LIMITS: QrReadLimits = { threads: 1, decodeMs: 10_000, perAccount: 1, waiting: 16, perAccountWaiting: 4, waitMs: 10_000 };
 
 export type QrRead = { ok: true; text: string } | { ok: false; reason: string; retryable: boolean };
 
+export interface QrReader {
+  read(base64: string, accountId: string): Promise<QrRead>;
+  close(): Promise<void>;
+}
+
 const WORKER = new URL('./qr-decode-worker.ts', import.meta.url);
 
-let pool: Piscina | undefined;
+const BUSY_REASON = {
+  full: 'Muitas imagens de QR code em leitura; tente novamente em instantes',
+  waited: 'Leitores de QR code ocupados; tente novamente em instantes',
+} as const;
 
-function decoderPool(): Piscina {
-  pool ??= new Piscina({
-    filename: WORKER.href,
-    minThreads: 0,
-    maxThreads: QR_READ_LIMITS.threads,
-    maxQueue: QR_READ_LIMITS.queue,
-    idleTimeout: 60_000,
-    // The worker is TypeScript: it needs tsx like the process (which a test runner may not have started it with).
-    execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
-  });
-  return pool;
+export function qrReader(limits: QrReadLimits): QrReader {
+  const queue = new FairQueue({ ...limits, slots: limits.threads });
+  let pool: Piscina | undefined;
+  const decoderPool = () =>
+    (pool ??= new Piscina({
+      filename: WORKER.href,
+      minThreads: 0,
+      maxThreads: limits.threads,
+      idleTimeout: 60_000,
+      // The worker is TypeScript: it needs tsx like the process (which a test runner may not have started it with).
+      execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+    }));
+
+  async function decode(base64: string): Promise<QrRead> {
+    try {
+      const text: string | null = await decoderPool().run(base64, { signal: AbortSignal.timeout(limits.decodeMs) });
+      return text === null ? { ok: false, reason: UNREADABLE_QR, retryable: false } : { ok: true, text };
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') throw err;
+      return { ok: false, reason: `QR code não lido em ${limits.decodeMs / 1000} s (envie o BR Code copia e cola)`, retryable: false };
+    }
+  }
+
+  return {
+    async read(base64, accountId) {
+      const check = checkQrImage(base64);
+      if (!check.ok) return { ...check, retryable: false };
+      const turn = await queue.run(accountId, () => decode(base64));
+      return turn.ran ? turn.value : { ok: false, reason: BUSY_REASON[turn.reason], retryable: true };
+    },
+    close: async () => pool?.destroy(),
+  };
 }
 
-export async function readQrImage(base64: string): Promise<QrRead> {
-  const check = checkQrImage(base64);
-  if (!check.ok) return { ...check, retryable: false };
-  const decoder = decoderPool();
-  if (decoder.queueSize >= QR_READ_LIMITS.queue) {
-    return { ok: false, reason: 'Muitas imagens de QR code em leitura; tente novamente em instantes', retryable: true };
-  }
-  try {
-    const text: string | null = await decoder.run(base64, { signal: AbortSignal.timeout(QR_READ_LIMITS.timeMs) });
-    return text === null ? { ok: false, reason: UNREADABLE_QR, retryable: false } : { ok: true, text };
-  } catch (err) {
-    if ((err as Error).name !== 'AbortError') throw err;
-    return { ok: false, reason: `QR code não lido em ${QR_READ_LIMITS.timeMs / 1000} s (envie o BR Code copia e cola)`, retryable: false };
-  }
-}
+const reader = qrReader(QR_READ_LIMITS);
+
+/** The BR Code of a base64 PNG sent by `accountId`, read by the process's decoder pool. */
+export const readQrImage = (base64: string, accountId: string): Promise<QrRead> => reader.read(base64, accountId);

@@ -43,6 +43,8 @@ const PUBLIC_PROFILE: ApiProfile<RouteSpec> = {
     const headers: Record<string, Json> = { 'X-Request-Id': header('X-Request-Id', true), 'X-Service-Version': header('X-Service-Version', true) };
     if (route.permission !== null || status === 429) for (const name of RATE_LIMIT_HEADERS) headers[name] = header(name);
     if (status === 429) headers['Retry-After'] = header('Retry-After', true);
+    // A 503 of work that only waited its turn (a QR image's decoder) says when to come back.
+    if (status === 503) headers['Retry-After'] = header('Retry-After');
     return headers;
   },
   codeMeaning: CODE_MEANING,

@@ -58,7 +58,7 @@ export const STATUS_MEANING: Record<number, string> = {
   423: 'Withdrawals blocked by the administration.',
   429: 'Rate limit; retry after `Retry-After` seconds.',
   500: 'Internal failure; retry with the same idempotency key.',
-  503: 'Temporarily unavailable; retry later.',
+  503: 'Temporarily unavailable; retry later (after `Retry-After` seconds when the answer carries it).',
 };
 
 /** The spec's condition for each error code (its Codes table), shown beside the codes of each response. */

@@ -72,7 +72,7 @@ function transferPreview(draft: TransferDraft, expirySeconds: number): Transacti
 }
 
 export async function createTransfer(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer> {
-  const request = parseTransferBody(await readQrImageDestination(body));
+  const request = parseTransferBody(await readQrImageDestination(body, caller.account.id));
   requiredAmountCents(request);
   const key = resolveIdempotencyKey(headerKey, request.externalId);
   const fingerprint = fingerprintOf('transfer', transferComparedFields(request));

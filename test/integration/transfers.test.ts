@@ -1,13 +1,15 @@
+import QRCode from 'qrcode';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBrCode } from '../../src/domain/brcode.js';
-import { qrPngBase64 } from '../../src/domain/qrcode.js';
+import { QR_READ_LIMITS } from '../../src/domain/qr-reader.js';
+import { qrPngBase64, QR_IMAGE_LIMITS } from '../../src/domain/qrcode.js';
 import { chargeBody, newKey, payCharge, postCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createAccount, createKey, client, createMerchant, patchAccount } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { startStack } from '../helpers/stack.js';
-import { balanceOf, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
+import { balanceOf, completeTransfer, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
 
 const CODE_10 = buildBrCode({ pixKey: 'loja@example.com', amountCents: 1000, txid: 'pedido77', merchantName: 'Loja', merchantCity: 'Recife' });
 const CODE_OPEN = buildBrCode({ pixKey: '52998224725', txid: 'livre1', merchantName: 'Fulano', merchantCity: 'Natal' });
@@ -113,6 +115,46 @@ describe('POST /v1/transfers', () => {
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ amount: 10, counterparty: { type: 'br_code', txid: 'pedido77' } });
     });
+  });
+
+  describe('QR images: accounts take turns at the decoder', () => {
+    it("one account's large images do not hold back another's transfer; past its share of the queue an account gets 503 with Retry-After, and that key stays free", async () => {
+      const [busy, other] = [await createMerchant(live.stack), await createMerchant(live.stack)];
+      await fund(live.stack, busy.client, 20);
+      await fund(live.stack, other.client, 10);
+      // Over a second of decoding each, at the size budget.
+      const large = { destination: { type: 'qr_code', value: (await QRCode.toBuffer(CODE_10, { type: 'png', width: QR_IMAGE_LIMITS.side })).toString('base64') } };
+      const keys = Array.from({ length: 2 + QR_READ_LIMITS.perAccountWaiting }, () => newKey('qr'));
+      let busyAnswered = 0;
+      // One decoding, its share of the queue waiting, and one more: refused at once.
+      const busyAnswers = Promise.all(
+        keys.map((key) =>
+          postTransfer(busy.client, large, key).then((res) => {
+            busyAnswered += 1;
+            return res;
+          }),
+        ),
+      );
+      const otherTransfer = await postTransfer(other.client, { destination: { type: 'qr_code', value: await qrPngBase64(CODE_10) } });
+      expect(otherTransfer.status, otherTransfer.text).toBe(201);
+      // Its image was read in the turn after the busy account's first, before the rest of them (the
+      // refused one is answered at once).
+      expect(busyAnswered).toBeLessThanOrEqual(2);
+
+      const answers = await busyAnswers;
+      const statuses = answers.map((res) => res.status).sort();
+      expect(statuses).toEqual([201, 409, 409, 409, 409, 503]);
+      const refused = answers.find((res) => res.status === 503)!;
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.body).toMatchObject({ success: false, error: { code: 'internal_error', message: expect.stringMatching(/tente novamente/) } });
+
+      // Nothing was judged for the refused request: once the first transfer settled, its key is a new attempt.
+      const created = answers.find((res) => res.status === 201)!;
+      expect((await completeTransfer(live.stack, created.body.data.id, 'approved')).status).toBe(200);
+      const retried = await postTransfer(busy.client, large, keys[answers.indexOf(refused)]!);
+      expect(retried.status, retried.text).toBe(201);
+      expect(retried.body.idempotent).toBe(false);
+    }, 90_000);
   });
 
   describe('idempotency', () => {

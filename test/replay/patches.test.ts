@@ -5,14 +5,16 @@
 // the route in a regular activity; every other run does it in a local one. Simulator charges recorded
 // after `local-settlement` carry its marker and ask the route and settle in local activities. Charges
 // recorded after `persist-and-open` carry its marker first and accept in one local activity,
-// persistAndOpenCharge, which opens a simulator charge itself. Runs forged after
-// `refuse-unencrypted-input` (a start, an update, a signal in clear) carry its marker where the message
-// was refused; no other run does.
+// persistAndOpenCharge, which opens a simulator charge itself. Charges recorded after
+// `coalesced-refresh` carry its marker at their first refresh, and refreshes accepted together share
+// one route call. Runs forged after `refuse-unencrypted-input` (a start, an update, a signal in clear)
+// carry its marker where the message was refused; no other run does.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { COALESCED_REFRESH } from '../../workflows/charge.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../workflows/payload-encryption.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../workflows/transaction.contract.js';
 
@@ -29,6 +31,7 @@ interface HistoryEvent {
   workflowExecutionUpdateCompletedEventAttributes?: { outcome: { failure?: FailureJson } };
   activityTaskScheduledEventAttributes?: { activityType: { name: string } };
   markerRecordedEventAttributes?: { markerName: string; details?: Record<string, { payloads: Array<{ data: string }> }> };
+  workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest: { input: { name: string } } };
   timerStartedEventAttributes?: { startToFireTimeout: { seconds?: string } };
 }
 
@@ -59,12 +62,14 @@ const histories = allHistories.filter((h) => /^(charge|transfer)-/.test(h.file) 
 const remoteRuns = histories.filter((h) => h.file.includes('-psp-'));
 const localSettlementRuns = histories.filter(labelled(LOCAL_SETTLEMENT));
 const persistAndOpenRuns = histories.filter(labelled(PERSIST_AND_OPEN));
+/** Recorded after every patch before it: they carry all of them. */
+const coalescedRefreshRuns = histories.filter(labelled(COALESCED_REFRESH));
 /** The patches of a run besides PERSIST_AND_OPEN, which only changes how it accepts. */
 const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter((id) => id !== PERSIST_AND_OPEN);
 
 describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
   const patched = histories.filter(labelled(SETTLE_DISPATCHES_EVENTS));
-  const older = histories.filter((h) => ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT, PERSIST_AND_OPEN].some((label) => labelled(label)(h)));
+  const older = histories.filter((h) => ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT, PERSIST_AND_OPEN, COALESCED_REFRESH].some((label) => labelled(label)(h)));
 
   it('has recorded charge and transfer histories on both sides of the patch', () => {
     for (const side of [patched, older]) {
@@ -139,7 +144,7 @@ describe(`patch ${LOCAL_SETTLEMENT}`, () => {
   });
 
   it('every run recorded before it settles in a regular activity, without the marker', () => {
-    for (const { file, events } of histories.filter((h) => !localSettlementRuns.includes(h) && !persistAndOpenRuns.includes(h))) {
+    for (const { file, events } of histories.filter((h) => !localSettlementRuns.includes(h) && !persistAndOpenRuns.includes(h) && !coalescedRefreshRuns.includes(h))) {
       expect(patchIds(events), file).not.toContain(LOCAL_SETTLEMENT);
       expect(localActivities(events).filter((name) => name.startsWith('settle')), file).toEqual([]);
     }
@@ -171,7 +176,7 @@ describe(`patch ${PERSIST_AND_OPEN}`, () => {
   });
 
   it('every charge recorded before it accepts in persistCharge, without the marker', () => {
-    for (const { file, events } of chargeRuns.filter((h) => !persistAndOpenRuns.includes(h))) {
+    for (const { file, events } of chargeRuns.filter((h) => !persistAndOpenRuns.includes(h) && !coalescedRefreshRuns.includes(h))) {
       expect(patchIds(events), file).not.toContain(PERSIST_AND_OPEN);
       expect(localActivities(events)[0], file).toBe('persistCharge');
     }
@@ -215,5 +220,32 @@ describe(`patch ${REFUSE_UNENCRYPTED_INPUT}`, () => {
 
   it('every other run, encrypted or recorded before encryption, has no marker', () => {
     for (const { file, events } of allHistories.filter((h) => !forgedRuns.includes(h))) expect(patchIds(events), file).not.toContain(REFUSE_UNENCRYPTED_INPUT);
+  });
+});
+
+describe(`patch ${COALESCED_REFRESH}`, () => {
+  const refreshes = (events: HistoryEvent[]) => events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest.input.name === 'refresh').length;
+  const routeCalls = (events: HistoryEvent[]) => scheduledActivities(events).filter((name) => name === 'chargeStateAtRoute').length;
+  const olderRefreshed = histories.filter((h) => h.file.startsWith('charge-refresh') && !coalescedRefreshRuns.includes(h));
+
+  it('has recorded refreshed charges on both sides of the patch', () => {
+    expect(coalescedRefreshRuns.map((h) => h.file).sort()).toEqual(
+      ['charge-refresh', 'charge-refresh-concurrent'].map((name) => `${name}-${COALESCED_REFRESH}-encrypted.json`),
+    );
+    expect(olderRefreshed.length).toBeGreaterThan(0);
+  });
+
+  it('patched runs carry the marker with all the earlier ones; three refreshes accepted together made one route call', () => {
+    for (const { file, events } of coalescedRefreshRuns) {
+      expect(patchIds(events), file).toEqual([PERSIST_AND_OPEN, COALESCED_REFRESH, LOCAL_SETTLEMENT, SETTLE_DISPATCHES_EVENTS]);
+    }
+    const concurrent = coalescedRefreshRuns.find((h) => h.file.startsWith('charge-refresh-concurrent-'))!;
+    expect(refreshes(concurrent.events)).toBe(3);
+    expect(routeCalls(concurrent.events)).toBe(1);
+  });
+
+  it('runs recorded before it carry no marker and make a route call per refresh', () => {
+    for (const { file, events } of histories.filter((h) => !coalescedRefreshRuns.includes(h))) expect(patchIds(events), file).not.toContain(COALESCED_REFRESH);
+    for (const { file, events } of olderRefreshed) expect(routeCalls(events), file).toBeGreaterThanOrEqual(refreshes(events));
   });
 });

@@ -23,7 +23,7 @@ describe('QR images: budget from the header', () => {
     const decoded = await timed(() => decodeQrPngBase64(bomb));
     expect(decoded.value).toBeNull();
     expect(decoded.ms).toBeLessThan(100);
-    const read = await timed(() => readQrImage(bomb));
+    const read = await timed(() => readQrImage(bomb, 'acc_test'));
     expect(read.value).toMatchObject({ ok: false, retryable: false, reason: expect.stringMatching(/8000×8000/) });
     expect(read.ms).toBeLessThan(100);
   });
@@ -37,7 +37,7 @@ describe('QR images: budget from the header', () => {
 
 describe('QR images: read off the event loop', () => {
   it('reads a real QR code, and the event loop keeps turning while the largest allowed image is decoded', async () => {
-    expect(await readQrImage(await qrPngBase64(CODE))).toEqual({ ok: true, text: CODE });
+    expect(await readQrImage(await qrPngBase64(CODE), 'acc_test')).toEqual({ ok: true, text: CODE });
 
     const largest = (await QRCode.toBuffer(CODE, { type: 'png', width: QR_IMAGE_LIMITS.side })).toString('base64');
     let longestPauseMs = 0;
@@ -47,7 +47,7 @@ describe('QR images: read off the event loop', () => {
       longestPauseMs = Math.max(longestPauseMs, now - last);
       last = now;
     }, 5);
-    const read = await timed(() => readQrImage(largest));
+    const read = await timed(() => readQrImage(largest, 'acc_test'));
     clearInterval(ticker);
     expect(read.value).toEqual({ ok: true, text: CODE });
     // Inline, this decode holds the loop for over a second; in the worker the loop only waits for its turn.

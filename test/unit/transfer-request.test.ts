@@ -123,7 +123,7 @@ describe('parseTransferBody: destinations', () => {
       { destination: { type: 'qr_code', value: image } },
       { destination: { type: 'qr_code', value: `data:image/png;base64,${image}` } },
     ];
-    const parsed = await Promise.all(bodies.map(async (body) => parseTransferBody(await readQrImageDestination(body))));
+    const parsed = await Promise.all(bodies.map(async (body) => parseTransferBody(await readQrImageDestination(body, 'acc_test'))));
     for (const request of parsed) {
       expect(request.destination).toMatchObject({ type: 'br_code', code: CODE_WITH_AMOUNT, amountCents: 2550, pixKey: 'fulano@example.com' });
       expect(transferComparedFields(request)).toEqual(transferComparedFields(parsed[0]!));

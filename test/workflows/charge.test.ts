@@ -1,12 +1,14 @@
 // The charge workflow on the time-skipping test server. The activities are replaced by an in-memory
 // Pix route and read model (this is the workflow layer: durable waits, races, retries), and the
 // server's clock says when each step ran.
+import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { ChargeDraft, PaidAtRoute, RouteChargeState } from '../../src/charges/draft.js';
 import type { Refusal, SettleOptions } from '../../workflows/transaction.contract.js';
 import type { Transaction } from '../../src/transactions/serialize.js';
-import { acceptUpdate, paymentNotifiedSignal, refreshUpdate, type AcceptResult } from '../../workflows/charge.contract.js';
+import { acceptUpdate, paymentNotifiedSignal, REFRESHES_PER_RUN, refreshUpdate, type AcceptResult } from '../../workflows/charge.contract.js';
+import { eventually } from '../helpers/eventually.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, draftBasics, pendingCharge } from '../helpers/workflow-drafts.js';
@@ -21,6 +23,8 @@ class FakeEngine extends FakeRoute {
   dispatched: string[] = [];
   /** When set, the accept step refuses the charge with it. */
   refusal: Refusal | null = null;
+  /** When set, the route answers a state call only once it resolves. */
+  routeGate: Promise<void> | null = null;
 
   constructor() {
     super(server);
@@ -68,6 +72,7 @@ class FakeEngine extends FakeRoute {
       openChargeAtRoute,
       chargeStateAtRoute: async () => {
         await this.record('chargeStateAtRoute');
+        await this.routeGate;
         return this.routeState;
       },
       cancelChargeAtRoute: async () => {
@@ -196,6 +201,44 @@ describe('charge workflow (time-skipping)', () => {
     expect(engine.called('settleChargePaid')).toHaveLength(1);
     expect(engine.called('cancelChargeAtRoute')).toHaveLength(0);
   });
+
+  it('refreshes that arrive while one asks the route join it: one route call, its answer shared', async () => {
+    const engine = new FakeEngine();
+    let openRoute!: () => void;
+    engine.routeGate = new Promise((resolve) => (openRoute = resolve));
+    await withCharge(engine, async ({ workflowId, result }) => {
+      const handle = server.env.client.workflow.getHandle(workflowId);
+      const accepted = () => handle.startUpdate(refreshUpdate, { waitForStage: WorkflowUpdateStage.ACCEPTED });
+      const first = await accepted();
+      await eventually(() => engine.called('chargeStateAtRoute').length === 1);
+      const joined = await Promise.all([1, 2, 3, 4].map(accepted));
+      engine.pay();
+      openRoute();
+      for (const refresh of [first, ...joined]) expect((await refresh.result()).status).toBe('approved');
+      expect((await result()).status).toBe('approved');
+    });
+    expect(engine.called('chargeStateAtRoute')).toHaveLength(1);
+    expect(engine.called('settleChargePaid')).toHaveLength(1);
+  });
+
+  it(`takes ${REFRESHES_PER_RUN} refreshes per run and rejects the next (Temporal's 2,000 updates per run are never reached)`, async () => {
+    const engine = new FakeEngine();
+    await withCharge(engine, async ({ workflowId }) => {
+      const handle = server.env.client.workflow.getHandle(workflowId);
+      for (let taken = 0; taken < REFRESHES_PER_RUN; taken += 20) {
+        const batch = await Promise.all(Array.from({ length: 20 }, () => handle.executeUpdate(refreshUpdate)));
+        expect(batch.every((t) => t.status === 'pending')).toBe(true);
+      }
+      await expect(handle.executeUpdate(refreshUpdate)).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+      const events = (await handle.fetchHistory()).events!;
+      expect(events.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+      engine.pay();
+      await handle.signal(paymentNotifiedSignal);
+      expect((await handle.result())!.status).toBe('approved');
+    });
+    expect(engine.called('chargeStateAtRoute').length).toBeLessThan(REFRESHES_PER_RUN);
+    expect(engine.called('settleChargePaid')).toHaveLength(1);
+  }, 120_000);
 
   it('survives a processor outage: the route call is retried until the processor answers', async () => {
     const engine = new FakeEngine();

@@ -1,5 +1,6 @@
 // POST /v1/transfers: request a Pix transfer from the available balance (201), repeat it (200,
 // idempotent), or learn that it is still being accepted (202). The work happens in src/transfers/create.ts.
+import type { Caller } from '../../accounts/account.js';
 import { createTransfer } from '../../transfers/create.js';
 import { readQrImageDestination } from '../../transfers/destination.js';
 import { parseTransferBody, TransferBodySchema } from '../../transfers/schema.js';
@@ -18,6 +19,6 @@ export const createTransferRoute = creationRoute({
   ],
   workflowId: transferWorkflowId,
   // The QR image is read first, as the creation does: its own refusals come before the body's.
-  refuseBody: async (body) => void parseTransferBody(await readQrImageDestination(body)),
+  refuseBody: async (body, _deps, ctx) => void parseTransferBody(await readQrImageDestination(body, (ctx.state.caller as Caller).account.id)),
   create: createTransfer,
 });
