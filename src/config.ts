@@ -255,9 +255,10 @@ function pspWebhookTls(env: Env): PspWebhookTls | null {
 
 /**
  * Where the PSP webhook listener binds. With the mTLS files: PSP_WEBHOOK_HOST, default 0.0.0.0. Without
- * them the listener is plain HTTP, which other machines may reach only when asked for explicitly
- * (PSP_WEBHOOK_PLAIN_HTTP=true, for a proxy that terminates TLS and checks the PSP's certificate): unset,
- * PSP_WEBHOOK_HOST is then 127.0.0.1, and a non-loopback one without that setting is refused.
+ * them the listener is plain HTTP, which other machines reach only when asked for: PSP_WEBHOOK_PLAIN_HTTP=true
+ * (a proxy that terminates TLS and checks the PSP's certificate) or a PSP_WEBHOOK_HOST named explicitly,
+ * which DESIGN.md documents for that proxy and which then starts with a warning. Unset, the host is
+ * 127.0.0.1, with a warning saying how to open it.
  */
 function pspWebhookHost(env: Env, tls: PspWebhookTls | null, warnings: string[]): string {
   const host = str(env, 'PSP_WEBHOOK_HOST');
@@ -270,8 +271,8 @@ function pspWebhookHost(env: Env, tls: PspWebhookTls | null, warnings: string[])
     return '127.0.0.1';
   }
   if (!isLoopbackHost(host)) {
-    throw new ConfigError(
-      `PSP_WEBHOOK_HOST ${host} without the PSP_WEBHOOK_TLS_* files would take webhooks in plain HTTP from other machines: set the three files (mTLS), or PSP_WEBHOOK_PLAIN_HTTP=true when a proxy terminates TLS and checks the PSP's certificate`,
+    warnings.push(
+      `PSP_WEBHOOK_HOST ${host} without the PSP_WEBHOOK_TLS_* files takes webhooks in plain HTTP from other machines: put a proxy that terminates TLS and checks the PSP's certificate in front (then set PSP_WEBHOOK_PLAIN_HTTP=true to say so), or set the three files (mTLS)`,
     );
   }
   return host;

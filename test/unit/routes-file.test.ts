@@ -161,16 +161,23 @@ describe('PSP webhook listener settings', () => {
     expect(() => loadConfig({ PSP_WEBHOOK_PORT: 'x' })).toThrow(/PSP_WEBHOOK_PORT/);
   });
 
-  it('takes plain HTTP from other machines only when asked for: without TLS files it binds loopback and says how to open it', () => {
+  it('takes plain HTTP from other machines only when asked for: without TLS files it binds loopback and says how to open it; a host named explicitly is taken with a warning', () => {
     const routes = { PIX_ROUTES_FILE: routesFile({ routes: { psp: route() } }, 'listener.json') };
     const loopback = loadConfig(routes);
     expect(loopback.pspWebhookHost).toBe('127.0.0.1');
     expect(loopback.warnings).toContainEqual(expect.stringMatching(/PSP webhook listener on 127\.0\.0\.1 only.*PSP_WEBHOOK_PLAIN_HTTP=true/));
     expect(loadConfig({ ...routes, PSP_WEBHOOK_HOST: '127.0.0.2' }).pspWebhookHost).toBe('127.0.0.2');
+    const listenerWarnings = (config: { warnings: string[] }) => config.warnings.filter((warning) => warning.startsWith('PSP'));
+    expect(listenerWarnings(loadConfig({ ...routes, PSP_WEBHOOK_HOST: '127.0.0.2' }))).toEqual([]);
+    // A host named explicitly is a choice DESIGN.md documents (a proxy terminates TLS): taken, with a warning.
     for (const host of ['0.0.0.0', '::', '10.0.0.5']) {
-      expect(() => loadConfig({ ...routes, PSP_WEBHOOK_HOST: host })).toThrow(/PSP_WEBHOOK_HOST .* plain HTTP .*PSP_WEBHOOK_PLAIN_HTTP=true/);
+      const open = loadConfig({ ...routes, PSP_WEBHOOK_HOST: host });
+      expect(open.pspWebhookHost).toBe(host);
+      expect(open.warnings).toContainEqual(expect.stringMatching(/PSP_WEBHOOK_HOST .* plain HTTP .*PSP_WEBHOOK_PLAIN_HTTP=true/));
     }
-    expect(loadConfig({ ...routes, PSP_WEBHOOK_HOST: '0.0.0.0', PSP_WEBHOOK_PLAIN_HTTP: 'true' }).pspWebhookHost).toBe('0.0.0.0');
+    const asked = loadConfig({ ...routes, PSP_WEBHOOK_HOST: '0.0.0.0', PSP_WEBHOOK_PLAIN_HTTP: 'true' });
+    expect(asked.pspWebhookHost).toBe('0.0.0.0');
+    expect(listenerWarnings(asked)).toEqual([]);
     expect(loadConfig({ ...routes, PSP_WEBHOOK_PLAIN_HTTP: 'true' }).pspWebhookHost).toBe('0.0.0.0');
     const tls = { PSP_WEBHOOK_TLS_CERT_FILE: 'a.pem', PSP_WEBHOOK_TLS_KEY_FILE: 'a.key', PSP_WEBHOOK_CLIENT_CA_FILE: 'ca.pem' };
     expect(loadConfig({ ...routes, ...tls }).pspWebhookHost).toBe('0.0.0.0');
