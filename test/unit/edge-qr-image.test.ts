@@ -8,24 +8,14 @@ import { pngBomb } from '../helpers/hostile-images.js';
 
 const CODE = buildBrCode({ pixKey: 'loja@example.com', amountCents: 1000, txid: 'pedido1', merchantName: 'Loja', merchantCity: 'Recife' });
 
-async function timed<T>(work: () => T | Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
-
 describe('QR images: budget from the header', () => {
   it('refuses an image over 2000×2000 px at once, without decoding it', async () => {
     const bomb = pngBomb(8000);
     expect(bomb.length).toBeLessThan(15_000);
-    const checked = await timed(() => checkQrImage(bomb));
-    expect(checked.value).toEqual({ ok: false, reason: 'imagem de QR code de 8000×8000 px (máximo 2000×2000)' });
-    const decoded = await timed(() => decodeQrPngBase64(bomb));
-    expect(decoded.value).toBeNull();
-    expect(decoded.ms).toBeLessThan(100);
-    const read = await timed(() => readQrImage(bomb, 'acc_test'));
-    expect(read.value).toMatchObject({ ok: false, retryable: false, reason: expect.stringMatching(/8000×8000/) });
-    expect(read.ms).toBeLessThan(100);
+    expect(checkQrImage(bomb)).toEqual({ ok: false, reason: 'imagem de QR code de 8000×8000 px (máximo 2000×2000)' });
+    expect(decodeQrPngBase64(bomb)).toBeNull();
+    // The header's reason, not a decoder's (unreadable, or out of time): no pixel was decoded.
+    expect(await readQrImage(bomb, 'acc_test')).toEqual({ ok: false, retryable: false, reason: 'imagem de QR code de 8000×8000 px (máximo 2000×2000)' });
   });
 
   it('refuses a file over the byte budget and an interlaced PNG (which pngjs inflates without a limit)', () => {
@@ -40,17 +30,14 @@ describe('QR images: read off the event loop', () => {
     expect(await readQrImage(await qrPngBase64(CODE), 'acc_test')).toEqual({ ok: true, text: CODE });
 
     const largest = (await QRCode.toBuffer(CODE, { type: 'png', width: QR_IMAGE_LIMITS.side })).toString('base64');
-    let longestPauseMs = 0;
-    let last = performance.now();
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      longestPauseMs = Math.max(longestPauseMs, now - last);
-      last = now;
-    }, 5);
-    const read = await timed(() => readQrImage(largest, 'acc_test'));
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 5);
+    let ticksWhileReading = 0;
+    const read = readQrImage(largest, 'acc_test').finally(() => (ticksWhileReading = ticks));
+    expect(await read).toEqual({ ok: true, text: CODE });
     clearInterval(ticker);
-    expect(read.value).toEqual({ ok: true, text: CODE });
-    // Inline, this decode holds the loop for over a second; in the worker the loop only waits for its turn.
-    expect(longestPauseMs, `decode took ${Math.round(read.ms)} ms`).toBeLessThan(300);
+    // Inline, this decode (over half a second of CPU) would hold the loop: no timer could fire before it
+    // ended. In the worker the loop keeps turning while it runs. (Its duration: npm run bench:qr.)
+    expect(ticksWhileReading).toBeGreaterThanOrEqual(2);
   }, 30_000);
 });
