@@ -8,7 +8,7 @@ import type { Logger } from '../log.js';
 import { observeRequest } from '../metrics/http.js';
 import { traceRequest } from '../tracing/http.js';
 import { ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
-import { checkJsonDepth, checkJsonShape } from './json-shape.js';
+import { checkRawJson, checkJsonShape } from './json-shape.js';
 import { jsonPointer } from './pointer.js';
 import { checkText, forbiddenCharacter } from './text-rule.js';
 
@@ -115,7 +115,7 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     if (!ctx.is('application/json')) throw invalidRequest('O corpo deve ser JSON (Content-Type: application/json)');
     await readText(ctx, async () => {});
     const raw = ctx.request.body as string;
-    checkJsonDepth(raw);
+    checkRawJson(raw);
     try {
       ctx.request.body = raw.length === 0 ? undefined : JSON.parse(raw);
     } catch {
