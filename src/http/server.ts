@@ -87,7 +87,9 @@ export function boundedServer(create: (options: ListenerOptions) => Server, boun
     handshakeTimeout: bounds.idleTimeoutMs,
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (err.code === 'ECONNRESET' || !socket.writable || answering(socket)) {
+    // Only HTTP's own refusals get an HTTP answer: a socket error or a failed TLS handshake has no one to read it.
+    const http = err.code !== undefined && (err.code.startsWith('HPE_') || err.code in PARSER_ERRORS);
+    if (!http || !socket.writable || answering(socket)) {
       socket.destroy();
       return;
     }
