@@ -109,6 +109,16 @@ async function main() {
       return { name, bytes };
     });
 
+    /** A probe's call; a broken connection counts as an answer of status 0 at the time it broke. */
+    const timed = async (...args: Parameters<typeof call>): Promise<Sample> => {
+      const started = performance.now();
+      try {
+        const res = await call(...args);
+        return { ms: res.ms, status: res.status };
+      } catch {
+        return { ms: performance.now() - started, status: 0 };
+      }
+    };
     let probeCalls = 0;
     /** /healthz every 20 ms and a charge every 100 ms, sequentially each, until `until`. */
     const probe = async (until: number) => {
@@ -116,8 +126,7 @@ async function main() {
       const charges: Sample[] = [];
       const healthLoop = (async () => {
         while (Date.now() < until) {
-          const res = await call(engine.port, 'GET', '/healthz');
-          healthz.push({ ms: res.ms, status: res.status });
+          healthz.push(await timed(engine.port, 'GET', '/healthz'));
           await new Promise((r) => setTimeout(r, 20));
         }
       })();
@@ -125,8 +134,7 @@ async function main() {
         while (Date.now() < until) {
           const key = probeKeys[Math.floor(probeCalls / CALLS_PER_KEY)]!;
           probeCalls += 1;
-          const res = await call(engine.port, 'POST', '/v1/transactions', { authorization: `Bearer ${key}`, 'idempotency-key': `probe-${probeCalls}` }, CHARGE_BODY);
-          charges.push({ ms: res.ms, status: res.status });
+          charges.push(await timed(engine.port, 'POST', '/v1/transactions', { authorization: `Bearer ${key}`, 'idempotency-key': `probe-${probeCalls}` }, CHARGE_BODY));
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
