@@ -8,13 +8,18 @@
 //
 // Targets met when, under the hostile load, /healthz p99 stays under 100 ms and every charge creation
 // under 1 s. Starts its own engine (bench/engine.ts) on a fresh database, dropped at the end.
+import { once } from 'node:events';
 import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { spawnProcess } from './child-process.js';
 import { startEngine } from './engine.js';
 import { jsonCalls, printTable, processCpuMs, quantile } from './measure.js';
 
 const SECONDS = Number(process.argv[2] ?? 20);
 const BASELINE_SECONDS = Math.max(5, Math.round(SECONDS / 2));
 const HOSTILE_CONNECTIONS = 8;
+/** The argument that makes this file the hostile clients' process. */
+const HOSTILE_LOAD = '--hostile-load';
 const BODY_LIMIT = 1024 * 1024;
 const CHARGE_BODY = { amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' };
 /** Calls per API key, under the 100-per-minute quota. */
@@ -37,7 +42,7 @@ const SHAPES: Record<string, string> = {
 
 interface Target {
   label: string;
-  port: 'api' | 'admin';
+  port: number;
   path: string;
   /** Authorization header, or null for none. */
   auth: () => string | null;
@@ -73,6 +78,61 @@ function sendBody(port: number, path: string, authorization: string | null, body
   });
 }
 
+function hostileBodies(): Array<{ name: string; bytes: Buffer }> {
+  return Object.entries(SHAPES).map(([name, text]) => {
+    const bytes = Buffer.from(text);
+    if (bytes.length > BODY_LIMIT) throw new Error(`shape ${name} is ${bytes.length} bytes, over the limit`);
+    return { name, bytes };
+  });
+}
+
+interface HostileParams {
+  apiPort: number;
+  adminPort: number;
+  adminAuthorization: string;
+  /** Valid API keys of the hostile account. */
+  keys: string[];
+  until: number;
+}
+
+interface HostileResult {
+  sent: number;
+  /** Per target, [status, count] pairs. */
+  answers: Array<[string, Array<[number, number]>]>;
+}
+
+/** HOSTILE_CONNECTIONS clients sending bodies back to back until `until`, cycling through targets and shapes. */
+async function hostileLoad({ apiPort, adminPort, adminAuthorization, keys, until }: HostileParams): Promise<HostileResult> {
+  let calls = 0;
+  const validKey = () => `Bearer ${keys[calls++ % keys.length]}`;
+  const targets: Target[] = [
+    { label: 'POST /mcp, no key', port: apiPort, path: '/mcp', auth: () => null },
+    { label: 'POST /mcp, wrong key', port: apiPort, path: '/mcp', auth: () => 'Bearer sk_test_0000000000000000000000000000000000000000' },
+    { label: 'POST /mcp, valid key', port: apiPort, path: '/mcp', auth: validKey },
+    { label: 'POST /v1/transactions, no key', port: apiPort, path: '/v1/transactions', auth: () => null },
+    { label: 'POST /v1/transactions, valid key', port: apiPort, path: '/v1/transactions', auth: validKey },
+    { label: 'POST /admin/accounts, no token', port: adminPort, path: '/admin/accounts', auth: () => null },
+    { label: 'POST /admin/accounts, token', port: adminPort, path: '/admin/accounts', auth: () => adminAuthorization },
+  ];
+  const bodies = hostileBodies();
+  const answers = new Map<string, Map<number, number>>();
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: HOSTILE_CONNECTIONS }, async (_, client) => {
+      for (let i = client; Date.now() < until; i += HOSTILE_CONNECTIONS) {
+        const target = targets[i % targets.length]!;
+        const body = bodies[Math.floor(i / targets.length) % bodies.length]!;
+        const status = await sendBody(target.port, target.path, target.auth(), body.bytes);
+        sent += 1;
+        const byStatus = answers.get(target.label) ?? new Map<number, number>();
+        byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+        answers.set(target.label, byStatus);
+      }
+    }),
+  );
+  return { sent, answers: [...answers].map(([label, byStatus]) => [label, [...byStatus]]) };
+}
+
 async function main() {
   const engine = await startEngine();
   const agent = new Agent({ keepAlive: true, maxSockets: 2 });
@@ -92,23 +152,6 @@ async function main() {
     // Probe keys enough for both phases at one charge every 100 ms; hostile keys on another account, so their quota is theirs.
     const probeKeys = await keysOf('Loja Sonda', Math.ceil(((SECONDS + BASELINE_SECONDS) * 10) / CALLS_PER_KEY) + 2);
     const hostileKeys = await keysOf('Loja Hostil', 10);
-    let hostileCalls = 0;
-
-    const targets: Target[] = [
-      { label: 'POST /mcp, no key', port: 'api', path: '/mcp', auth: () => null },
-      { label: 'POST /mcp, wrong key', port: 'api', path: '/mcp', auth: () => 'Bearer sk_test_0000000000000000000000000000000000000000' },
-      { label: 'POST /mcp, valid key', port: 'api', path: '/mcp', auth: () => `Bearer ${hostileKeys[hostileCalls++ % hostileKeys.length]}` },
-      { label: 'POST /v1/transactions, no key', port: 'api', path: '/v1/transactions', auth: () => null },
-      { label: 'POST /v1/transactions, valid key', port: 'api', path: '/v1/transactions', auth: () => `Bearer ${hostileKeys[hostileCalls++ % hostileKeys.length]}` },
-      { label: 'POST /admin/accounts, no token', port: 'admin', path: '/admin/accounts', auth: () => null },
-      { label: 'POST /admin/accounts, token', port: 'admin', path: '/admin/accounts', auth: () => engine.adminHeaders.authorization },
-    ];
-    const bodies = Object.entries(SHAPES).map(([name, text]) => {
-      const bytes = Buffer.from(text);
-      if (bytes.length > BODY_LIMIT) throw new Error(`shape ${name} is ${bytes.length} bytes, over the limit`);
-      return { name, bytes };
-    });
-
     /** A probe's call; a broken connection counts as an answer of status 0 at the time it broke. */
     const timed = async (...args: Parameters<typeof call>): Promise<Sample> => {
       const started = performance.now();
@@ -148,21 +191,15 @@ async function main() {
     cpuAt = processCpuMs(engine.pid);
 
     const hostileUntil = Date.now() + SECONDS * 1000;
-    const answers = new Map<string, Map<number, number>>();
-    let sent = 0;
-    const hostile = Array.from({ length: HOSTILE_CONNECTIONS }, async (_, worker) => {
-      for (let i = worker; Date.now() < hostileUntil; i += HOSTILE_CONNECTIONS) {
-        const target = targets[i % targets.length]!;
-        const body = bodies[Math.floor(i / targets.length) % bodies.length]!;
-        const status = await sendBody(target.port === 'api' ? engine.port : engine.adminPort, target.path, target.auth(), body.bytes);
-        sent += 1;
-        const byStatus = answers.get(target.label) ?? new Map<number, number>();
-        byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-        answers.set(target.label, byStatus);
-      }
-    });
+    // The hostile clients in a process of their own, so that their sending never delays the probes' clocks.
+    const params: HostileParams = { apiPort: engine.port, adminPort: engine.adminPort, adminAuthorization: engine.adminHeaders.authorization, keys: hostileKeys, until: hostileUntil };
+    const loader = await spawnProcess([fileURLToPath(import.meta.url), HOSTILE_LOAD], { HOSTILE_PARAMS: JSON.stringify(params) }, async (output) => output().includes('hostile load running'));
+    let loaderOutput = '';
+    loader.stdout!.on('data', (chunk: Buffer) => (loaderOutput += chunk.toString()));
+    const closed = once(loader, 'close');
     const underLoad = await probe(hostileUntil);
-    await Promise.all(hostile);
+    await closed;
+    const { sent, answers } = JSON.parse(/^RESULT (.*)$/m.exec(loaderOutput)![1]!) as HostileResult;
     const hostileCpuPerS = (processCpuMs(engine.pid) - cpuAt) / SECONDS;
 
     const row = (label: string, samples: Sample[], ok: number) => {
@@ -175,7 +212,7 @@ async function main() {
       `engine CPU: ${baselineCpuPerS.toFixed(0)} ms/s without, ${hostileCpuPerS.toFixed(0)} ms/s with the hostile load: ` +
         `about ${(((hostileCpuPerS - baselineCpuPerS) * SECONDS) / sent).toFixed(2)} ms per hostile body (all the engine's threads)`,
     );
-    console.log(`shapes: ${bodies.map((b) => `${b.name} (${Math.round(b.bytes.length / 1024)} kB)`).join(', ')}`);
+    console.log(`shapes: ${hostileBodies().map((b) => `${b.name} (${Math.round(b.bytes.length / 1024)} kB)`).join(', ')}`);
     printTable(
       ['probe', 'n', 'p50 ms', 'p99 ms', 'max ms', 'not 2xx'],
       [
@@ -187,7 +224,7 @@ async function main() {
     );
     printTable(
       ['hostile target', 'answers by status (0: connection closed first)'],
-      [...answers].map(([label, byStatus]) => [label, [...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')]),
+      answers.map(([label, byStatus]) => [label, byStatus.sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')]),
     );
     const healthP99 = stats(underLoad.healthz.map((x) => x.ms)).p99;
     const chargeMax = stats(underLoad.charges.map((x) => x.ms)).max;
@@ -198,4 +235,7 @@ async function main() {
   }
 }
 
-await main();
+if (process.argv[2] === HOSTILE_LOAD) {
+  console.log('hostile load running');
+  console.log(`RESULT ${JSON.stringify(await hostileLoad(JSON.parse(process.env.HOSTILE_PARAMS!) as HostileParams))}`);
+} else await main();
