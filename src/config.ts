@@ -253,7 +253,7 @@ function listenerBounds(env: Env): ListenerBounds {
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 1),
-    maxConnectionsPerIp: int(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 256, 1),
+    maxConnectionsPerIp: int(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 1024, 1),
   };
 }
 
