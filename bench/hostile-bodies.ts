@@ -13,6 +13,7 @@ import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { spawnProcess } from './child-process.js';
 import { startEngine } from './engine.js';
+import { checkJsonShape, checkRawJson } from '../src/http/json-shape.js';
 import { jsonCalls, printTable, processCpuMs, quantile } from './measure.js';
 
 const SECONDS = Number(process.argv[2] ?? 20);
@@ -133,7 +134,42 @@ async function hostileLoad({ apiPort, adminPort, adminAuthorization, keys, until
   return { sent, answers: [...answers].map(([label, byStatus]) => [label, [...byStatus]]) };
 }
 
+/** The ms `work` takes, the median of `runs` after one warm-up run, and what it threw (the refusal's message) if anything. */
+function timedCheck(work: () => void, runs = 5): { ms: number; refusal: string | null } {
+  const times: number[] = [];
+  let refusal: string | null = null;
+  for (let run = 0; run <= runs; run++) {
+    const started = performance.now();
+    try {
+      work();
+    } catch (err) {
+      refusal = (err as Error).message;
+    }
+    if (run > 0) times.push(performance.now() - started);
+  }
+  return { ms: quantile(times.sort((a, b) => a - b), 0.5), refusal };
+}
+
+/** The edge's checks of each shape in this process, what the engine's main thread spends on a body once it is read. */
+function printEdgeChecks(): void {
+  const rows = hostileBodies().map(({ name, bytes }) => {
+    const decode = timedCheck(() => bytes.toString('utf8'));
+    const raw = bytes.toString('utf8');
+    const scan = timedCheck(() => checkRawJson(raw));
+    let parsed: unknown;
+    const parse = scan.refusal ? null : timedCheck(() => (parsed = JSON.parse(raw)));
+    const walk = scan.refusal ? null : timedCheck(() => checkJsonShape(parsed));
+    const total = decode.ms + scan.ms + (parse?.ms ?? 0) + (walk?.ms ?? 0);
+    const cell = (check: { ms: number } | null) => (check ? check.ms.toFixed(2) : '-');
+    return [name, cell(decode), cell(scan), cell(parse), cell(walk), total.toFixed(2), scan.refusal ?? walk?.refusal ?? 'passes'];
+  });
+  console.log('the edge checks alone, per body (median of 5, ms)');
+  printTable(['shape', 'utf-8', 'scan', 'parse', 'walk', 'total', 'outcome'], rows);
+  console.log('');
+}
+
 async function main() {
+  printEdgeChecks();
   const engine = await startEngine();
   const agent = new Agent({ keepAlive: true, maxSockets: 2 });
   const call = jsonCalls(agent);
