@@ -51,6 +51,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   bodyLimitBytes: number;
+  /** Timeouts and the per-client connection cap of every HTTP listener (src/http/server.ts). */
+  listener: ListenerBounds;
   publicBaseUrl: string | null;
   /** Keys of the payload codec (PAYLOAD_KEYS or PAYLOAD_KEYS_FILE); null when neither is set. */
   payloadKeys: PayloadKeys | null;
@@ -78,6 +80,19 @@ export interface TracingConfig {
   endpoint: string;
   /** OTEL_SERVICE_NAME, default `pix-engine`. */
   serviceName: string;
+}
+
+export interface ListenerBounds {
+  /** A connection that sends no request within this is closed (HTTP_IDLE_TIMEOUT_MS); also a TLS handshake's bound. */
+  idleTimeoutMs: number;
+  /** The headers of a request must all arrive within this (HTTP_HEADERS_TIMEOUT_MS): 408. */
+  headersTimeoutMs: number;
+  /** A whole request, headers and body, must arrive within this (HTTP_REQUEST_TIMEOUT_MS): 408. */
+  requestTimeoutMs: number;
+  /** A kept-alive connection with no next request within this is closed (HTTP_KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveTimeoutMs: number;
+  /** Open connections one client address may hold on one listener; past it a new one is closed at once (HTTP_MAX_CONNECTIONS_PER_IP). */
+  maxConnectionsPerIp: number;
 }
 
 export interface PspWebhookTls {
@@ -278,6 +293,19 @@ function pspWebhookHost(env: Env, tls: PspWebhookTls | null, warnings: string[])
   return host;
 }
 
+function listenerBounds(env: Env): ListenerBounds {
+  const requestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1);
+  const headersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(20_000, requestTimeoutMs), 1);
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  return {
+    idleTimeoutMs: int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 1),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 1),
+    maxConnectionsPerIp: int(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 1024, 1),
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -319,6 +347,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel,
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    listener: listenerBounds(env),
     publicBaseUrl: str(env, 'PUBLIC_BASE_URL'),
     payloadKeys: payloadKeys(env),
     codecUiSecret: pathSecret(env, 'CODEC_UI_SECRET'),

@@ -104,10 +104,10 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
       }
     }
     if (role === 'all' || role === 'api') {
-      const api = createHttpServer(createApiApp(deps), log);
+      const api = createHttpServer(createApiApp(deps), log, config.listener);
       const apiPort = await listen(api, config.port, config.host);
       cleanups.push(() => closeServer(api));
-      const admin = createHttpServer(createAdminApp(deps, { keys: payloadKeys.keys, uiSecret: codecUiSecret }), log);
+      const admin = createHttpServer(createAdminApp(deps, { keys: payloadKeys.keys, uiSecret: codecUiSecret }), log, config.listener);
       const adminPort = await listen(admin, config.adminPort, config.adminHost);
       cleanups.push(() => closeServer(admin));
       // In the background: a PSP that is down must not hold the start (webhook-registration.ts).

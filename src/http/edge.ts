@@ -2,13 +2,14 @@
 // JSON body reading (koa-body) with clear 400s (bounds on its shape and its text: json-shape.ts), a 404 for
 // unknown routes, one access log line, the request metrics (metrics/http.ts) and span (tracing/http.ts) per request, and no stack trace or internal detail in any answer.
 import { randomBytes } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from '../log.js';
 import { observeRequest } from '../metrics/http.js';
 import { traceRequest } from '../tracing/http.js';
 import { ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
-import { checkJsonDepth, checkJsonShape } from './json-shape.js';
+import { checkRawJson, checkJsonShape } from './json-shape.js';
 import { jsonPointer } from './pointer.js';
 import { checkText, forbiddenCharacter } from './text-rule.js';
 
@@ -82,6 +83,7 @@ function decodedSegment(segment: string): string {
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const LARGE_BODY_CHARS = 64 * 1024;
 
 /** The body reader's refusals (raw-body's `type`, inflation's 415) in the service's words; anything else is a body cut short. */
 function readRefusal(err: Error & { type?: string; status?: number }, limitBytes: number): ApiError {
@@ -118,12 +120,17 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     if (!ctx.is('application/json')) throw invalidRequest('O corpo deve ser JSON (Content-Type: application/json)');
     await readText(ctx, async () => {});
     const raw = ctx.request.body as string;
-    checkJsonDepth(raw);
+    // A large body is scanned, parsed and walked in three turns of the event loop, each a few ms at
+    // most for 1 MB, so that other requests are served between them rather than after all of them.
+    const between = raw.length > LARGE_BODY_CHARS ? () => setImmediate() : async () => {};
+    checkRawJson(raw);
+    await between();
     try {
       ctx.request.body = raw.length === 0 ? undefined : JSON.parse(raw);
     } catch {
       throw invalidRequest('JSON malformado no corpo da requisição');
     }
+    await between();
     checkJsonShape(ctx.request.body);
     return next();
   };

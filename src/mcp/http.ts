@@ -1,9 +1,10 @@
 // The MCP endpoint on the public API port (POST /mcp, Streamable HTTP, stateless, JSON answers).
-// Every request is authenticated with the API key like a REST call (401/403 as HTTP statuses), and
-// takes one unit of the key's quota before it runs, whatever its method (initialize, ping, tools/list,
-// tools/call, notifications), so REST and MCP share one budget; a spent quota is an HTTP 429 with
-// Retry-After and the RateLimit headers, as on the REST API. Refusals are JSON-RPC error responses
-// whose `data` carries the service's error code.
+// Every request is authenticated with the API key like a REST call (401/403 as HTTP statuses) before
+// its body is read, so that an unauthenticated body costs the process nothing; then it takes one unit
+// of the key's quota before it runs, whatever its method (initialize, ping, tools/list, tools/call,
+// notifications), so REST and MCP share one budget; a spent quota is an HTTP 429 with Retry-After and
+// the RateLimit headers, as on the REST API. Refusals are JSON-RPC error responses whose `data` carries
+// the service's error code (and whose id is null when the body was not read).
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -64,14 +65,26 @@ async function serve(ctx: Koa.Context, deps: Deps, tools: Map<string, ToolSpec>,
   await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
 }
 
+/** The caller (`ctx.state.caller`), authenticated before the body is read: a refusal here answers id null. */
+function authenticate(deps: Deps): Koa.Middleware {
+  return async (ctx, next) => {
+    ctx.state.route = `POST ${MCP_PATH}`;
+    try {
+      ctx.state.caller = await authenticateRequest(deps, { authorization: ctx.get('authorization') || undefined, ip: ctx.ip });
+    } catch (err) {
+      if (err instanceof ApiError) return refuse(ctx, err, undefined);
+      throw err;
+    }
+    return next();
+  };
+}
+
 export function mcpRouter(deps: Deps, routes: RouteSpec[], jsonBody: Koa.Middleware): Router {
   const tools = new Map(toolsFor(routes).map((tool) => [tool.name, tool]));
   const router = new Router();
-  router.post(MCP_PATH, jsonBody, async (ctx) => {
-    ctx.state.route = `POST ${MCP_PATH}`;
-    let caller: Caller;
+  router.post(MCP_PATH, authenticate(deps), jsonBody, async (ctx) => {
+    const caller = ctx.state.caller as Caller;
     try {
-      caller = await authenticateRequest(deps, { authorization: ctx.get('authorization') || undefined, ip: ctx.ip });
       ctx.set(rateLimitHeaders(await chargeRequest(deps, caller, ctx.request.body)));
     } catch (err) {
       if (err instanceof ApiError) return refuse(ctx, err, ctx.request.body);

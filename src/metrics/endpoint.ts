@@ -40,9 +40,9 @@ export function metricsEndpoint(deps: Pick<Deps, 'sql' | 'log'>): Koa.Middleware
 }
 
 /** A server with /metrics only (unknown paths 404 in the service's envelope), for a process without an admin port. */
-export function createMetricsServer(deps: Pick<Deps, 'sql' | 'log'>): Server {
+export function createMetricsServer(deps: Pick<Deps, 'sql' | 'log' | 'config'>): Server {
   const app = new Koa();
   app.use(edge(deps.log));
   app.use(metricsEndpoint(deps));
-  return createHttpServer(app, deps.log);
+  return createHttpServer(app, deps.log, deps.config.listener);
 }

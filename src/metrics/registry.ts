@@ -57,6 +57,12 @@ export const rateLimitRefusals = new Counter({
   registers,
 });
 
+export const connectionsRefused = new Counter({
+  name: 'pix_http_connections_refused_total',
+  help: 'Connections closed on arrival because their client address already held HTTP_MAX_CONNECTIONS_PER_IP on that listener',
+  registers,
+});
+
 export const ledgerCheckOk = new Gauge({
   name: 'pix_ledger_check_ok',
   help: '1 when the last ledger check of this process (GET /admin/ledger/check, pixctl ledger check) found no violation, 0 when it found some, NaN before its first check',

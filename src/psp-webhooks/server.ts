@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { ConfigError } from '../config.js';
 import type { Deps } from '../deps.js';
-import { createHttpServer } from '../http/server.js';
+import { boundedServer, createHttpServer } from '../http/server.js';
 import { createPspWebhookApp } from './app.js';
 
 function pem(path: string, variable: string): Buffer {
@@ -21,9 +21,10 @@ function pem(path: string, variable: string): Buffer {
 export function createPspWebhookServer(deps: Deps): Server {
   const app = createPspWebhookApp(deps);
   const tls = deps.config.pspWebhookTls;
-  if (!tls) return createHttpServer(app, deps.log);
-  const server = createHttpsServer(
+  if (!tls) return createHttpServer(app, deps.log, deps.config.listener);
+  const server = boundedServer((options) => createHttpsServer(
     {
+      ...options,
       cert: pem(tls.certFile, 'PSP_WEBHOOK_TLS_CERT_FILE'),
       key: pem(tls.keyFile, 'PSP_WEBHOOK_TLS_KEY_FILE'),
       ca: pem(tls.clientCaFile, 'PSP_WEBHOOK_CLIENT_CA_FILE'),
@@ -31,7 +32,7 @@ export function createPspWebhookServer(deps: Deps): Server {
       rejectUnauthorized: true,
     },
     app.callback(),
-  );
+  ), deps.config.listener, deps.log);
   server.on('tlsClientError', (err) => deps.log.info({ reason: (err as NodeJS.ErrnoException).code ?? err.message }, 'PSP webhook caller refused at the TLS handshake'));
   return server;
 }

@@ -1,14 +1,17 @@
-// Hostile input at the edge, against a real stack: a PNG bomb as a QR code, deeply nested JSON,
-// control and bidi characters and lone surrogates in any text, and oversized headers. Each is a 4xx
+// Hostile input at the edge, against a real stack: a PNG bomb as a QR code, deeply nested JSON, a body
+// sent without valid credentials (answered before it is read), control and bidi characters and lone
+// surrogates in any text, and oversized headers. Each is a 4xx
 // with the spec's envelope, at once, and the process keeps answering everyone else.
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { buildBrCode } from '../../src/domain/brcode.js';
 import { qrPngBase64 } from '../../src/domain/qrcode.js';
+import { REFUSED } from '../../src/mcp/http.js';
 import { chargeBody, newKey, postCharge } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { pngBomb, withMerchantName } from '../helpers/hostile-images.js';
 import { liveStack } from '../helpers/live-stack.js';
+import { openConnection } from '../helpers/raw-connection.js';
 import { ADMIN_TOKEN, http, type HttpResult } from '../helpers/stack.js';
 import { postTransfer } from '../helpers/transfers.js';
 
@@ -78,17 +81,49 @@ describe('a QR code image is bounded before it is decoded, and decoded off the e
 describe('deeply nested JSON is a 400, never a 500', () => {
   const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
 
-  it('on /mcp without a key, on charges, transfers and the admin API', async () => {
+  it('on /mcp, on charges, transfers and the admin API', async () => {
     const { key } = await createMerchant(live.stack);
     const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const answers = [
-      await http('POST', `${live.stack.rootUrl}/mcp`, { rawBody: deep, headers: json }),
+      await http('POST', `${live.stack.rootUrl}/mcp`, { rawBody: deep, headers: json, token: key }),
       await http('POST', `${live.stack.baseUrl}/transactions`, { rawBody: deep, headers: { ...json, 'idempotency-key': newKey() }, token: key }),
       await http('POST', `${live.stack.baseUrl}/transfers`, { rawBody: `{"amount":10,"x":${deep}}`, headers: { ...json, 'idempotency-key': newKey() }, token: key }),
       await http('POST', `${live.stack.adminUrl}/accounts`, { rawBody: deep, headers: json, token: ADMIN_TOKEN }),
     ];
     for (const res of answers) expectInvalid(res, /aninhado demais/);
     expect(live.stack.processes[0]!.output()).not.toMatch(/unhandled error/);
+  });
+});
+
+describe('a body sent without valid credentials is never read', () => {
+  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+  it('on /mcp: 401 in its JSON-RPC refusal (id null) for a body that is not even JSON, or too many values', async () => {
+    const many = `[${'"",'.repeat(100_000)}""]`;
+    for (const rawBody of ['{"jsonrpc": "2.0", "id": 7, oops', many]) {
+      for (const token of [undefined, 'sk_live_wrong']) {
+        const res = await http('POST', `${live.stack.rootUrl}/mcp`, { rawBody, headers: json, token });
+        expect(res.status, res.text).toBe(401);
+        expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: REFUSED, data: { status: 401, code: 'invalid_api_key' } } });
+      }
+    }
+  });
+
+  it('answers before the body arrives: /mcp, an API route and the admin API', async () => {
+    const targets = [
+      { url: live.stack.rootUrl, path: '/mcp', code: 'invalid_api_key' },
+      { url: live.stack.rootUrl, path: '/v1/transactions', code: 'invalid_api_key' },
+      { url: live.stack.adminUrl, path: '/admin/accounts', code: 'unauthorized' },
+    ];
+    for (const { url, path, code } of targets) {
+      const connection = await openConnection(url);
+      // Half a megabyte announced, a few bytes sent: the answer cannot wait for the rest.
+      connection.socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500000\r\n\r\n{"a":`);
+      const answer = await connection.response();
+      connection.socket.destroy();
+      expect(answer.status).toBe(401);
+      expect(JSON.stringify(answer.body)).toContain(`"code":"${code}"`);
+    }
   });
 });
 

@@ -178,9 +178,10 @@ describe('MCP authentication and permissions', () => {
       headers: { accept: 'application/json, text/event-stream' },
     });
     expect(raw.status).toBe(401);
+    // Refused before the body is read, so without its id.
     expect(raw.body).toEqual({
       jsonrpc: '2.0',
-      id: 7,
+      id: null,
       error: { code: -32010, message: expect.any(String), data: { status: 401, code: 'invalid_api_key', requestId: raw.headers.get('x-request-id') } },
     });
   });

@@ -1,15 +1,15 @@
 // The edge's bounds on a JSON body: nesting depth on the raw text, then list and object sizes and the
 // text rule on every key and string, each refusal a 400 invalid_request naming the field.
 import { describe, expect, it } from 'vitest';
-import { checkJsonDepth, checkJsonShape, JSON_LIMITS } from '../../src/http/json-shape.js';
+import { checkRawJson, checkJsonShape, JSON_LIMITS } from '../../src/http/json-shape.js';
 import { refusal } from '../helpers/refusal.js';
 
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
-describe('checkJsonDepth', () => {
+describe('checkRawJson', () => {
   it('refuses nesting past the limit, however deep, without recursion', () => {
     for (const raw of [nested(JSON_LIMITS.depth + 1), nested(5000), `{"a":${nested(1_000_000)}}`]) {
-      const err = refusal(() => checkJsonDepth(raw));
+      const err = refusal(() => checkRawJson(raw));
       expect(err.status).toBe(400);
       expect(err.code).toBe('invalid_request');
       expect(err.message).toMatch(/aninhado demais/);
@@ -17,8 +17,8 @@ describe('checkJsonDepth', () => {
   });
 
   it('accepts nesting up to the limit, and does not count brackets inside strings', () => {
-    expect(() => checkJsonDepth(nested(JSON_LIMITS.depth))).not.toThrow();
-    expect(() => checkJsonDepth(JSON.stringify({ text: '['.repeat(100), quoted: '"[{'.repeat(100) }))).not.toThrow();
+    expect(() => checkRawJson(nested(JSON_LIMITS.depth))).not.toThrow();
+    expect(() => checkRawJson(JSON.stringify({ text: '['.repeat(100), quoted: '"[{'.repeat(100) }))).not.toThrow();
   });
 });
 
