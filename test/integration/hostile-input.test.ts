@@ -18,44 +18,36 @@ import { postTransfer } from '../helpers/transfers.js';
 const live = liveStack();
 const CODE = buildBrCode({ pixKey: 'loja@example.com', amountCents: 1000, txid: 'pedido1', merchantName: 'Loja', merchantCity: 'Recife' });
 
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
-
 function expectInvalid(res: HttpResult, message?: RegExp): void {
   expect(res.status, res.text).toBe(400);
   expect(res.body).toMatchObject({ success: false, error: { code: 'invalid_request' }, requestId: expect.stringMatching(/^req_/) });
   if (message) expect(res.body.error.message).toMatch(message);
 }
 
-/** Polls /healthz until `work` settles; the slowest answer it got meanwhile. */
-async function slowestHealthzDuring(work: Promise<unknown>): Promise<number> {
+/** Polls /healthz until `work` settles; how many answers (each a 200) came while it was still in flight. */
+async function healthzAnswersDuring(work: Promise<unknown>): Promise<number> {
   let settled = false;
   void work.finally(() => (settled = true));
-  let slowest = 0;
+  let answered = 0;
   do {
-    const { value, ms } = await timed(() => http('GET', `${live.stack.rootUrl}/healthz`));
-    expect(value.status).toBe(200);
-    slowest = Math.max(slowest, ms);
+    const res = await http('GET', `${live.stack.rootUrl}/healthz`);
+    expect(res.status).toBe(200);
+    if (!settled) answered += 1;
     await new Promise((r) => setTimeout(r, 10));
   } while (!settled);
-  return slowest;
+  return answered;
 }
 
 describe('a QR code image is bounded before it is decoded, and decoded off the event loop', () => {
-  it('answers a PNG bomb (8000×8000 px in 10 kB) with 400 within 100 ms, while /healthz answers', async () => {
+  it('answers a PNG bomb (8000×8000 px in 10 kB) with 400 from its header alone, while /healthz answers', async () => {
     const { client } = await createMerchant(live.stack);
     const bomb = { destination: { type: 'qr_code', value: pngBomb(8000) } };
-    await postTransfer(client, { destination: { type: 'qr_code', value: 'aGVsbG8=' } }); // warm the route
     for (let i = 0; i < 3; i++) {
-      const request = timed(() => postTransfer(client, bomb));
+      const request = postTransfer(client, bomb);
       const healthz = await http('GET', `${live.stack.rootUrl}/healthz`);
-      const { value: res, ms } = await request;
       expect(healthz.status).toBe(200);
-      expectInvalid(res, /8000×8000 px/);
-      expect(ms).toBeLessThan(100);
+      // The header's reason: a decoder would have answered unreadable or out of time.
+      expectInvalid(await request, /8000×8000 px \(máximo 2000×2000\)/);
     }
   });
 
@@ -63,10 +55,13 @@ describe('a QR code image is bounded before it is decoded, and decoded off the e
     const { client } = await createMerchant(live.stack);
     const image = (await QRCode.toBuffer(CODE, { type: 'png', width: 2000 })).toString('base64');
     const transfer = postTransfer(client, { destination: { type: 'qr_code', value: image } });
-    const slowest = await slowestHealthzDuring(transfer);
+    const answered = await healthzAnswersDuring(transfer);
     // Read and resolved: the account has no balance.
     expect((await transfer).body.error).toMatchObject({ code: 'operation_refused' });
-    expect(slowest).toBeLessThan(500);
+    // Decoded inline, the image would hold the event loop for its whole decode: at most the /healthz sent
+    // beside the transfer and one queued behind the decode could come back before it. (Stall figures:
+    // npm run bench:hostile and bench:qr.)
+    expect(answered).toBeGreaterThanOrEqual(5);
   });
 
   it('applies the text rule to the BR Code a QR image carries', async () => {
