@@ -85,7 +85,8 @@ describe('listener bounds', { timeout: 30_000 }, () => {
     const served = await eventually(async () => {
       const next = await openConnection(live.stack.rootUrl, '127.0.0.2');
       next.socket.write(head('GET', '/healthz', { connection: 'close' }));
-      return (await next.response()).status;
+      // Closed unanswered: the listener has not yet seen the held one go, and still refuses this one (not yet).
+      return (await next.response().catch((err: Error) => (/closed without a whole response/.test(err.message) ? undefined : Promise.reject(err))))?.status;
     });
     expect(served).toBe(200);
     held.forEach((c) => c.socket.destroy());
