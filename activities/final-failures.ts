@@ -5,9 +5,8 @@
 // name, which the transaction activities' retry policy lists as non-retryable (transaction.contract.ts).
 // Everything else stays retryable by Temporal.
 import { ApplicationFailure } from '@temporalio/common';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { PERMANENT_DATA_ERROR } from '../workflows/transaction.contract.js';
-
-type AnyActivity = (...args: never[]) => Promise<unknown>;
 
 interface PostgresErrorFields {
   code?: unknown;
@@ -36,17 +35,14 @@ function finalFailure(err: unknown): unknown {
   return code ? ApplicationFailure.nonRetryable(describeDataError(err, code), PERMANENT_DATA_ERROR) : err;
 }
 
-export function withFinalFailures<A extends Record<string, AnyActivity>>(activities: A): A {
-  return Object.fromEntries(
-    Object.entries(activities).map(([name, activity]) => [
-      name,
-      async (...args: never[]) => {
-        try {
-          return await activity(...args);
-        } catch (err) {
-          throw finalFailure(err);
-        }
-      },
-    ]),
-  ) as A;
-}
+export const finalFailures: ActivityInterceptorsFactory = () => ({
+  inbound: {
+    async execute(input, next) {
+      try {
+        return await next(input);
+      } catch (err) {
+        throw finalFailure(err);
+      }
+    },
+  },
+});

@@ -2,25 +2,19 @@
 // heartbeat timeout (2 s, set by the workflows) that its worker died, and retries it on another
 // worker instead of waiting out the start-to-close timeout. The SDK throttles the heartbeats it
 // sends; an activity shorter than a third of the timeout sends none. Local activities cannot heartbeat.
-import { Context } from '@temporalio/activity';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 
-type AnyActivity = (...args: never[]) => Promise<unknown>;
-
-export function withHeartbeats<A extends Record<string, AnyActivity>>(activities: A): A {
-  return Object.fromEntries(
-    Object.entries(activities).map(([name, activity]) => [
-      name,
-      async (...args: never[]) => {
-        const context = Context.current();
-        const timeoutMs = context.info.heartbeatTimeoutMs;
-        if (context.info.isLocal || !timeoutMs) return activity(...args);
-        const beat = setInterval(() => context.heartbeat(), Math.max(100, Math.floor(timeoutMs / 3)));
-        try {
-          return await activity(...args);
-        } finally {
-          clearInterval(beat);
-        }
-      },
-    ]),
-  ) as A;
-}
+export const heartbeats: ActivityInterceptorsFactory = (context) => ({
+  inbound: {
+    async execute(input, next) {
+      const timeoutMs = context.info.heartbeatTimeoutMs;
+      if (context.info.isLocal || !timeoutMs) return next(input);
+      const beat = setInterval(() => context.heartbeat(), Math.max(100, Math.floor(timeoutMs / 3)));
+      try {
+        return await next(input);
+      } finally {
+        clearInterval(beat);
+      }
+    },
+  },
+});

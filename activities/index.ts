@@ -1,18 +1,23 @@
-// Activities are thin: each calls into src/ with the process's dependencies. Each heartbeats while
-// it runs (heartbeats.ts), and data errors that retrying cannot change are non-retryable (final-failures.ts).
+// Activities are thin: each calls into src/ with the process's dependencies. The worker runs each
+// through activityInterceptors: it heartbeats while it runs (heartbeats.ts), and data errors that
+// retrying cannot change are non-retryable (final-failures.ts).
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Deps } from '../src/deps.js';
 import { webhookActivities } from './webhooks.js';
 import { chargeActivities } from './charges.js';
 import { transferActivities } from './transfers.js';
 import { medActivities } from './meds.js';
-import { withFinalFailures } from './final-failures.js';
-import { withHeartbeats } from './heartbeats.js';
+import { finalFailures } from './final-failures.js';
+import { heartbeats } from './heartbeats.js';
 
 export function createActivities(deps: Deps) {
-  return withHeartbeats(withFinalFailures({
+  return {
     ...webhookActivities(deps),
     ...chargeActivities(deps),
     ...transferActivities(deps),
     ...medActivities(deps),
-  }));
+  };
 }
+
+/** What the worker wraps every activity in (src/temporal/worker.ts); the first listed runs outermost. */
+export const activityInterceptors: ActivityInterceptorsFactory[] = [heartbeats, finalFailures];

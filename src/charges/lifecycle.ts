@@ -5,10 +5,11 @@ import type { Sql, TxSql } from '../db/database.js';
 import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
-import { chargeRoute, type ChargeRouteDeps } from '../processors/registry.js';
+import { chargeRoute, routeIsRemote, type ChargeRouteDeps } from '../processors/registry.js';
 import { countStatusReached } from '../metrics/transactions.js';
-import { RouteRefused, type ChargeState } from '../processors/types.js';
+import type { ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
+import { findTransactionByKey } from '../transactions/repository.js';
 import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleManyOnce, settleOnce, type Settled } from '../transactions/settle.js';
 import { accept, checkAccountState, type Refusal } from '../transactions/acceptance.js';
@@ -40,9 +41,8 @@ async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput):
   const { draft } = input;
   const decided = await accept(deps.sql, draft.accountId, async (tx, account): Promise<PersistedRow> => {
     const kept = (row: TransactionRow, created: boolean) => ({ row, created, merchantName: account.name });
-    const [existing] = await tx<RawTransactionRow[]>`
-      select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
-    if (existing) return kept(toTransactionRow(existing), false);
+    const existing = await findTransactionByKey(tx, draft.accountId, draft.externalId);
+    if (existing) return kept(existing, false);
     checkAccountState(account);
     const terms = draft.asked ? await chargeTerms(tx, account, draft.asked) : draft;
     const [inserted] = await insertCharge(tx, draft, terms, input);
@@ -59,7 +59,8 @@ const persistedCharge = (deps: ChargeLifecycleDeps, { row, created }: PersistedR
   transaction: serializeTransaction(row),
   fingerprint: row.fingerprint,
   created,
-  remote: routeIsRemote(deps, row.acquirer),
+  // A route name no route answers to is refused later, at creation.
+  remote: routeIsRemote(() => chargeRoute(deps, row.acquirer)),
 });
 
 export async function persistCharge(deps: ChargeLifecycleDeps, input: PersistInput): Promise<PersistedCharge> {
@@ -87,21 +88,10 @@ export async function persistAndOpenCharge(deps: ChargeLifecycleDeps, input: Per
   }
 }
 
-/** Whether the charge's route is reached over the network; a route name no route answers to is refused later, at creation. */
-function routeIsRemote(deps: ChargeLifecycleDeps, name: string): boolean {
-  try {
-    return chargeRoute(deps, name).remote;
-  } catch (err) {
-    if (err instanceof RouteRefused) return false;
-    throw err;
-  }
-}
-
 async function loadByKey(tx: TxSql, draft: ChargeDraft): Promise<TransactionRow> {
-  const [raw] = await tx<RawTransactionRow[]>`
-    select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
-  if (!raw) throw new Error(`charge ${draft.transactionId}: insert skipped but no row found`);
-  return toTransactionRow(raw);
+  const row = await findTransactionByKey(tx, draft.accountId, draft.externalId);
+  if (!row) throw new Error(`charge ${draft.transactionId}: insert skipped but no row found`);
+  return row;
 }
 
 function insertCharge(

@@ -90,6 +90,16 @@ export function pspClients(config: RouteSettings, log: Logger): PspClient[] {
   return config.pixRoutes.map((route) => pspRouteOf(route, config, log).client);
 }
 
+/** Whether the route `resolve` finds is reached over the network; a name no route answers to is not (it is refused where the route is used). */
+export function routeIsRemote(resolve: () => ChargeRoute | TransferRoute): boolean {
+  try {
+    return resolve().remote;
+  } catch (err) {
+    if (err instanceof RouteRefused) return false;
+    throw err;
+  }
+}
+
 export function chargeRoute(deps: ChargeRouteDeps, name: string): ChargeRoute {
   if (name === SIMULATOR_ROUTE) return new SimulatorChargeRoute(deps.sql);
   const psp = pspRoute(deps, name);

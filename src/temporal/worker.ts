@@ -1,6 +1,6 @@
 // The Temporal worker: every workflow of workflows/ and every activity of activities/ on one task queue.
-import { Worker, type NativeConnection } from '@temporalio/worker';
-import { createActivities } from '../../activities/index.js';
+import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { activityInterceptors, createActivities } from '../../activities/index.js';
 import type { Deps } from '../deps.js';
 import { bundleWorkflows } from './bundle.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
@@ -20,10 +20,19 @@ export async function createWorker(deps: Deps, connection: NativeConnection, key
     activities: createActivities(deps),
     dataConverter: encryptingDataConverter(keys),
     // The bundle holds the workflow interceptors already.
-    interceptors: { ...interceptors, workflowModules: [] },
+    interceptors: { ...interceptors, workflowModules: [], activity: workerActivityInterceptors(interceptors) },
     sinks,
     maxCachedWorkflows: deps.config.temporalMaxCachedWorkflows,
     // A workflow cached on a worker that died waits this long before another worker takes its next task.
     stickyQueueScheduleToStartTimeout: '2 seconds',
   });
+}
+
+/**
+ * Tracing's activity interceptors (when on) and then the engine's: tracing runs outermost, so that an
+ * activity's span covers its heartbeats and records a failure as the workflow receives it (a data
+ * error's SQLSTATE and names, never the values PostgreSQL's own message may hold).
+ */
+export function workerActivityInterceptors(tracing: WorkerOptions['interceptors']): ActivityInterceptorsFactory[] {
+  return [...(tracing?.activity ?? []), ...activityInterceptors];
 }

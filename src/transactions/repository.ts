@@ -12,6 +12,13 @@ export async function findTransaction(sql: Sql | TxSql, accountId: string, idOrE
   return raw ? toTransactionRow(raw) : null;
 }
 
+/** The account's operation of that Idempotency-Key (its externalId), a charge or a transfer. */
+export async function findTransactionByKey(sql: Sql | TxSql, accountId: string, externalId: string): Promise<TransactionRow | null> {
+  const [raw] = await sql<RawTransactionRow[]>`
+    select * from transactions where account_id = ${accountId} and external_id = ${externalId}`;
+  return raw ? toTransactionRow(raw) : null;
+}
+
 export interface ListQuery {
   page: number;
   limit: number;

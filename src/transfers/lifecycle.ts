@@ -8,8 +8,10 @@ import type { Account } from '../accounts/account.js';
 import { ApiError, operationRefused } from '../http/errors.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
-import { RouteRefused, type TransferRoute, type TransferState } from '../processors/types.js';
+import { routeIsRemote } from '../processors/registry.js';
+import type { TransferRoute, TransferState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
+import { findTransactionByKey } from '../transactions/repository.js';
 import { serializeTransaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
@@ -48,9 +50,8 @@ function legacyTerms(draft: TransferDraft, account: Account): TransferTerms {
  */
 export async function persistTransfer(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<PersistedTransfer> {
   const decided = await accept(deps.sql, draft.accountId, async (tx, account) => {
-    const [existing] = await tx<RawTransactionRow[]>`
-      select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
-    if (existing) return persisted(toTransactionRow(existing), false);
+    const existing = await findTransactionByKey(tx, draft.accountId, draft.externalId);
+    if (existing) return persisted(existing, false);
     checkAccountState(account);
     const terms = draft.asked ? await transferTerms(tx, account, draft.asked) : legacyTerms(draft, account);
     const [inserted] = await tx<RawTransactionRow[]>`
@@ -66,9 +67,8 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
       returning *`;
     if (!inserted) {
       // Either the same key won a race (return it) or another transfer of the account is pending.
-      const [raced] = await tx<RawTransactionRow[]>`
-        select * from transactions where account_id = ${draft.accountId} and external_id = ${draft.externalId}`;
-      if (raced) return persisted(toTransactionRow(raced), false);
+      const raced = await findTransactionByKey(tx, draft.accountId, draft.externalId);
+      if (raced) return persisted(raced, false);
       throw withdrawalInProgress();
     }
     try {
@@ -89,17 +89,8 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
   });
   if ('refused' in decided) return { outcome: 'refused', refusal: decided.refused };
   if (decided.accepted.created) countStatusReached(decided.accepted.transaction);
-  return { ...decided.accepted, remote: routeIsRemote(deps, decided.accepted.transaction.acquirer) };
-}
-
-/** Whether the transfer's route is reached over the network; a route name no route answers to is refused later, at send. */
-function routeIsRemote(deps: TransferLifecycleDeps, name: string): boolean {
-  try {
-    return deps.transferRoute(name).remote;
-  } catch (err) {
-    if (err instanceof RouteRefused) return false;
-    throw err;
-  }
+  // A route name no route answers to is refused later, at send.
+  return { ...decided.accepted, remote: routeIsRemote(() => deps.transferRoute(decided.accepted.transaction.acquirer)) };
 }
 
 /** The route's answer about a transfer as it travels to the workflow (dates as ISO strings). */
