@@ -9,6 +9,15 @@ import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
 
+/** src/ and activities/ reach a workflow only through its contract. */
+const WORKFLOW_THROUGH_CONTRACT = {
+  group: ['**/workflows/*', '!**/workflows/*.contract.js'],
+  message: 'src/ and activities/ reach a workflow only through its contract (workflows/<name>.contract.js).',
+};
+
+/** The core: what the engine does, whichever edge (REST API, admin API, MCP) asks it. */
+const DOMAIN_FOLDERS = ['accounts', 'charges', 'transfers', 'transactions', 'ledger', 'meds', 'webhooks', 'domain', 'events', 'processors', 'temporal'];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.data/**', 'dist/**', 'coverage/**', '**/*.d.ts', '**/*.d.mts'] },
   js.configs.recommended,
@@ -101,13 +110,27 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'activities/**/*.ts'],
     rules: {
       'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [WORKFLOW_THROUGH_CONTRACT] }],
+    },
+  },
+  {
+    // The core speaks in domain terms: it refuses with src/domain/refusal.ts and the edges answer in HTTP
+    // (src/http/errors.ts maps the refusals, src/http/refusal-status.ts holds their statuses). It may use
+    // the edge's neutral helpers of src/http (the text rule, request schemas, pointers), never an edge itself.
+    files: DOMAIN_FOLDERS.map((folder) => `src/${folder}/**/*.ts`),
+    rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
+            WORKFLOW_THROUGH_CONTRACT,
             {
-              group: ['**/workflows/*', '!**/workflows/*.contract.js'],
-              message: 'src/ and activities/ reach a workflow only through its contract (workflows/<name>.contract.js).',
+              group: ['**/api/*', '**/admin/*', '**/mcp/*', '**/openapi/*'],
+              message: 'The core does not import an edge (src/api, src/admin, src/mcp, src/openapi): the edge calls the core.',
+            },
+            {
+              group: ['**/http/errors.js'],
+              message: 'The core throws a Refusal (src/domain/refusal.ts), never an ApiError: the edge gives it its HTTP status.',
             },
           ],
         },

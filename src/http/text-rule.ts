@@ -4,7 +4,7 @@
 // other than it reads), no lone UTF-16 surrogate (PostgreSQL refuses it: 22P02). Refused, not
 // stripped: a stored text is then exactly what the client sent. Tab and newline are control
 // characters too: no field of this service is multi-line.
-import { invalidRequest } from './errors.js';
+import { invalidRequest } from '../domain/refusal.js';
 
 const FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -25,7 +25,7 @@ export function forbiddenCharacter(text: string): string | null {
 }
 
 /**
- * Throws a 400 `invalid_request` when `text` breaks the rule; `where` names the field, e.g. "Campo /payer/name",
+ * Throws the refusal `invalid_request` (400) when `text` breaks the rule; `where` names the field, e.g. "Campo /payer/name",
  * and `param` is its JSON pointer when one field is to blame.
  */
 export function checkText(text: string, where: string, param?: string): void {

@@ -5,7 +5,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Caller } from '../accounts/account.js';
 import { idempotencyConflict } from './idempotency.js';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { AcceptOutcome } from '../../workflows/transaction.contract.js';
 import { findTransaction } from './repository.js';
 import { serializeTransaction, type Transaction } from './serialize.js';
@@ -21,7 +21,7 @@ export interface CreationAnswer {
   transaction: Transaction;
 }
 
-export function creationAnswer<R>(result: AcceptOutcome<R>, refused: (refusal: R) => ApiError): CreationAnswer {
+export function creationAnswer<R>(result: AcceptOutcome<R>, refused: (refusal: R) => Error): CreationAnswer {
   if (result.outcome === 'conflict') throw idempotencyConflict();
   if (result.outcome === 'refused') throw refused(result.refusal);
   return result.outcome === 'created'
@@ -34,7 +34,7 @@ export async function previewOf<T>(terms: Promise<T>, unpriced: () => T): Promis
   try {
     return await terms;
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof Refusal)) throw err;
     return unpriced();
   }
 }
