@@ -1,7 +1,8 @@
 // ESLint: a small base for the whole project, and the boundary between workflow code and the rest
 // (as the Temporal samples do): workflow files run in Temporal's deterministic sandbox, so they import
 // no Node built-in and no value from src/ or activities/, and leave no promise floating; src/ and
-// activities/ reach a workflow only through its contract (workflows/*.contract.ts).
+// activities/ reach a workflow only through its contract (workflows/*.contract.ts). And the boundary between
+// the core and its edges: the domain folders import no edge and no ApiError (they refuse in domain terms).
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';

@@ -68,7 +68,7 @@ export async function createCharge(deps: Deps, caller: Caller, body: unknown, he
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
     const accepting = existing.status === 'pending' && existing.pixCopyPaste === null;
-    if (!accepting) return { status: 200, idempotent: true, transaction: serializeTransaction(existing) };
+    if (!accepting) return { outcome: 'repeated', transaction: serializeTransaction(existing) };
     const joined = await joinCharge(deps, accountId, key, requestId, fingerprint);
     if (joined === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => serializeTransaction(existing));
     return creationAnswer(joined, recordedRefusal);

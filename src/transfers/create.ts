@@ -80,7 +80,7 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
 
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
-    return { status: 200, idempotent: true, transaction: serializeTransaction(existing) };
+    return { outcome: 'repeated', transaction: serializeTransaction(existing) };
   }
 
   checkRouteSends(deps.config, caller.account);
