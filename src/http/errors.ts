@@ -4,8 +4,7 @@
 // `/split/0/percent`, `/limit` for a query parameter, `/id` for a path parameter), absent when no
 // single field is. The core throws no ApiError: its refusals (domain/refusal.ts) become one here
 // (`answerOf`), with the status of the one table (refusal-status.ts).
-import * as refusals from '../domain/refusal.js';
-import { RecordedRefusal, Refusal } from '../domain/refusal.js';
+import { invalidRequest as invalidRequestRefusal, operationRefused as operationRefusal, RecordedRefusal, Refusal } from '../domain/refusal.js';
 import { refusalStatus } from './refusal-status.js';
 
 export class ApiError extends Error {
@@ -46,7 +45,7 @@ export function answerOf(err: unknown): ApiError | null {
   return null;
 }
 
-export const invalidRequest = (message: string, param?: string) => refusalAnswer(refusals.invalidRequest(message, param));
+export const invalidRequest = (message: string, param?: string) => refusalAnswer(invalidRequestRefusal(message, param));
 export const notFound = (message = 'Recurso não encontrado') => new ApiError(404, 'not_found', message);
-export const operationRefused = (message: string) => refusalAnswer(refusals.operationRefused(message));
+export const operationRefused = (message: string) => refusalAnswer(operationRefusal(message));
 export const internalError = () => new ApiError(500, 'internal_error', 'Erro interno. Tente novamente com a mesma chave de idempotência.');
