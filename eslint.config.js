@@ -1,13 +1,23 @@
 // ESLint: a small base for the whole project, and the boundary between workflow code and the rest
 // (as the Temporal samples do): workflow files run in Temporal's deterministic sandbox, so they import
 // no Node built-in and no value from src/ or activities/, and leave no promise floating; src/ and
-// activities/ reach a workflow only through its contract (workflows/*.contract.ts).
+// activities/ reach a workflow only through its contract (workflows/*.contract.ts). And the boundary between
+// the core and its edges: the domain folders import no edge and no ApiError (they refuse in domain terms).
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
+
+/** src/ and activities/ reach a workflow only through its contract. */
+const WORKFLOW_THROUGH_CONTRACT = {
+  group: ['**/workflows/*', '!**/workflows/*.contract.js'],
+  message: 'src/ and activities/ reach a workflow only through its contract (workflows/<name>.contract.js).',
+};
+
+/** The core: what the engine does, whichever edge (REST API, admin API, MCP) asks it. */
+const DOMAIN_FOLDERS = ['accounts', 'charges', 'transfers', 'transactions', 'ledger', 'meds', 'webhooks', 'domain', 'events', 'processors', 'temporal'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.data/**', 'dist/**', 'coverage/**', '**/*.d.ts', '**/*.d.mts'] },
@@ -101,13 +111,27 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'activities/**/*.ts'],
     rules: {
       'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [WORKFLOW_THROUGH_CONTRACT] }],
+    },
+  },
+  {
+    // The core speaks in domain terms: it refuses with src/domain/refusal.ts and the edges answer in HTTP
+    // (src/http/errors.ts maps the refusals, src/http/refusal-status.ts holds their statuses). It may use
+    // the edge's neutral helpers of src/http (the text rule, request schemas, pointers), never an edge itself.
+    files: DOMAIN_FOLDERS.map((folder) => `src/${folder}/**/*.ts`),
+    rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
+            WORKFLOW_THROUGH_CONTRACT,
             {
-              group: ['**/workflows/*', '!**/workflows/*.contract.js'],
-              message: 'src/ and activities/ reach a workflow only through its contract (workflows/<name>.contract.js).',
+              group: ['**/api/*', '**/admin/*', '**/mcp/*', '**/openapi/*'],
+              message: 'The core does not import an edge (src/api, src/admin, src/mcp, src/openapi): the edge calls the core.',
+            },
+            {
+              group: ['**/http/errors.js'],
+              message: 'The core throws a Refusal (src/domain/refusal.ts), never an ApiError: the edge gives it its HTTP status.',
             },
           ],
         },

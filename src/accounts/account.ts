@@ -1,5 +1,5 @@
 // An account of the engine, as the code sees it: money in centavos, percentages in percent.
-import type { Permission } from '../api/routes.js';
+import type { Permission } from './permissions.js';
 
 export interface FeeRule {
   fixedCents: number;

@@ -1,7 +1,7 @@
 // API keys: `pix_live_` + 32 random bytes in base64url. Only the hex SHA-256 of the whole key is
 // stored (it is also the legacy webhook signing key); the key itself is shown once, at creation.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Permission } from '../api/routes.js';
+import type { Permission } from './permissions.js';
 import type { Sql } from '../db/database.js';
 import type { Account } from './account.js';
 import { newId } from './ids.js';

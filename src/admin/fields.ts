@@ -5,7 +5,7 @@
 // refused by `additionalProperties: false`. Amounts are reais here and centavos once read (reaisToCents).
 import Type, { type TSchema } from 'typebox';
 import { normalizeAllowlistEntry } from '../accounts/ip-allowlist.js';
-import { reais } from '../api/request-schema.js';
+import { reais } from '../http/request-schema.js';
 import { documentKind } from '../domain/documents.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -6,7 +6,7 @@ import { findKeyHolder, hashApiKey, isWellFormedApiKey } from '../accounts/api-k
 import { isIpAllowed } from '../accounts/ip-allowlist.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
-import { accountUnavailable, kycRequired } from '../transactions/acceptance.js';
+import { accountUnavailable, kycRequired } from '../domain/refusal.js';
 import type { Permission } from './routes.js';
 
 export interface AuthRequest {

@@ -6,11 +6,13 @@ import type { Caller } from '../accounts/account.js';
 import { IdempotencyKeyHeaderSchema } from '../transactions/idempotency.js';
 import type { Deps } from '../deps.js';
 import { ok } from '../http/edge.js';
-import type { ApiError } from '../http/errors.js';
 import { isKeyBound, type CreationAnswer } from '../transactions/creation.js';
 import { TransactionSchema } from '../transactions/schema.js';
 import { takeQuota } from './guard.js';
 import type { Permission, RouteSpec } from './routes.js';
+
+/** The status of each outcome of a creation. */
+const OUTCOME_STATUS = { created: 201, repeated: 200, accepting: 202 } as const;
 
 /** What every creation can answer besides its own errors. */
 const CREATION_ERRORS: NonNullable<RouteSpec['errors']> = [
@@ -62,7 +64,7 @@ export function creationRoute(route: CreationRoute): RouteSpec {
     async handler(ctx, deps) {
       const caller = ctx.state.caller as Caller;
       const answer = await route.create(deps, caller, ctx.request.body, ctx.get('idempotency-key') || undefined, ctx.state.requestId as string);
-      ok(ctx, answer.transaction, answer.status, { idempotent: answer.idempotent });
+      ok(ctx, answer.transaction, OUTCOME_STATUS[answer.outcome], { idempotent: answer.outcome === 'repeated' });
     },
   };
 }
@@ -78,7 +80,7 @@ export function boundKeyGate(workflowId: (accountId: string, key: string) => str
     const caller = ctx.state.caller as Caller;
     const key = sentKey(ctx.get('idempotency-key') || undefined, ctx.request.body);
     if (!key || !(await isKeyBound(deps, caller.account.id, key, workflowId(caller.account.id, key)))) {
-      throw ctx.state.accountRefusal as ApiError;
+      throw ctx.state.accountRefusal as Error;
     }
     ctx.state.accountRefusal = undefined;
     await takeQuota(ctx, deps, caller.keyId);

@@ -22,8 +22,7 @@
 // (the API app is created with Koa's `proxy` set from that setting, which is what `ctx.ip` reads).
 import type Koa from 'koa';
 import type { Deps } from '../deps.js';
-import type { ApiError } from '../http/errors.js';
-import { accountUnavailable, kycRequired } from '../transactions/acceptance.js';
+import { accountUnavailable, kycRequired } from '../domain/refusal.js';
 import { identifyCaller, permissionRefusal } from './auth.js';
 import { publicLimiter } from './public-limit.js';
 import { consumeQuota, rateLimitHeaders } from './rate-limit.js';
@@ -55,7 +54,7 @@ export function guard(route: RouteSpec, deps: Deps): Koa.Middleware {
       if (!route.joinsBoundKey) throw refusal;
       ctx.state.accountRefusal = refusal;
       return next().catch((err: unknown) => {
-        throw (ctx.state.accountRefusal as ApiError | undefined) ?? err;
+        throw (ctx.state.accountRefusal as Error | undefined) ?? err;
       });
     }
     await takeQuota(ctx, deps, caller.keyId);

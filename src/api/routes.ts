@@ -1,10 +1,10 @@
 // The public route table. Every public path is declared once here, with its permission and purpose;
 // the Koa router, the permission checks, the request validation, GET /v1, the OpenAPI document,
 // llms.txt and the MCP tools all read it.
+import type { Permission } from '../accounts/permissions.js';
 import type { OperationSpec } from './operation.js';
 
-export const PERMISSIONS = ['payments:write', 'transactions:read', 'transfers:write', 'balance:read'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+export { PERMISSIONS, type Permission } from '../accounts/permissions.js';
 
 export interface RouteSpec extends OperationSpec {
   method: 'GET' | 'POST';

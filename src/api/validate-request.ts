@@ -1,5 +1,5 @@
 // The one middleware that validates a request against its route's declared schemas: path parameters,
-// then the query, then the body, each compiled once from the route table (request-schema.ts), so that
+// then the query, then the body, each compiled once from the route table (http/request-schema.ts), so that
 // what the OpenAPI document says is what is checked. A query is text: integers and booleans are read
 // from it (`true`/`false`) before validation, a repeated parameter is refused, undeclared ones are
 // ignored and declared defaults are filled in (`ctx.state.query`). A refusal is a 400 whose `param`
@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { jsonPointer, pointerSteps } from '../http/pointer.js';
 import type { OperationSpec } from './operation.js';
-import { compileRequestSchema, errorPath, refinementsOf } from './request-schema.js';
+import { compileRequestSchema, errorPath, refinementsOf } from '../http/request-schema.js';
 
 /** The annotation of a query or path parameter's schema that names the spec's code for its refusal. */
 export const ERROR_CODE_KEYWORD = 'x-error-code';

@@ -3,8 +3,8 @@
 // applies the account's rules and answers for every request of the key.
 import type { Caller } from '../accounts/account.js';
 import type { Deps } from '../deps.js';
-import { invalidRequest } from '../http/errors.js';
-import { refusalError } from '../transactions/acceptance.js';
+import { invalidRequest } from '../domain/refusal.js';
+import { recordedRefusal } from '../transactions/acceptance.js';
 import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { findTransaction } from '../transactions/repository.js';
 import { pendingTransaction } from '../transactions/pending.js';
@@ -68,15 +68,15 @@ export async function createCharge(deps: Deps, caller: Caller, body: unknown, he
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
     const accepting = existing.status === 'pending' && existing.pixCopyPaste === null;
-    if (!accepting) return { status: 200, idempotent: true, transaction: serializeTransaction(existing) };
+    if (!accepting) return { outcome: 'repeated', transaction: serializeTransaction(existing) };
     const joined = await joinCharge(deps, accountId, key, requestId, fingerprint);
     if (joined === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => serializeTransaction(existing));
-    return creationAnswer(joined, refusalError);
+    return creationAnswer(joined, recordedRefusal);
   }
 
   const draft = await draftCharge(deps, caller, request, key, fingerprint);
   const ttlSeconds = deps.config.chargeTtlSeconds;
   const result = await startCharge(deps, { requestId, ttlSeconds, draft }, fingerprint);
   if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => chargePreview(draft, ttlSeconds));
-  return creationAnswer(result, refusalError);
+  return creationAnswer(result, recordedRefusal);
 }

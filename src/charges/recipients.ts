@@ -1,9 +1,9 @@
 // Split recipients: each item's `recipient` (e-mail, CPF/CNPJ or account id) resolved to one active
 // account whose identity verification is approved, with the spec's codes for a missing, blocked,
 // ambiguous, self or repeated recipient. An account with KYC pending could not take a charge in its own
-// right, so it is refused as a blocked one is (404 SPLIT_RECIPIENT_NOT_FOUND).
+// right, so it is refused as a blocked one is (SPLIT_RECIPIENT_NOT_FOUND).
 import type { Sql, TxSql } from '../db/database.js';
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import { recipientIdentifier, type RecipientIdentifier } from './schema.js';
 
 interface Candidate {
@@ -26,7 +26,7 @@ export async function resolveSplitRecipients(sql: Sql | TxSql, selfAccountId: st
   const identifiers = recipients.map((recipient, index) => {
     const identifier = recipientIdentifier(recipient);
     if (!identifier) {
-      throw new ApiError(400, 'SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`);
+      throw new Refusal('SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`);
     }
     return identifier;
   });
@@ -41,18 +41,18 @@ export async function resolveSplitRecipients(sql: Sql | TxSql, selfAccountId: st
   return identifiers.map((identifier, index) => {
     const found = candidates.filter((c) => matches(c, identifier));
     if (found.some((c) => c.id === selfAccountId)) {
-      throw new ApiError(409, 'SPLIT_RECIPIENT_SELF', `split[${index}]: a conta recebedora não pode ser a própria conta da cobrança`);
+      throw new Refusal('SPLIT_RECIPIENT_SELF', `split[${index}]: a conta recebedora não pode ser a própria conta da cobrança`);
     }
     const active = found.filter((c) => c.status === 'active' && c.kyc_status === 'approved');
     if (active.length === 0) {
-      throw new ApiError(404, 'SPLIT_RECIPIENT_NOT_FOUND', `split[${index}]: conta recebedora não encontrada ou indisponível`);
+      throw new Refusal('SPLIT_RECIPIENT_NOT_FOUND', `split[${index}]: conta recebedora não encontrada ou indisponível`);
     }
     if (active.length > 1) {
-      throw new ApiError(400, 'SPLIT_RECIPIENT_INVALID', `split[${index}]: o identificador corresponde a mais de uma conta; use o identificador da conta (acc_…)`);
+      throw new Refusal('SPLIT_RECIPIENT_INVALID', `split[${index}]: o identificador corresponde a mais de uma conta; use o identificador da conta (acc_…)`);
     }
     const accountId = active[0]!.id;
     if (seen.has(accountId)) {
-      throw new ApiError(409, 'SPLIT_RECIPIENT_DUPLICATED', `split[${index}]: recebedor repetido no split`);
+      throw new Refusal('SPLIT_RECIPIENT_DUPLICATED', `split[${index}]: recebedor repetido no split`);
     }
     seen.add(accountId);
     return accountId;

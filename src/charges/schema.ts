@@ -4,9 +4,9 @@
 import Type, { type Static } from 'typebox';
 import { isValidCpf, normalizeDocument, documentKind } from '../domain/documents.js';
 import { reaisToCents } from '../domain/money.js';
-import { ApiError, invalidRequest } from '../http/errors.js';
+import { invalidRequest, Refusal } from '../domain/refusal.js';
 import { parseReceiverUrl } from '../webhooks/ssrf.js';
-import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../api/request-schema.js';
+import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
@@ -74,9 +74,9 @@ export interface ChargeRequest {
   webhookUrl: string | null;
 }
 
-const splitInvalid = (message: string, param: string) => new ApiError(400, 'SPLIT_INVALID', message, {}, {}, param);
+const splitInvalid = (message: string, param: string) => new Refusal('SPLIT_INVALID', message, { param });
 const recipientInvalid = (index: number) =>
-  new ApiError(400, 'SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`, {}, {}, `/split/${index}/recipient`);
+  new Refusal('SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`, { param: `/split/${index}/recipient` });
 
 const MESSAGES = {
   body: 'O corpo deve ser um objeto JSON com os campos da cobrança',
@@ -93,11 +93,11 @@ const MESSAGES = {
 };
 
 /** Maps the schema's first complaint to the spec's code and a message that names the field; `param` points at it. */
-function schemaError(path: string, keyword: string): ApiError {
+function schemaError(path: string, keyword: string): Refusal {
   return schemaRefusal(path, keyword).at(path === '' ? undefined : path);
 }
 
-function schemaRefusal(path: string, keyword: string): ApiError {
+function schemaRefusal(path: string, keyword: string): Refusal {
   const item = /^\/split\/(\d+)(\/(\w+))?$/.exec(path);
   if (item) {
     const index = Number(item[1]);
@@ -111,7 +111,7 @@ function schemaRefusal(path: string, keyword: string): ApiError {
   }
   if (path === '/amount' && keyword === TWO_DECIMALS_KEYWORD) return invalidRequest('amount deve ter no máximo duas casas decimais');
   if (path === '/split' && keyword === 'maxItems') {
-    return new ApiError(400, 'SPLIT_TOO_MANY_RECIPIENTS', `O split aceita no máximo ${SPLIT_MAX_RECIPIENTS} recebedores`);
+    return new Refusal('SPLIT_TOO_MANY_RECIPIENTS', `O split aceita no máximo ${SPLIT_MAX_RECIPIENTS} recebedores`);
   }
   const byPath: Record<string, string> = {
     '': MESSAGES.body,
@@ -134,7 +134,7 @@ export function checkExternalId(body: unknown): void {
   try {
     checkBodyExternalId(body);
   } catch (err) {
-    throw err instanceof ApiError ? err.at('/externalId') : err;
+    throw err instanceof Refusal ? err.at('/externalId') : err;
   }
 }
 

@@ -1,11 +1,11 @@
 // The account's rules for a charge: receiving enabled, the amount within the account's limits and
 // above the fee, the split fitting the sale and naming other active accounts. Each refusal is the
-// ApiError the API answers; the accept step (src/transactions/acceptance.ts) decides with them.
+// spec's refusal (src/domain/refusal.ts); the accept step (src/transactions/acceptance.ts) decides with them.
 import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
 import { chargeAmounts } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
-import { ApiError, invalidRequest, operationRefused } from '../http/errors.js';
+import { invalidRequest, operationRefused, Refusal } from '../domain/refusal.js';
 import type { StoredSplitShare } from '../transactions/row.js';
 import type { ChargeAsked } from './draft.js';
 import { resolveSplitRecipients } from './recipients.js';
@@ -35,7 +35,7 @@ export async function chargeTerms(sql: Sql | TxSql, account: Account, asked: Cha
     })),
   });
   if (!amounts.ok && amounts.code === 'FEE_EXCEEDS_AMOUNT') throw invalidRequest('O valor deve ser maior que a taxa da operação');
-  if (!amounts.ok) throw new ApiError(422, 'SPLIT_EXCEEDS_SALE', 'O split não cabe no valor da venda depois da taxa');
+  if (!amounts.ok) throw new Refusal('SPLIT_EXCEEDS_SALE', 'O split não cabe no valor da venda depois da taxa');
   const recipients = await resolveSplitRecipients(sql, account.id, asked.split.map((item) => item.recipient));
   return {
     amountCents: amounts.payerAmountCents,

@@ -8,7 +8,7 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Logger } from '../log.js';
 import { observeRequest } from '../metrics/http.js';
 import { traceRequest } from '../tracing/http.js';
-import { ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
+import { answerOf, type ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
 import { checkRawJson, checkJsonShape } from './json-shape.js';
 import { jsonPointer } from './pointer.js';
 import { checkText, forbiddenCharacter } from './text-rule.js';
@@ -43,9 +43,8 @@ export function edge(log: Logger, loggedPath: (path: string) => string = (path) 
       await next();
       if (ctx.body === undefined && ctx.status === 404) throw notFound('Rota não encontrada');
     } catch (caught) {
-      let err: ApiError;
-      if (caught instanceof ApiError) err = caught;
-      else {
+      let err = answerOf(caught);
+      if (err === null) {
         log.error({ err: caught, requestId: ctx.state.requestId, route: ctx.state.route }, 'unhandled error');
         err = internalError();
       }

@@ -2,7 +2,10 @@
 // {success: false, error: {code, message, param?}, requestId}. `message` is Portuguese text for humans;
 // `param`, as in Stripe's errors, is the JSON pointer of the one field to blame (`/amount`,
 // `/split/0/percent`, `/limit` for a query parameter, `/id` for a path parameter), absent when no
-// single field is.
+// single field is. The core throws no ApiError: its refusals (domain/refusal.ts) become one here
+// (`answerOf`), with the status of the one table (refusal-status.ts).
+import { invalidRequest as invalidRequestRefusal, operationRefused as operationRefusal, RecordedRefusal, Refusal } from '../domain/refusal.js';
+import { refusalStatus } from './refusal-status.js';
 
 export class ApiError extends Error {
   constructor(
@@ -27,7 +30,22 @@ export function errorDetail(err: ApiError): { code: string; message: string; par
   return { code: err.code, message: err.message, ...(err.param === undefined ? {} : { param: err.param }) };
 }
 
-export const invalidRequest = (message: string, param?: string) => new ApiError(400, 'invalid_request', message, {}, {}, param);
+/** The core's refusal as the edge answers it: the table's status, a Retry-After when it says when to repeat. */
+export function refusalAnswer(refusal: Refusal): ApiError {
+  const { param, retryAfterSeconds } = refusal.details;
+  const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
+  return new ApiError(refusalStatus(refusal), refusal.code, refusal.message, headers, {}, param);
+}
+
+/** What the edge answers for an error thrown below it; null for a fault (the edge's 500). A recorded refusal is answered as recorded. */
+export function answerOf(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err instanceof Refusal) return refusalAnswer(err);
+  if (err instanceof RecordedRefusal) return new ApiError(err.recorded.status, err.recorded.code, err.recorded.message);
+  return null;
+}
+
+export const invalidRequest = (message: string, param?: string) => refusalAnswer(invalidRequestRefusal(message, param));
 export const notFound = (message = 'Recurso não encontrado') => new ApiError(404, 'not_found', message);
-export const operationRefused = (message: string) => new ApiError(422, 'operation_refused', message);
+export const operationRefused = (message: string) => refusalAnswer(operationRefusal(message));
 export const internalError = () => new ApiError(500, 'internal_error', 'Erro interno. Tente novamente com a mesma chave de idempotência.');

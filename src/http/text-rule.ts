@@ -4,7 +4,7 @@
 // other than it reads), no lone UTF-16 surrogate (PostgreSQL refuses it: 22P02). Refused, not
 // stripped: a stored text is then exactly what the client sent. Tab and newline are control
 // characters too: no field of this service is multi-line.
-import { invalidRequest, type ApiError } from './errors.js';
+import { invalidRequest, type Refusal } from '../domain/refusal.js';
 
 const FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -24,8 +24,8 @@ export function forbiddenCharacter(text: string): string | null {
   return `U+${unit.toString(16).toUpperCase().padStart(4, '0')}, ${kindOf(unit)}`;
 }
 
-/** The 400 `invalid_request` for a text with `problem` (forbiddenCharacter's answer) in the field `where`. */
-export function textRefusal(problem: string, where: string, param?: string): ApiError {
+/** The refusal `invalid_request` (400) for a text with `problem` (forbiddenCharacter's answer) in the field `where`. */
+export function textRefusal(problem: string, where: string, param?: string): Refusal {
   return invalidRequest(
     `${where} contém caractere não permitido (${problem}); caracteres de controle, sequências ANSI, controles bidirecionais e surrogates isolados são recusados`,
     param,
@@ -33,7 +33,7 @@ export function textRefusal(problem: string, where: string, param?: string): Api
 }
 
 /**
- * Throws a 400 `invalid_request` when `text` breaks the rule; `where` names the field, e.g. "Campo /payer/name",
+ * Throws the refusal `invalid_request` (400) when `text` breaks the rule; `where` names the field, e.g. "Campo /payer/name",
  * and `param` is its JSON pointer when one field is to blame.
  */
 export function checkText(text: string, where: string, param?: string): void {

@@ -13,7 +13,7 @@ import { authenticateRequest } from '../api/auth.js';
 import { consumeQuota, rateLimitHeaders, type Quota } from '../api/rate-limit.js';
 import type { RouteSpec } from '../api/routes.js';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../http/errors.js';
+import { answerOf, ApiError } from '../http/errors.js';
 import { MCP_PATH } from '../openapi/paths.js';
 import { refuseInvalidParams } from './params.js';
 import { createMcpServer } from './server.js';
@@ -72,7 +72,8 @@ function authenticate(deps: Deps): Koa.Middleware {
     try {
       ctx.state.caller = await authenticateRequest(deps, { authorization: ctx.get('authorization') || undefined, ip: ctx.ip });
     } catch (err) {
-      if (err instanceof ApiError) return refuse(ctx, err, undefined);
+      const answer = answerOf(err);
+      if (answer) return refuse(ctx, answer, undefined);
       throw err;
     }
     return next();
@@ -87,7 +88,8 @@ export function mcpRouter(deps: Deps, routes: RouteSpec[], jsonBody: Koa.Middlew
     try {
       ctx.set(rateLimitHeaders(await chargeRequest(deps, caller, ctx.request.body)));
     } catch (err) {
-      if (err instanceof ApiError) return refuse(ctx, err, ctx.request.body);
+      const answer = answerOf(err);
+      if (answer) return refuse(ctx, answer, ctx.request.body);
       throw err;
     }
     await serve(ctx, deps, tools, caller);

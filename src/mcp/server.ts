@@ -10,7 +10,7 @@ import { authorize } from '../api/auth.js';
 import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
 import type { Deps } from '../deps.js';
 import { SERVICE_VERSION } from '../http/edge.js';
-import { ApiError, errorDetail, internalError } from '../http/errors.js';
+import { answerOf, type ApiError, errorDetail, internalError } from '../http/errors.js';
 import { invokeRoute } from './invoke.js';
 import type { ToolSpec } from './tools.js';
 
@@ -46,7 +46,8 @@ export function createMcpServer(app: Koa, deps: Deps, tools: Map<string, ToolSpe
       const body = answer.body as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
     } catch (err) {
-      if (err instanceof ApiError) return errorResult(err);
+      const answer = answerOf(err);
+      if (answer) return errorResult(answer);
       deps.log.error({ err, tool: tool.name }, 'mcp tool failed');
       return errorResult(internalError());
     }

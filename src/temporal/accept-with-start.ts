@@ -5,7 +5,7 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/c
 import type { UpdateDefinition } from '@temporalio/common';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../http/errors.js';
+import { unavailable } from '../domain/refusal.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
 import type { AcceptRequest, TransactionWorkflowInput } from '../../workflows/transaction.contract.js';
 import { WORKFLOW_TASK_TIMEOUT } from './timeouts.js';
@@ -35,7 +35,7 @@ export async function ensureStarted(deps: Deps, workflowId: string): Promise<voi
     REACHABILITY_WAIT_MS,
   );
   if (reachable !== true) {
-    throw new ApiError(503, 'internal_error', 'Processamento temporariamente indisponível; repita a requisição com a mesma chave de idempotência');
+    throw unavailable('Processamento temporariamente indisponível; repita a requisição com a mesma chave de idempotência');
   }
 }
 

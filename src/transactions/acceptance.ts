@@ -4,13 +4,11 @@
 import { accountFromRow, type AccountRow } from '../accounts/repository.js';
 import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
-import { ApiError } from '../http/errors.js';
+import { accountUnavailable, kycRequired, RecordedRefusal, Refusal as DomainRefusal } from '../domain/refusal.js';
+import { refusalStatus } from '../http/refusal-status.js';
 import type { Refusal } from '../../workflows/transaction.contract.js';
 
 export type { Refusal };
-
-export const accountUnavailable = () => new ApiError(403, 'account_unavailable', 'Conta bloqueada ou indisponível');
-export const kycRequired = () => new ApiError(403, 'kyc_required', 'A verificação de identidade (KYC) da conta não está concluída');
 
 /** The account's own state that any money movement needs: active and identity verified. */
 export function checkAccountState(account: Pick<Account, 'status' | 'kycStatus'>): void {
@@ -18,12 +16,20 @@ export function checkAccountState(account: Pick<Account, 'status' | 'kycStatus'>
   if (account.kycStatus !== 'approved') throw kycRequired();
 }
 
-export const refusalOf = (err: ApiError): Refusal => ({ status: err.status, code: err.code, message: err.message });
-export const refusalError = (refusal: Refusal): ApiError => new ApiError(refusal.status, refusal.code, refusal.message);
+/**
+ * The refusal as the workflow records it. The contract's `Refusal` is the answer as decided, HTTP status
+ * included: committed histories and runs in flight hold it that way, and the edge answers a recorded
+ * refusal as recorded (old runs' `invalid_request` may be a 423: the code alone cannot tell). So the
+ * status is stamped here, from the edge's one table: the only status the core handles, and as data.
+ */
+export const refusalOf = (refusal: DomainRefusal): Refusal => ({ status: refusalStatus(refusal), code: refusal.code, message: refusal.message });
+
+/** A recorded refusal, thrown for the edge to answer. */
+export const recordedRefusal = (refusal: Refusal): RecordedRefusal => new RecordedRefusal(refusal);
 
 /**
  * Runs `decide` in one PostgreSQL transaction with the account row share-locked (an operator's
- * change waits for it, or it sees the change). An ApiError thrown by the rules becomes the refusal;
+ * change waits for it, or it sees the change). A refusal thrown by the rules becomes the recorded one;
  * any other error propagates (the activity retries, or fails for good on a data error).
  */
 export async function accept<T>(
@@ -39,7 +45,7 @@ export async function accept<T>(
     })) as T;
     return { accepted };
   } catch (err) {
-    if (err instanceof ApiError) return { refused: refusalOf(err) };
+    if (err instanceof DomainRefusal) return { refused: refusalOf(err) };
     throw err;
   }
 }

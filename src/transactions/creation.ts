@@ -1,11 +1,11 @@
 // What charge and transfer creations share after their own validation: the answer of the accept
-// step as HTTP (201 created, 200 repeated, 409 conflict, the refusal's own 4xx), the 202 given when
-// the accept step did not answer in time, and whether a key is already bound to an operation.
+// step (created, repeated, an idempotency conflict, the refusal it recorded), the answer given when
+// the accept step did not answer in time (still accepting), and whether a key is already bound to an operation.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Caller } from '../accounts/account.js';
 import { idempotencyConflict } from './idempotency.js';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { AcceptOutcome } from '../../workflows/transaction.contract.js';
 import { findTransaction } from './repository.js';
 import { serializeTransaction, type Transaction } from './serialize.js';
@@ -15,18 +15,16 @@ export function draftIdentity(caller: Caller, key: string, fingerprint: string, 
   return { transactionId, accountId: caller.account.id, apiKeyId: caller.keyId, externalId: key, fingerprint, route: caller.account.route };
 }
 
+/** What a creation request learns: the operation created now, a repeat of the key's, or one still being accepted. */
 export interface CreationAnswer {
-  status: 200 | 201 | 202;
-  idempotent: boolean;
+  outcome: 'created' | 'repeated' | 'accepting';
   transaction: Transaction;
 }
 
-export function creationAnswer<R>(result: AcceptOutcome<R>, refused: (refusal: R) => ApiError): CreationAnswer {
+export function creationAnswer<R>(result: AcceptOutcome<R>, refused: (refusal: R) => Error): CreationAnswer {
   if (result.outcome === 'conflict') throw idempotencyConflict();
   if (result.outcome === 'refused') throw refused(result.refusal);
-  return result.outcome === 'created'
-    ? { status: 201, idempotent: false, transaction: result.transaction }
-    : { status: 200, idempotent: true, transaction: result.transaction };
+  return { outcome: result.outcome, transaction: result.transaction };
 }
 
 /** The terms the account's rules give now, for a 202's preview; `unpriced` when they refuse (the accept step decides). */
@@ -34,17 +32,17 @@ export async function previewOf<T>(terms: Promise<T>, unpriced: () => T): Promis
   try {
     return await terms;
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof Refusal)) throw err;
     return unpriced();
   }
 }
 
-/** What a request that could not wait for the accept step answers: 202 with the transaction as known now. */
+/** What a request that could not wait for the accept step learns: the transaction as known now, still being accepted. */
 export async function stillAccepting(deps: Deps, accountId: string, key: string, fingerprint: string, fallback: () => Transaction): Promise<CreationAnswer> {
   const row = await findTransaction(deps.sql, accountId, key);
   if (row && row.externalId === key && row.fingerprint !== fingerprint) throw idempotencyConflict();
   const known = row && row.externalId === key ? serializeTransaction(row) : fallback();
-  return { status: 202, idempotent: false, transaction: known };
+  return { outcome: 'accepting', transaction: known };
 }
 
 /** A key is bound while an operation of the account holds it: a persisted transaction, or a workflow still deciding. */

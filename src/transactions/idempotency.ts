@@ -5,7 +5,7 @@
 // compares and passes them, already normalised, to `fingerprintOf`.
 import { createHash } from 'node:crypto';
 import Type from 'typebox';
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import { ENGINE_ID_PATTERN } from './ids.js';
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:/-]{1,100}$/;
@@ -21,16 +21,15 @@ export const IdempotencyKeyHeaderSchema = Type.Object({
   ),
 });
 
-/** The account-scoped key of a creation request, or the spec's 400/409 when it is missing, malformed or ambiguous. */
+/** The account-scoped key of a creation request, or the spec's refusal (400/409) when it is missing, malformed or ambiguous. */
 export function resolveIdempotencyKey(header: string | undefined, externalId: string | undefined): string {
   const fromHeader = header === undefined || header === '' ? undefined : header;
   if (fromHeader === undefined && externalId === undefined) {
-    throw new ApiError(400, 'idempotency_key_required', 'Envie o cabeçalho Idempotency-Key ou o campo externalId');
+    throw new Refusal('idempotency_key_required', 'Envie o cabeçalho Idempotency-Key ou o campo externalId');
   }
   for (const candidate of [fromHeader, externalId]) {
     if (candidate !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(candidate)) {
-      throw new ApiError(
-        400,
+      throw new Refusal(
         'invalid_idempotency_key',
         'Chave de idempotência inválida: até 100 caracteres, apenas letras, dígitos e . _ : / -',
       );
@@ -38,15 +37,14 @@ export function resolveIdempotencyKey(header: string | undefined, externalId: st
     // GET /transactions/{id} and /meds/{id} take an id or a key: a key shaped like an engine id could
     // name another transaction there, and a repeat of its creation would resolve to that other one.
     if (candidate !== undefined && ENGINE_ID_PATTERN.test(candidate)) {
-      throw new ApiError(
-        400,
+      throw new Refusal(
         'invalid_idempotency_key',
         'Chave de idempotência inválida: não use o formato dos identificadores do serviço (txn_, out_, med_… seguido de 24 dígitos hexadecimais)',
       );
     }
   }
   if (fromHeader !== undefined && externalId !== undefined && fromHeader !== externalId) {
-    throw new ApiError(409, 'idempotency_conflict', 'O cabeçalho Idempotency-Key difere do campo externalId');
+    throw new Refusal('idempotency_conflict', 'O cabeçalho Idempotency-Key difere do campo externalId');
   }
   return (fromHeader ?? externalId)!;
 }
@@ -87,4 +85,4 @@ export function compareWithExisting(existingFingerprint: string | null, fingerpr
 }
 
 export const idempotencyConflict = () =>
-  new ApiError(409, 'idempotency_conflict', 'Esta chave de idempotência já foi usada com outro conteúdo; use uma nova chave');
+  new Refusal('idempotency_conflict', 'Esta chave de idempotência já foi usada com outro conteúdo; use uma nova chave');

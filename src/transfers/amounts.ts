@@ -4,7 +4,7 @@
 import type { Account } from '../accounts/account.js';
 import { transferAmounts, type TransferAmounts } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest } from '../domain/refusal.js';
 import { comparedDestination } from './destination.js';
 import type { TransferAsked } from './draft.js';
 import type { TransferRequest } from './schema.js';

@@ -6,8 +6,8 @@
 import type { Caller } from '../accounts/account.js';
 import { TIMED_OUT } from '../async/within.js';
 import type { Deps } from '../deps.js';
-import { ApiError, operationRefused } from '../http/errors.js';
-import { accountUnavailable, refusalError } from '../transactions/acceptance.js';
+import { accountUnavailable, insufficientBalance, withdrawalInProgress, withdrawalsBlocked } from '../domain/refusal.js';
+import { recordedRefusal } from '../transactions/acceptance.js';
 import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { findTransaction } from '../transactions/repository.js';
@@ -18,19 +18,19 @@ import { requiredAmountCents, transferComparedFields } from './amounts.js';
 import { readQrImageDestination } from './destination.js';
 import type { TransferAsked, TransferDraft, TransferRefusal } from './draft.js';
 import { parseTransferBody, type TransferRequest } from './schema.js';
-import { checkRouteSends, transferTerms, withdrawalsBlocked } from './terms.js';
+import { checkRouteSends, transferTerms } from './terms.js';
 import { startTransfer } from './workflow-client.js';
 
 /** The answers of runs accepted before refusals carried their own (a code only). */
-const CODED_REFUSALS: Record<Exclude<TransferRefusal, object>, () => ApiError> = {
-  WITHDRAWAL_IN_PROGRESS: () => new ApiError(409, 'WITHDRAWAL_IN_PROGRESS', 'Já existe uma transferência pendente nesta conta; aguarde a conclusão'),
-  INSUFFICIENT_BALANCE: () => operationRefused('Saldo disponível insuficiente para a transferência'),
+const CODED_REFUSALS: Record<Exclude<TransferRefusal, object>, () => Error> = {
+  WITHDRAWAL_IN_PROGRESS: withdrawalInProgress,
+  INSUFFICIENT_BALANCE: insufficientBalance,
   WITHDRAWALS_BLOCKED: withdrawalsBlocked,
   ACCOUNT_UNAVAILABLE: accountUnavailable,
 };
 
-const transferRefusalError = (refusal: TransferRefusal): ApiError =>
-  typeof refusal === 'string' ? CODED_REFUSALS[refusal]() : refusalError(refusal);
+const transferRefusalError = (refusal: TransferRefusal): Error =>
+  typeof refusal === 'string' ? CODED_REFUSALS[refusal]() : recordedRefusal(refusal);
 
 function routeDestination(request: TransferRequest): TransferDraft['destination'] {
   const { destination } = request;
@@ -80,7 +80,7 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
 
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
-    return { status: 200, idempotent: true, transaction: serializeTransaction(existing) };
+    return { outcome: 'repeated', transaction: serializeTransaction(existing) };
   }
 
   checkRouteSends(deps.config, caller.account);

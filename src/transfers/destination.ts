@@ -7,7 +7,7 @@ import { parseBrCode } from '../domain/brcode.js';
 import { validatePixKey, type PixKeyType } from '../domain/pix-keys.js';
 import { readQrImage } from '../domain/qr-reader.js';
 import { UNREADABLE_QR } from '../domain/qrcode.js';
-import { ApiError, invalidRequest } from '../http/errors.js';
+import { invalidRequest, unavailable } from '../domain/refusal.js';
 import { checkText } from '../http/text-rule.js';
 
 export type TransferDestination =
@@ -78,15 +78,15 @@ const isQrImageDestination = (body: unknown): body is { destination: { type: 'qr
  * A body whose `qr_code` destination is a base64 PNG of the QR code (a `data:` prefix is tolerated)
  * comes back with the BR Code the image carries in its place; any other body as it is. The image is
  * read within a size budget and off the event loop, taking turns with other accounts (qr-reader.ts);
- * the text read obeys the rule of every text the service takes in (text-rule.ts). Throws 400 when it
- * cannot be read, 503 when it could not get its turn at a reader (nothing was judged: retry).
+ * the text read obeys the rule of every text the service takes in (text-rule.ts). Refuses (invalid_request) when it
+ * cannot be read, `unavailable` when it could not get its turn at a reader (nothing was judged: retry).
  */
 export async function readQrImageDestination(body: unknown, accountId: string): Promise<unknown> {
   if (!isQrImageDestination(body)) return body;
   const image = body.destination.value.trim().replace(/^data:image\/png;base64,/i, '');
   const read = await readQrImage(image, accountId);
   if (!read.ok) {
-    if (read.retryable) throw new ApiError(503, 'internal_error', read.reason, { 'Retry-After': '1' });
+    if (read.retryable) throw unavailable(read.reason, 1);
     throw invalidRequest(`destination.value: ${read.reason}`);
   }
   checkText(read.text, 'Campo /destination/value (BR Code lido do QR code)');

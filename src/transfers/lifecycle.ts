@@ -5,7 +5,7 @@
 import type { Sql } from '../db/database.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Account } from '../accounts/account.js';
-import { ApiError, operationRefused } from '../http/errors.js';
+import { insufficientBalance, withdrawalInProgress, withdrawalsBlocked } from '../domain/refusal.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { routeIsRemote } from '../processors/registry.js';
@@ -16,7 +16,7 @@ import { serializeTransaction } from '../transactions/serialize.js';
 import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
 import type { PersistedTransfer, RouteTransferState, TransferDraft } from './draft.js';
-import { transferTerms, withdrawalsBlocked, type TransferTerms } from './terms.js';
+import { transferTerms, type TransferTerms } from './terms.js';
 
 export interface TransferLifecycleDeps {
   sql: Sql;
@@ -32,9 +32,6 @@ const persisted = (row: TransactionRow, created: boolean): Extract<PersistedTran
   fingerprint: row.fingerprint,
   created,
 });
-
-const withdrawalInProgress = () =>
-  new ApiError(409, 'WITHDRAWAL_IN_PROGRESS', 'Já existe uma transferência pendente nesta conta; aguarde a conclusão');
 
 /** A draft of a run whose API priced it already: its amounts stand, the account's state is checked again. */
 function legacyTerms(draft: TransferDraft, account: Account): TransferTerms {
@@ -82,7 +79,7 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
         ],
       });
     } catch (err) {
-      if (err instanceof InsufficientFunds) throw operationRefused('Saldo disponível insuficiente para a transferência');
+      if (err instanceof InsufficientFunds) throw insufficientBalance();
       throw err;
     }
     return persisted(toTransactionRow(inserted), true);

@@ -5,11 +5,11 @@
 // (destination, or pixKey with pixKeyType); resolveDestination names what is missing or extra. A text
 // `externalId` is an idempotency key, so the idempotency rules judge it first (400 `invalid_idempotency_key`).
 import Type, { type Static } from 'typebox';
-import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../api/request-schema.js';
+import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
 import { checkExternalId, ExternalIdSchema } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
-import { invalidRequest } from '../http/errors.js';
+import { invalidRequest } from '../domain/refusal.js';
 import { requiredAmountCents } from './amounts.js';
 import { resolveDestination, type TransferDestination } from './destination.js';
 

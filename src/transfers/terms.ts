@@ -1,11 +1,11 @@
 // The account's rules for a transfer: withdrawals allowed, the amount at least the account's minimum
 // and above the fee, and a destination that can still be paid (a BR Code of this engine's own charge
-// makes the transfer internal). Each refusal is the ApiError the API answers; the accept step
+// makes the transfer internal). Each refusal is the spec's (src/domain/refusal.ts); the accept step
 // (src/transactions/acceptance.ts) decides with them. The balance is checked by the reservation.
 import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
 import type { TransferAmounts } from '../domain/fees.js';
-import { ApiError, operationRefused } from '../http/errors.js';
+import { operationRefused, withdrawalsBlocked } from '../domain/refusal.js';
 import { routeWithoutSend, type RouteSettings } from '../processors/registry.js';
 import { priceTransfer } from './amounts.js';
 import type { BrCodeDestination, TransferDestination } from './destination.js';
@@ -22,8 +22,6 @@ export interface TransferTerms extends Omit<TransferAmounts, 'ok'> {
 export function checkRouteSends(config: RouteSettings, account: Account): void {
   if (routeWithoutSend(config, account.route)) throw operationRefused(`A rota Pix da conta (${account.route}) não envia transferências`);
 }
-
-export const withdrawalsBlocked = () => new ApiError(423, 'invalid_request', 'Transferências bloqueadas pela administração da conta');
 
 /**
  * A BR Code of a pending charge of this engine makes the transfer internal (it pays that charge);

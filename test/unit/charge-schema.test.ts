@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chargeComparedFields, parseChargeBody, recipientIdentifier } from '../../src/charges/schema.js';
-import { ApiError } from '../../src/http/errors.js';
+import { Refusal } from '../../src/domain/refusal.js';
+import { refusalAnswer } from '../../src/http/errors.js';
 import { CPF, CNPJ } from '../helpers/fixtures.js';
 
 const strict = { webhookAllowInsecure: false };
@@ -10,8 +11,9 @@ function refusal(input: unknown, options = strict): { status: number; code: stri
   try {
     parseChargeBody(input, options);
   } catch (err) {
-    if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message };
-    throw err;
+    if (!(err instanceof Refusal)) throw err;
+    const answer = refusalAnswer(err);
+    return { status: answer.status, code: answer.code, message: answer.message };
   }
   throw new Error('expected a refusal');
 }

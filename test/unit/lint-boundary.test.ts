@@ -1,6 +1,7 @@
 // The workflow boundary of eslint.config.js, through ESLint's own API: workflow code imports no Node
 // built-in, no value from src/ or from another workflow file, and leaves no promise floating; src/
-// reaches a workflow only through its contract. The code is linted as if it were an existing file
+// reaches a workflow only through its contract; and the core's boundary: a domain folder imports no edge
+// and no ApiError. The code is linted as if it were an existing file
 // (the type-aware rules need a file the TypeScript project knows); nothing is written.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,5 +70,36 @@ describe('lint boundary of workflow code', { timeout: 60_000 }, () => {
     expect(await errors("import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n", A_SRC_FILE)).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);
+  });
+});
+
+describe('lint boundary of the core', { timeout: 60_000 }, () => {
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: ROOT });
+  });
+
+  it('refuses an edge (src/api, src/admin, src/mcp, src/openapi) or ApiError in a domain folder', async () => {
+    for (const [code, file] of [
+      ["import { ROUTES } from '../api/routes/index.js';\nexport const all = ROUTES;\n", 'src/transactions/creation.ts'],
+      ["import type { AdminRoute } from '../admin/routes/index.js';\nexport type R = AdminRoute;\n", 'src/ledger/check.ts'],
+      ["import { mcpRouter } from '../mcp/http.js';\nexport const r = mcpRouter;\n", 'src/meds/open.ts'],
+      ["import { buildOpenApiDocument } from '../openapi/document.js';\nexport const d = buildOpenApiDocument;\n", 'src/processors/registry.ts'],
+      ["import { ApiError } from '../http/errors.js';\nexport const e = ApiError;\n", 'src/transfers/terms.ts'],
+      ["import { ApiError } from '../../http/errors.js';\nexport const e = ApiError;\n", 'src/processors/bcb-api-pix/charges.ts'],
+    ]) {
+      expect(await errors(code!, file!), file).toEqual(['@typescript-eslint/no-restricted-imports']);
+    }
+  });
+
+  it('lets a domain folder refuse with the domain refusal and use the neutral helpers of src/http', async () => {
+    expect(await errors("import { invalidRequest } from '../domain/refusal.js';\nexport const r = invalidRequest;\n", 'src/transfers/terms.ts')).toEqual([]);
+    expect(await errors("import { checkText } from '../http/text-rule.js';\nexport const c = checkText;\n", 'src/transfers/terms.ts')).toEqual([]);
+    expect(await errors("import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n", 'src/transfers/terms.ts')).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+  });
+
+  it('lets an edge use ApiError', async () => {
+    expect(await errors("import { ApiError } from '../http/errors.js';\nexport const e = ApiError;\n", 'src/api/guard.ts')).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parseChargeBody, ChargeBodySchema } from '../../src/charges/schema.js';
 import { buildBrCode } from '../../src/domain/brcode.js';
-import { ApiError } from '../../src/http/errors.js';
+import { answerOf } from '../../src/http/errors.js';
 import { SchemaComponents } from '../../src/openapi/components.js';
 import { parseTransferBody, TransferBodySchema } from '../../src/transfers/schema.js';
 
@@ -27,7 +27,8 @@ function engine(parse: () => unknown): string {
     parse();
     return 'accepted';
   } catch (err) {
-    if (err instanceof ApiError) return `${err.status} ${err.code}: ${err.message}`;
+    const answer = answerOf(err);
+    if (answer) return `${answer.status} ${answer.code}: ${answer.message}`;
     throw err;
   }
 }

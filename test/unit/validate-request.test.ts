@@ -7,7 +7,7 @@ import Koa from 'koa';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import type { OperationSpec } from '../../src/api/operation.js';
-import { reais } from '../../src/api/request-schema.js';
+import { reais } from '../../src/http/request-schema.js';
 import { ERROR_CODE_KEYWORD, expectation, fieldLabel, validateRequest } from '../../src/api/validate-request.js';
 import type { Deps } from '../../src/deps.js';
 import { ApiError } from '../../src/http/errors.js';

@@ -12,7 +12,7 @@ import { disableEndpoint, listEndpoints, MAX_ENDPOINTS_PER_ACCOUNT, registerEndp
 import { checkReceiverUrl } from '../../webhooks/ssrf.js';
 import { closed, idParam, trimmedText } from '../fields.js';
 import { withIsoDates } from '../iso-dates.js';
-import { AccountParams } from './accounts.js';
+import { accountNotFound, AccountParams } from './accounts.js';
 import { NOT_FOUND, OPERATION_REFUSED } from './errors.js';
 import type { AdminRoute } from './index.js';
 
@@ -75,7 +75,6 @@ const DeliveriesQuery = Type.Object(
   { description: 'Informe transactionId ou eventId (ou os dois)' },
 );
 
-const accountNotFound = () => notFound('Conta não encontrada');
 const deliveryNotFound = () => notFound('Entrega de webhook não encontrada');
 
 async function register(ctx: Koa.Context, deps: Deps) {
