@@ -9,15 +9,15 @@
 // workflow's history, whose signal budget (10,000 per run in Temporal) a PSP repeating itself, or anyone
 // who can post to the listener, would otherwise spend: the workflow then loses every later webhook and
 // settles by polling only. Hints for a name acted on less than the interval ago wait in the table for
-// the interval's end and then become one signal; the rows of one batch naming the same name, one too.
+// the interval's end and then become one signal; all the hints stored for a name acted on, one too.
 import type { TxSql } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import type { Logger } from '../log.js';
 import type { HintKind } from './hints.js';
 import { wake, type HintName, type WakeOutcome } from './wake.js';
 
-/** Rows taken per transaction. */
-export const HINT_BATCH = 100;
+/** Due rows taken per transaction. */
+const HINT_BATCH = 100;
 const SWEEP_MS = 1000;
 /** The longest wait between two attempts of a hint Temporal refused, and after a failed read. */
 const MAX_RETRY_SECONDS = 30;
@@ -33,6 +33,7 @@ interface TakenRow {
 
 /** What one batch came to, for its log line. */
 export interface HintBatch {
+  /** Rows taken: HINT_BATCH at most, and the other hints of the names acted on. */
   hints: number;
   signalled: number;
   /** Rows that sent no signal of their own: folded into another row's of the batch, or waiting for the end of their name's window. */
@@ -70,14 +71,16 @@ export async function processDueHints(deps: Deps): Promise<HintBatch | null> {
          for update of h skip locked`;
     if (rows.length === 0) return null;
     const waiting = rows.filter((row) => row.in_window);
+    const due = rows.filter((row) => !row.in_window);
     const byName = new Map<string, TakenRow[]>();
-    for (const row of rows.filter((taken) => !taken.in_window)) {
+    for (const row of [...due, ...(await otherHintsOfNames(tx, due))]) {
       const key = `${row.route} ${row.kind} ${row.name}`;
       byName.set(key, [...(byName.get(key) ?? []), row]);
     }
     const groups = [...byName.values()];
     const outcomes = await wake(deps, tx, groups.map((group): HintName => ({ route: group[0]!.route, kind: group[0]!.kind, name: group[0]!.name })));
-    const batch: HintBatch = { hints: rows.length, signalled: 0, coalesced: waiting.length, unknown: 0, finished: 0, medChecks: 0, undelivered: 0 };
+    const hints = waiting.length + groups.reduce((sum, group) => sum + group.length, 0);
+    const batch: HintBatch = { hints, signalled: 0, coalesced: waiting.length, unknown: 0, finished: 0, medChecks: 0, undelivered: 0 };
     const ids = { acted: [] as string[], done: [] as string[], failed: [] as string[] };
     outcomes.forEach((result, i) => {
       const group = groups[i]!.map((row) => row.id);
@@ -89,6 +92,22 @@ export async function processDueHints(deps: Deps): Promise<HintBatch | null> {
     await settle(tx, interval, ids.acted, ids.failed, waiting.map((row) => row.id), ids.done);
     return batch;
   });
+}
+
+/**
+ * The other hints stored for the names about to be acted on, whether due or not (waiting for a window's
+ * end, or for a retry), except those another processor holds: the one signal covers every hint of its
+ * name stored before it. Without this, a flood of hints for one name would leave the table at only
+ * HINT_BATCH rows per interval.
+ */
+async function otherHintsOfNames(tx: TxSql, due: TakenRow[]): Promise<TakenRow[]> {
+  if (due.length === 0) return [];
+  return tx<TakenRow[]>`
+    select id::text as id, route, kind, name, false as in_window
+      from psp_hints
+     where signalled_at is null and id <> all(${due.map((row) => row.id)}::bigint[])
+       and (route, kind, name) in (select * from unnest(${due.map((row) => row.route)}::text[], ${due.map((row) => row.kind)}::text[], ${due.map((row) => row.name)}::text[]))
+       for update skip locked`;
 }
 
 function count(batch: HintBatch, result: WakeOutcome, rows: number): void {
@@ -136,7 +155,11 @@ async function settle(tx: TxSql, interval: number, acted: string[], failed: stri
                                         + ${interval}::float8 * interval '1 millisecond', now())
        where h.id = any(${waiting}::bigint[])`;
   }
-  await tx`delete from psp_hints where id = any(${done}::bigint[]) or signalled_at <= now() - ${interval}::float8 * interval '1 millisecond'`;
+  // Ended windows another processor is deleting too are left to it: a processor never waits for another's locks.
+  await tx`
+    delete from psp_hints
+     where id = any(${done}::bigint[])
+        or id in (select id from psp_hints where signalled_at <= now() - ${interval}::float8 * interval '1 millisecond' for update skip locked)`;
 }
 
 function logBatch(log: Logger, { undeliveredError, ...counts }: HintBatch): void {
@@ -169,10 +192,11 @@ export function startHintProcessor(deps: Deps): HintProcessor {
         const batch = await processDueHints(deps);
         failures = 0;
         if (batch) logBatch(deps.log, batch);
-        if (batch?.hints === HINT_BATCH) continue;
+        // Perhaps more are due (a batch with the other hints of its names may have taken fewer).
+        if (batch && batch.hints >= HINT_BATCH) continue;
       } catch (err) {
         failures += 1;
-        deps.log.warn({ err }, 'PSP webhook hints not processed (PostgreSQL); retrying');
+        deps.log.warn({ err }, 'PSP webhook hints not processed; retrying');
       }
       afterFailure = failures > 0;
       if (!woken || afterFailure) await nap(afterFailure ? Math.min(MAX_RETRY_SECONDS * 1000, 1000 * 2 ** (failures - 1)) : SWEEP_MS);

@@ -136,6 +136,14 @@ describe('the PSP webhook hints processor', () => {
     expect((await rowsOf([charge.id])).filter((row) => row.pending)).toEqual([]);
   });
 
+  it('a flood of hints for one name leaves the table with its one signal, however many batches it spans', async () => {
+    const charge = await waitingTransaction();
+    await recordHints(sql, 'psp', hints({ chargeIds: Array.from({ length: 250 }, () => charge.id) }));
+    expect(await drain(processorDeps(60_000))).toEqual([{ hints: 250, signalled: 1, coalesced: 249, unknown: 0, finished: 0, medChecks: 0, undelivered: 0 }]);
+    expect(await signalsIn(charge.handle)).toEqual(['paymentNotified']);
+    expect((await rowsOf([charge.id])).filter((row) => row.pending)).toEqual([]);
+  });
+
   it('two processors draining at once each take rows the other does not hold: every row acted on once', async () => {
     const charges = await Promise.all(Array.from({ length: 150 }, () => waitingTransaction()));
     await recordHints(sql, 'psp', hints({ chargeIds: charges.slice(0, 75).map((c) => c.id) }));

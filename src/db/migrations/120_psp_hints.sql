@@ -7,8 +7,9 @@
 -- locked until it has signalled, so two processors never act on one row, and one that dies lets go of
 -- its rows at once (its transaction ends with its connection). A row acted on keeps `signalled_at` for
 -- PSP_WEBHOOK_HINT_INTERVAL_MS: it is the window in which further hints for the same name wait
--- (`next_attempt_at` moved to the window's end) and then become one signal. Rows that named nothing to
--- wake are deleted; rows whose signal Temporal refused are retried with backoff (`attempts`).
+-- (`next_attempt_at` moved to the window's end) and then become one signal, as do all the rows of a
+-- name it acts on. Rows that named nothing to wake are deleted; rows whose signal Temporal refused are
+-- retried with backoff (`attempts`).
 create table psp_hints (
   id bigint generated always as identity primary key,
   route text not null,
@@ -22,5 +23,5 @@ create table psp_hints (
   signalled_at timestamptz
 );
 create index psp_hints_due_idx on psp_hints (next_attempt_at, id) where signalled_at is null;
-create index psp_hints_window_idx on psp_hints (route, kind, name) where signalled_at is not null;
+create index psp_hints_name_idx on psp_hints (route, kind, name);
 create index psp_hints_expiry_idx on psp_hints (signalled_at) where signalled_at is not null;
