@@ -16,6 +16,7 @@ import { createLogger, type Logger } from './log.js';
 import { createMetricsServer } from './metrics/endpoint.js';
 import { registerPspWebhooks } from './processors/bcb-api-pix/webhook-registration.js';
 import { pspClients } from './processors/registry.js';
+import { startHintProcessor } from './psp-webhooks/hint-processor.js';
 import { createPspWebhookServer } from './psp-webhooks/server.js';
 import { resolvePayloadKeys } from './temporal/codec/key-file.js';
 import { connectClient, connectWorker } from './temporal/connection.js';
@@ -116,7 +117,10 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
       // PSP webhooks can only come for configured PSP routes: without any, no listener (and no port taken).
       let pspWebhookPort: number | null = null;
       if (config.pixRoutes.length > 0) {
-        const pspWebhooks = createPspWebhookServer(deps);
+        // Where the listener runs: it acts on this listener's hints at once, and sweeps up those of others (one that died).
+        const hints = startHintProcessor(deps);
+        cleanups.push(() => hints.stop());
+        const pspWebhooks = createPspWebhookServer(deps, hints.wake);
         pspWebhookPort = await listen(pspWebhooks, config.pspWebhookPort, config.pspWebhookHost);
         cleanups.push(() => closeServer(pspWebhooks));
       }

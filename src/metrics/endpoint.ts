@@ -1,27 +1,35 @@
-// GET /metrics in the Prometheus text format: the engine's registry, the MED gauges read from
-// PostgreSQL now, and the Temporal worker's own metrics. Served without a token on the admin port
+// GET /metrics in the Prometheus text format: the engine's registry, the MED and PSP hint gauges read
+// from PostgreSQL now, and the Temporal worker's own metrics. Served without a token on the admin port
 // (DESIGN: the admin port is private) and, for a worker-only process, on METRICS_PORT.
 import type { Server } from 'node:http';
 import Koa from 'koa';
+import type { Gauge } from 'prom-client';
 import type { Deps } from '../deps.js';
 import { edge } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
 import { createHttpServer } from '../http/server.js';
 import { refreshMedGauges } from './meds.js';
-import { medsOpen, medsOverdue, registry } from './registry.js';
+import { refreshPspHintGauges } from './psp-hints.js';
+import { medsOpen, medsOverdue, pspHintsOldestAge, pspHintsPending, registry } from './registry.js';
 import { temporalMetricsText } from './temporal.js';
 
 export const METRICS_PATH = '/metrics';
 
-async function scrape(deps: Pick<Deps, 'sql' | 'log'>): Promise<string> {
+/** Unknown, not zero, when PostgreSQL cannot say: an alert must not read a database outage as "none". */
+async function refreshFromDatabase(deps: Pick<Deps, 'log'>, what: string, refresh: () => Promise<void>, gauges: Gauge[]): Promise<void> {
   try {
-    await refreshMedGauges(deps.sql);
+    await refresh();
   } catch (err) {
-    // Unknown, not zero: an alert on overdue MEDs must not read a database outage as "none".
-    medsOpen.set(Number.NaN);
-    medsOverdue.set(Number.NaN);
-    deps.log.warn({ err }, 'metrics: MED gauges not read from PostgreSQL');
+    for (const gauge of gauges) gauge.set(Number.NaN);
+    deps.log.warn({ err }, `metrics: ${what} not read from PostgreSQL`);
   }
+}
+
+async function scrape(deps: Pick<Deps, 'sql' | 'log'>): Promise<string> {
+  await Promise.all([
+    refreshFromDatabase(deps, 'MED gauges', () => refreshMedGauges(deps.sql), [medsOpen, medsOverdue]),
+    refreshFromDatabase(deps, 'PSP hint gauges', () => refreshPspHintGauges(deps.sql), [pspHintsPending, pspHintsOldestAge]),
+  ]);
   const [own, temporal] = await Promise.all([registry.metrics(), temporalMetricsText()]);
   return temporal ? `${own.trimEnd()}\n${temporal}` : own;
 }

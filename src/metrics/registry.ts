@@ -88,3 +88,15 @@ export const medsOverdue = new Gauge({
   help: 'Open MEDs past their decision deadline, read from PostgreSQL at scrape time',
   registers,
 });
+
+export const pspHintsPending = new Gauge({
+  name: 'pix_psp_hints_pending',
+  help: 'PSP webhook hints stored and not yet acted on (Temporal unreachable, or waiting for their coalescing interval to end), read from PostgreSQL at scrape time',
+  registers,
+});
+
+export const pspHintsOldestAge = new Gauge({
+  name: 'pix_psp_hints_oldest_age_seconds',
+  help: 'How long the oldest PSP webhook hint not yet acted on has waited (0 when none), read from PostgreSQL at scrape time',
+  registers,
+});

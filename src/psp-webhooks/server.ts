@@ -18,8 +18,9 @@ function pem(path: string, variable: string): Buffer {
   }
 }
 
-export function createPspWebhookServer(deps: Deps): Server {
-  const app = createPspWebhookApp(deps);
+/** `hintsStored`: see createPspWebhookApp. */
+export function createPspWebhookServer(deps: Deps, hintsStored: () => void): Server {
+  const app = createPspWebhookApp(deps, hintsStored);
   const tls = deps.config.pspWebhookTls;
   if (!tls) return createHttpServer(app, deps.log, deps.config.listener);
   const server = boundedServer((options) => createHttpsServer(

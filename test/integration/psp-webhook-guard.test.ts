@@ -1,6 +1,6 @@
 // The PSP webhook listener against hostile senders, over real mTLS with the engine as a real process:
-// a flood of hints for one charge becomes one signal in its workflow's history (the rest coalesced, so
-// Temporal's per-run signal budget is not spent), and a sender whose certificate the listener's CA signed
+// a flood of hints for one charge becomes one signal in its workflow's history (the rest coalesced by
+// the hint processor, so Temporal's per-run signal budget is not spent), and a sender whose certificate the listener's CA signed
 // is still refused (403) when it is the engine's own client certificate or lacks the route's
 // webhookClientSubject. The listener's CA file here trusts the engine's CA too, as one shared with a PSP would.
 import { once } from 'node:events';
@@ -75,11 +75,14 @@ describe('PSP webhook listener against hostile senders', () => {
     const { events } = await temporal.workflow.getHandle(chargeWorkflowId(merchant.account.id, key)).fetchHistory();
     const signals = (events ?? []).filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'paymentNotified');
     expect(signals).toHaveLength(1);
-    const summaries = await eventually(() => {
-      const lines = stack.processes[0]!.output().split('\n').filter((line) => line.includes('"msg":"PSP webhook"') && line.includes('"charges":1'));
-      return lines.length >= 40 ? lines : undefined;
+    const lines = () => stack.processes[0]!.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    const batches = await eventually(() => {
+      const found = lines().filter((line) => line.msg === 'PSP webhook hints');
+      return found.reduce((sum, batch) => sum + batch.hints, 0) >= 40 ? found : undefined;
     }, 10_000);
-    expect(summaries.filter((line) => line.includes('"coalesced":1'))).toHaveLength(39);
+    expect(lines().filter((line) => line.msg === 'PSP webhook' && line.charges === 1)).toHaveLength(40);
+    expect(batches.reduce((sum, batch) => sum + batch.signalled, 0)).toBe(1);
+    expect(batches.reduce((sum, batch) => sum + batch.coalesced, 0)).toBe(39);
   });
 
   it("refuses the engine's own client certificate, and a PSP certificate without the route's webhookClientSubject", async () => {

@@ -30,7 +30,7 @@ beforeAll(async () => {
   };
   const pspWebhookTls = { certFile: write('cert.pem', cert.certPem), keyFile: write('key.pem', cert.keyPem), clientCaFile: write('ca.pem', ca.certPem) };
   const deps = { config: { pixRoutes: [], bodyLimitBytes: 64 * 1024, pspWebhookTls, listener }, log: createLogger('silent') } as unknown as Deps;
-  server = createPspWebhookServer(deps);
+  server = createPspWebhookServer(deps, () => {});
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;

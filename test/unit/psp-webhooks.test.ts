@@ -1,45 +1,37 @@
 // The PSP webhook listener's app over real HTTP (plain: the mTLS side is in the integration test),
-// with PostgreSQL and Temporal replaced by recorders: the answers (200 at once, 404 for a route that
-// is not configured, 400 for a body that is not JSON), which workflow each name of the body wakes, and
-// what a body costs whatever it names: two queries, one log line, one signal per transaction per interval.
+// with PostgreSQL replaced by a recorder: the answers (200 once the names are stored, 404 for a route
+// that is not configured, 400 for a body that is not JSON, an error when they cannot be stored), the
+// names each body stores, and what a body costs whatever it names: one statement, one log line. What
+// the stored hints wake is the hint processor's (test/integration/psp-hints.test.ts).
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
 import { createLogger } from '../../src/log.js';
-import { SignalCoalescer } from '../../src/psp-webhooks/coalescer.js';
 import { MAX_HINTS_PER_BODY, pixHints } from '../../src/psp-webhooks/hints.js';
 import { createPspWebhookApp } from '../../src/psp-webhooks/app.js';
-import { eventually } from '../helpers/eventually.js';
 
 const CHARGE = 'txn_0123456789abcdef01234567';
 const TRANSFER = 'out_0123456789abcdef01234567';
-const CHARGE_REPEATED = 'txn_99999999999999999999abcd';
 const E2E = 'E12345678202601011200abcdef12345';
-const KNOWN: Record<string, string> = { [CHARGE]: 'payment', [CHARGE_REPEATED]: 'payment', [TRANSFER]: 'withdrawal' };
 
-/** What the listener asked for: transaction lookups (by ids or endToEndIds), signals and workflow starts. */
-const asked: { signals: string[]; starts: string[]; lookups: unknown[] } = { signals: [], starts: [], lookups: [] };
+/** The statements the listener sent (its text and values), and how often it woke the hint processor. */
+const asked: { statements: Array<{ text: string; values: unknown[] }>; wakes: number } = { statements: [], wakes: 0 };
 /** The engine's log lines. */
 const logLines: Array<Record<string, unknown>> = [];
+/** Set to make PostgreSQL refuse the next statements. */
+let databaseDown = false;
 
 function fakeDeps(): Deps {
   const sql = async (strings: TemplateStringsArray, ...values: unknown[]) => {
-    asked.lookups.push(values[0]);
-    const names = values[0] as string[];
-    if (strings.join('?').includes('end_to_end_id = any')) return names.filter((name) => name === E2E).map((name) => ({ end_to_end_id: name }));
-    return names.filter((id) => KNOWN[id]).map((id) => ({ id, type: KNOWN[id], account_id: 'acc_1', external_id: `key-${id}` }));
-  };
-  const temporal = {
-    workflow: {
-      getHandle: (workflowId: string) => ({ signal: async (signal: { name: string }) => void asked.signals.push(`${signal.name} ${workflowId}`) }),
-      start: async (_type: string, options: { workflowId: string }) => void asked.starts.push(options.workflowId),
-    },
+    if (databaseDown) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    asked.statements.push({ text: strings.join('?'), values });
+    return [];
   };
   return {
-    config: { pixRoutes: [{ name: 'psp', tls: { cert: 'not a certificate' }, webhookClientSubject: null }], bodyLimitBytes: 1024 * 1024, temporalTaskQueue: 'pix', pspWebhookHintIntervalMs: 60_000 },
+    config: { pixRoutes: [{ name: 'psp', tls: { cert: 'not a certificate' }, webhookClientSubject: null }], bodyLimitBytes: 1024 * 1024 },
     log: createLogger(
       'info',
       new Writable({
@@ -50,7 +42,6 @@ function fakeDeps(): Deps {
       }),
     ),
     sql,
-    temporal,
   } as unknown as Deps;
 }
 
@@ -58,7 +49,7 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  server = createServer(createPspWebhookApp(fakeDeps()).callback()).listen(0, '127.0.0.1');
+  server = createServer(createPspWebhookApp(fakeDeps(), () => void (asked.wakes += 1)).callback()).listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -70,8 +61,14 @@ afterAll(() => {
 const post = (path: string, body: string, contentType = 'application/json') =>
   fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
+/** What the statements since `before` stored: [route, kind, name] per name. */
+function stored(before: number): Array<[unknown, string, string]> {
+  return asked.statements.slice(before).flatMap(({ values: [route, kinds, names] }) => (names as string[]).map((name, i): [unknown, string, string] => [route, (kinds as string[])[i]!, name]));
+}
+
 describe('PSP webhook listener', () => {
-  it('answers 200 and wakes the charge (txid), the transfer (gnExtras.idEnvio) and the MED check (endToEndId of an approved charge)', async () => {
+  it('stores the charge (txid), the transfer (gnExtras.idEnvio) and the received Pix (endToEndId) in one statement, answers 200, then wakes the hint processor', async () => {
+    const [statementsBefore, wakesBefore] = [asked.statements.length, asked.wakes];
     const body = {
       pix: [
         { endToEndId: E2E, txid: CHARGE.replace('_', ''), valor: '10.00', horario: '2026-01-01T12:00:00Z' },
@@ -81,9 +78,14 @@ describe('PSP webhook listener', () => {
     const res = await post('/psp-webhooks/psp/pix', JSON.stringify(body));
     expect(res.status).toBe(200);
     expect(((await res.json()) as { success: boolean }).success).toBe(true);
-    await eventually(() => asked.signals.length === 2 && asked.starts.length === 1, 2000);
-    expect(asked.signals.sort()).toEqual([`networkAnswered transfer:acc_1:key-${TRANSFER}`, `paymentNotified charge:acc_1:key-${CHARGE}`]);
-    expect(asked.starts).toEqual([`med-returns:psp:${E2E}`]);
+    expect(asked.statements.length - statementsBefore).toBe(1);
+    expect(asked.statements.at(-1)!.text).toMatch(/^insert into psp_hints/);
+    expect(stored(statementsBefore)).toEqual([
+      ['psp', 'charge', CHARGE],
+      ['psp', 'transfer', TRANSFER],
+      ['psp', 'pix', E2E],
+    ]);
+    expect(asked.wakes - wakesBefore).toBe(1);
   });
 
   it('a route that is not configured is 404; a body that is not JSON is 400; other methods 405', async () => {
@@ -97,64 +99,34 @@ describe('PSP webhook listener', () => {
     expect((await fetch(`${base}/psp-webhooks/psp/pix`)).status).toBe(405);
   });
 
-  it('a JSON body without pix entries (a PSP test call) is 200 and wakes nothing', async () => {
-    const before = asked.signals.length + asked.starts.length;
+  it('a JSON body without pix entries (a PSP test call) is 200, stores nothing and wakes nothing', async () => {
+    const [statementsBefore, wakesBefore] = [asked.statements.length, asked.wakes];
     expect((await post('/psp-webhooks/psp/pix', '{"evento": "teste_webhook"}')).status).toBe(200);
     expect((await post('/psp-webhooks/psp/pix', '{"pix": "nope"}')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(asked.signals.length + asked.starts.length).toBe(before);
+    expect([asked.statements.length - statementsBefore, asked.wakes - wakesBefore]).toEqual([0, 0]);
   });
 
-  it('a body naming 1000 unknown charges and Pix costs two queries and one log line, past the first 100 names ignored', async () => {
-    const lookupsBefore = asked.lookups.length;
+  it('a body naming 1000 charges and Pix costs one statement of the first 100 names and one log line, the rest ignored', async () => {
+    const statementsBefore = asked.statements.length;
     const linesBefore = logLines.length;
     const pix = Array.from({ length: 1000 }, (_, i) => ({ endToEndId: `E${String(i).padStart(31, '0')}`, txid: `txn${String(i).padStart(24, '0')}`, valor: '1.00' }));
     expect((await post('/psp-webhooks/psp/pix', JSON.stringify({ pix }))).status).toBe(200);
-    const summary = await eventually(() => logLines.slice(linesBefore).find((line) => line.msg === 'PSP webhook'), 2000);
-    expect(summary).toMatchObject({ route: 'psp', charges: 50, endToEndIds: 50, ignored: 1900, unknown: 50, signalled: 0, medChecks: 0 });
-    expect(asked.lookups.length - lookupsBefore).toBe(2);
-    expect(logLines.slice(linesBefore).filter((line) => line.msg !== 'request')).toHaveLength(1);
+    expect(asked.statements.length - statementsBefore).toBe(1);
+    expect(stored(statementsBefore)).toHaveLength(MAX_HINTS_PER_BODY);
+    const lines = logLines.slice(linesBefore).filter((line) => line.msg !== 'request');
+    expect(lines).toEqual([expect.objectContaining({ msg: 'PSP webhook', route: 'psp', charges: 50, transfers: 0, endToEndIds: 50, ignored: 1900 })]);
   });
 
-  it('hints for a transaction signalled less than the interval ago become no new signal (coalesced), counted in the log line', async () => {
-    const linesBefore = logLines.length;
-    const body = JSON.stringify({ pix: [{ endToEndId: 'E99', txid: CHARGE_REPEATED.replace('_', '') }] });
-    for (let i = 0; i < 20; i++) expect((await post('/psp-webhooks/psp/pix', body)).status).toBe(200);
-    const summaries = await eventually(() => {
-      const lines = logLines.slice(linesBefore).filter((line) => line.msg === 'PSP webhook');
-      return lines.length === 20 ? lines : undefined;
-    }, 2000);
-    expect(asked.signals.filter((signal) => signal.endsWith(CHARGE_REPEATED))).toHaveLength(1);
-    expect(summaries.reduce((sum, line) => sum + Number(line.coalesced), 0)).toBe(19);
-  });
-});
-
-describe('SignalCoalescer', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('sends the first hint at once, folds the ones within the interval into one signal at its end, and opens a new window after it', async () => {
-    vi.useFakeTimers();
-    const sent: string[] = [];
-    const coalescer = new SignalCoalescer(1000, () => {});
-    const submit = (label: string) => coalescer.submit('txn_1', async () => void sent.push(label)).outcome;
-    expect(submit('first')).toBe('sent');
-    expect([submit('second'), submit('third')]).toEqual(['coalesced', 'coalesced']);
-    expect(coalescer.submit('txn_2', async () => void sent.push('other')).outcome).toBe('sent');
-    expect(sent).toEqual(['first', 'other']);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(sent).toEqual(['first', 'other', 'third']);
-    expect(submit('fourth')).toBe('coalesced'); // the trailing signal opened a window
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(sent).toEqual(['first', 'other', 'third', 'fourth']);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(submit('fifth')).toBe('sent');
-  });
-
-  it('with an interval of 0 sends every hint', () => {
-    const coalescer = new SignalCoalescer(0, () => {});
-    for (let i = 0; i < 3; i++) expect(coalescer.submit('txn_1', async () => {}).outcome).toBe('sent');
+  it('names PostgreSQL cannot store are not answered 200 (the PSP repeats the webhook) and wake nothing', async () => {
+    const wakesBefore = asked.wakes;
+    databaseDown = true;
+    try {
+      const res = await post('/psp-webhooks/psp/pix', JSON.stringify({ pix: [{ endToEndId: E2E, txid: CHARGE.replace('_', '') }] }));
+      expect(res.status).toBe(500);
+    } finally {
+      databaseDown = false;
+    }
+    expect(asked.wakes).toBe(wakesBefore);
   });
 });
 
