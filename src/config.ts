@@ -2,8 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
+import Type, { type Static, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import { isLoopbackHost, MIN_SECRET_LENGTH, weakness } from './exposed-settings.js';
 import { loadRoutesFile, RoutesFileError, type BcbApiPixRouteConfig } from './processors/bcb-api-pix/routes-file.js';
+import { firstFailure, REFUSAL } from './settings-schema.js';
 import { parsePayloadKeys, PayloadKeysError, type PayloadKeys } from './temporal/codec/keys.js';
 
 /** A Temporal server the engine connects to, with what a secured one (Temporal Cloud, mTLS) needs. */
@@ -106,27 +109,133 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+/** An integer variable from `minimum` to `maximum`; `fallback` when unset (null: none, the variable is optional). */
+const integer = (fallback: number | null, minimum: number, maximum = Number.MAX_SAFE_INTEGER) =>
+  Type.Integer({
+    minimum,
+    maximum,
+    ...(fallback === null ? {} : { default: fallback }),
+    [REFUSAL]: (text: unknown) => `must be an integer from ${minimum} to ${maximum}, got "${text}"`,
+  });
+
+/** `true`/`1` or `false`/`0`; `fallback` when unset (null: none). */
+const flag = (fallback: boolean | null) =>
+  Type.Boolean({ ...(fallback === null ? {} : { default: fallback }), [REFUSAL]: (text: unknown) => `must be true or false, got "${text}"` });
+
+const textOr = (fallback: string) => Type.String({ default: fallback });
+
+const text = () => Type.Optional(Type.String());
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+const isUrl = (value: string, protocols: string[]) => URL.canParse(value) && protocols.includes(new URL(value).protocol);
+
+/** A secret of the codec UI path: random enough for any network, whatever ADMIN_HOST is (it travels in a URL). */
+const PathSecret = Type.Refine(
+  Type.String({ pattern: '^[A-Za-z0-9_-]+$', [REFUSAL]: `must be letters, digits, '_' or '-' only (at least ${MIN_SECRET_LENGTH})` }),
+  (secret) => weakness(secret) === null,
+  (secret) => `${weakness(secret)}: give a random one of at least ${MIN_SECRET_LENGTH} letters, digits, '_' or '-' (openssl rand -hex 32)`,
+);
+
+const Origin = Type.Refine(
+  Type.String(),
+  (origin) => URL.canParse(origin) && new URL(origin).origin === origin,
+  (origin) => `must list origins like http://localhost:8233 (scheme, host and port only), got "${origin}"`,
+);
+
+/**
+ * Every variable this file reads, with its rule and default, in the order they are checked; an empty
+ * variable is an unset one. What depends on other settings is checked after, by the functions below.
+ */
+const Environment = Type.Object({
+  LOG_LEVEL: Type.Enum(LOG_LEVELS, { default: 'info', [REFUSAL]: `must be one of ${LOG_LEVELS.join(', ')}` }),
+  SIMULATOR_TRANSFER_DELAY_MS: integer(2000, -1),
+  TEMPORAL_UI_PORT: integer(8233, 1, 65535),
+  TEMPORAL_ADDRESS: text(),
+  /** Checked only with TEMPORAL_ADDRESS, without which envconfig (which reads any other word as false) does not read it. */
+  TEMPORAL_TLS: Type.Optional(flag(null)),
+  TEMPORAL_NAMESPACE: text(),
+  PORT: integer(3000, 0, 65535),
+  HOST: textOr('0.0.0.0'),
+  ADMIN_PORT: integer(3001, 0, 65535),
+  ADMIN_HOST: textOr('127.0.0.1'),
+  ADMIN_TOKEN: text(),
+  METRICS_PORT: Type.Optional(integer(null, 0, 65535)),
+  DATABASE_URL: textOr('postgres://localhost:5432/pix'),
+  DATABASE_POOL_SIZE: integer(10, 1, 1000),
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(10_000, 0),
+  TEMPORAL_TASK_QUEUE: textOr('pix'),
+  TEMPORAL_DEV_PORT: integer(7233, 1, 65535),
+  TEMPORAL_CLI_PATH: text(),
+  PATH: textOr(''),
+  TEMPORAL_WORKFLOW_BUNDLE: text(),
+  TEMPORAL_MAX_CACHED_WORKFLOWS: integer(250, 0, 1_000_000),
+  DATA_DIR: textOr('.data'),
+  CHARGE_TTL_SECONDS: integer(900, 1),
+  MED_DECISION_DEADLINE_SECONDS: integer(7 * 24 * 60 * 60, 1),
+  ACCEPT_WAIT_MS: integer(5000, 1),
+  WEBHOOK_ALLOW_INSECURE: flag(false),
+  WEBHOOK_RETRY_INITIAL_MS: integer(5000, 1),
+  WEBHOOK_RETRY_MAX_MS: integer(3_600_000, 1),
+  TRUST_PROXY: flag(false),
+  BODY_LIMIT_BYTES: integer(1024 * 1024, 1024),
+  HTTP_REQUEST_TIMEOUT_MS: integer(30_000, 1),
+  HTTP_HEADERS_TIMEOUT_MS: Type.Optional(integer(null, 1)),
+  HTTP_IDLE_TIMEOUT_MS: integer(60_000, 1),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(5000, 1),
+  HTTP_MAX_CONNECTIONS_PER_IP: integer(1024, 1),
+  PUBLIC_BASE_URL: text(),
+  PAYLOAD_KEYS: text(),
+  PAYLOAD_KEYS_FILE: text(),
+  CODEC_UI_SECRET: Type.Optional(PathSecret),
+  /** A comma-separated list. */
+  CODEC_CORS_ORIGINS: Type.Optional(Type.Array(Origin)),
+  PIX_ROUTES_FILE: text(),
+  PSP_WEBHOOK_PORT: integer(3002, 0, 65535),
+  PSP_WEBHOOK_HOST: text(),
+  PSP_WEBHOOK_PLAIN_HTTP: flag(false),
+  PSP_WEBHOOK_TLS_CERT_FILE: text(),
+  PSP_WEBHOOK_TLS_KEY_FILE: text(),
+  PSP_WEBHOOK_CLIENT_CA_FILE: text(),
+  PSP_WEBHOOK_HINT_INTERVAL_MS: integer(1000, 0, 3_600_000),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.Refine(Type.String(), (endpoint) => isUrl(endpoint, ['http:', 'https:']), (endpoint) => `must be an http(s) URL, got "${endpoint}"`),
+  ),
+  OTEL_SERVICE_NAME: textOr('pix-engine'),
+});
+
+type Settings = Static<typeof Environment>;
+
+const FLAGS = new Map([
+  ['true', true],
+  ['1', true],
+  ['false', false],
+  ['0', false],
+]);
+
+/**
+ * A variable's text as the value its schema checks. By hand rather than Value.Convert, which would also
+ * take "TRUE" as true, "true" as the integer 1 and truncate 1.5 to 1.
+ */
+function fromText(schema: TSchema, text: string): unknown {
+  if (Type.IsInteger(schema)) return Number(text);
+  if (Type.IsBoolean(schema)) return FLAGS.get(text) ?? text;
+  if (Type.IsArray(schema)) return text.split(',').map((item) => item.trim()).filter(Boolean);
+  return text;
+}
+
+/** The variables read, checked and with their defaults; a refusal names the variable and quotes its text. */
+function settingsOf(env: Env): Settings {
+  const values: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(Environment.properties)) {
+    const text = env[name];
+    if (text) values[name] = fromText(schema, text);
   }
-  return value;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-function str(env: Env, name: string): string | null {
-  const raw = env[name];
-  return raw === undefined || raw === '' ? null : raw;
+  if (values.TEMPORAL_ADDRESS === undefined) delete values.TEMPORAL_TLS;
+  Value.Default(Environment, values);
+  const failure = firstFailure(Environment, values, ([name]) => env[name!]);
+  if (failure) throw new ConfigError(`${failure.steps[0]} ${failure.phrase}`);
+  return values as Settings;
 }
 
 /** Reads and checks a payload key file; `label` names it in errors. */
@@ -149,47 +258,19 @@ function payloadKeysOf(text: string, source: string): PayloadKeys {
   }
 }
 
-function payloadKeys(env: Env): PayloadKeys | null {
-  const inline = str(env, 'PAYLOAD_KEYS');
-  const file = str(env, 'PAYLOAD_KEYS_FILE');
+function payloadKeys(settings: Settings): PayloadKeys | null {
+  const { PAYLOAD_KEYS: inline, PAYLOAD_KEYS_FILE: file } = settings;
   if (inline && file) throw new ConfigError('PAYLOAD_KEYS and PAYLOAD_KEYS_FILE are both set: give the key set once');
   if (inline) return payloadKeysOf(inline, 'PAYLOAD_KEYS');
   if (file) return readPayloadKeysFile(file, `PAYLOAD_KEYS_FILE (${file})`);
   return null;
 }
 
-function origins(env: Env, name: string, fallback: string[]): string[] {
-  const raw = str(env, name);
-  if (raw === null) return fallback;
-  const list = raw.split(',').map((origin) => origin.trim()).filter(Boolean);
-  for (const origin of list) {
-    let parsed: URL | null = null;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      // reported below
-    }
-    if (!parsed || parsed.origin !== origin) throw new ConfigError(`${name} must list origins like http://localhost:8233 (scheme, host and port only), got "${origin}"`);
-  }
-  return list;
-}
-
-/** A secret of the codec UI path: random enough for any network, whatever ADMIN_HOST is (it travels in a URL). */
-function pathSecret(env: Env, name: string): string | null {
-  const raw = str(env, name);
-  if (raw === null) return null;
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigError(`${name} must be letters, digits, '_' or '-' only (at least ${MIN_SECRET_LENGTH})`);
-  const weak = weakness(raw);
-  if (weak) throw new ConfigError(`${name} ${weak}: give a random one of at least ${MIN_SECRET_LENGTH} letters, digits, '_' or '-' (openssl rand -hex 32)`);
-  return raw;
-}
-
 /**
  * ADMIN_TOKEN (no length rule in DESIGN.md): a weak one is accepted with a warning while the admin port
  * is on a loopback address, and refused when other machines reach it. The message never holds the value.
  */
-function adminToken(env: Env, adminHost: string, warnings: string[]): string | null {
-  const token = str(env, 'ADMIN_TOKEN');
+function adminToken(token: string | null, adminHost: string, warnings: string[]): string | null {
   const weak = token === null ? null : weakness(token);
   if (!weak) return token;
   if (!isLoopbackHost(adminHost)) {
@@ -214,10 +295,8 @@ function setVariables(env: Env): Record<string, string> {
  * TEMPORAL_TLS_SERVER_NAME and TEMPORAL_GRPC_META_<HEADER>. An API key turns TLS on. Without
  * TEMPORAL_ADDRESS neither file nor profile is read: the embedded dev server is plain local gRPC.
  */
-function temporalServer(env: Env): { server: TemporalServer; namespace: string | undefined } | null {
-  const address = str(env, 'TEMPORAL_ADDRESS');
-  if (address === null) return null;
-  bool(env, 'TEMPORAL_TLS', false); // envconfig would read any other word as false
+function temporalServer(env: Env, address: string | undefined): { server: TemporalServer; namespace: string | undefined } | null {
+  if (address === undefined) return null;
   try {
     const profile = loadClientConfigProfile({ overrideEnvVars: { ...setVariables(env), TEMPORAL_ADDRESS: address } });
     if (Boolean(profile.tls?.clientCert) !== Boolean(profile.tls?.clientKey)) {
@@ -235,22 +314,8 @@ function temporalServer(env: Env): { server: TemporalServer; namespace: string |
   }
 }
 
-function tracing(env: Env): TracingConfig | null {
-  const endpoint = str(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
-  if (endpoint === null) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    // reported below
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
-  return { endpoint, serviceName: str(env, 'OTEL_SERVICE_NAME') ?? 'pix-engine' };
-}
-
-function pixRoutes(env: Env, warnings: string[]): BcbApiPixRouteConfig[] {
-  const file = str(env, 'PIX_ROUTES_FILE');
-  if (file === null) return [];
+function pixRoutes(file: string | undefined, warnings: string[]): BcbApiPixRouteConfig[] {
+  if (file === undefined) return [];
   try {
     return loadRoutesFile(file, (warning) => warnings.push(warning));
   } catch (err) {
@@ -259,10 +324,10 @@ function pixRoutes(env: Env, warnings: string[]): BcbApiPixRouteConfig[] {
   }
 }
 
-const PSP_WEBHOOK_TLS = ['PSP_WEBHOOK_TLS_CERT_FILE', 'PSP_WEBHOOK_TLS_KEY_FILE', 'PSP_WEBHOOK_CLIENT_CA_FILE'];
+const PSP_WEBHOOK_TLS = ['PSP_WEBHOOK_TLS_CERT_FILE', 'PSP_WEBHOOK_TLS_KEY_FILE', 'PSP_WEBHOOK_CLIENT_CA_FILE'] as const;
 
-function pspWebhookTls(env: Env): PspWebhookTls | null {
-  const [certFile, keyFile, clientCaFile] = PSP_WEBHOOK_TLS.map((name) => str(env, name));
+function pspWebhookTls(settings: Settings): PspWebhookTls | null {
+  const [certFile, keyFile, clientCaFile] = PSP_WEBHOOK_TLS.map((name) => settings[name]);
   if (!certFile && !keyFile && !clientCaFile) return null;
   if (!certFile || !keyFile || !clientCaFile) throw new ConfigError(`${PSP_WEBHOOK_TLS.join(', ')} go together: set all three (mTLS) or none (plain HTTP behind a proxy)`);
   return { certFile, keyFile, clientCaFile };
@@ -275,11 +340,10 @@ function pspWebhookTls(env: Env): PspWebhookTls | null {
  * which DESIGN.md documents for that proxy and which then starts with a warning. Unset, the host is
  * 127.0.0.1, with a warning saying how to open it.
  */
-function pspWebhookHost(env: Env, tls: PspWebhookTls | null, warnings: string[]): string {
-  const host = str(env, 'PSP_WEBHOOK_HOST');
-  const plainHttp = bool(env, 'PSP_WEBHOOK_PLAIN_HTTP', false);
-  if (tls || plainHttp || str(env, 'PIX_ROUTES_FILE') === null) return host ?? '0.0.0.0';
-  if (host === null) {
+function pspWebhookHost(settings: Settings, tls: PspWebhookTls | null, warnings: string[]): string {
+  const host = settings.PSP_WEBHOOK_HOST;
+  if (tls || settings.PSP_WEBHOOK_PLAIN_HTTP || settings.PIX_ROUTES_FILE === undefined) return host ?? '0.0.0.0';
+  if (host === undefined) {
     warnings.push(
       'PSP webhook listener on 127.0.0.1 only: no PSP_WEBHOOK_TLS_* files. To take webhooks from PSPs set PSP_WEBHOOK_HOST and either the three PSP_WEBHOOK_TLS_* files (mTLS) or PSP_WEBHOOK_PLAIN_HTTP=true behind a proxy that terminates TLS',
     );
@@ -293,71 +357,67 @@ function pspWebhookHost(env: Env, tls: PspWebhookTls | null, warnings: string[])
   return host;
 }
 
-function listenerBounds(env: Env): ListenerBounds {
-  const requestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1);
-  const headersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(20_000, requestTimeoutMs), 1);
+function listenerBounds(settings: Settings): ListenerBounds {
+  const requestTimeoutMs = settings.HTTP_REQUEST_TIMEOUT_MS;
+  const headersTimeoutMs = settings.HTTP_HEADERS_TIMEOUT_MS ?? Math.min(20_000, requestTimeoutMs);
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   return {
-    idleTimeoutMs: int(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000, 1),
+    idleTimeoutMs: settings.HTTP_IDLE_TIMEOUT_MS,
     headersTimeoutMs,
     requestTimeoutMs,
-    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5000, 1),
-    maxConnectionsPerIp: int(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 1024, 1),
+    keepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerIp: settings.HTTP_MAX_CONNECTIONS_PER_IP,
   };
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 export function loadConfig(env: Env = process.env): Config {
+  const settings = settingsOf(env);
   const warnings: string[] = [];
-  const logLevel = env.LOG_LEVEL || 'info';
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const simulatorTransferDelayMs = int(env, 'SIMULATOR_TRANSFER_DELAY_MS', 2000, -1);
-  const temporalUiPort = int(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535);
-  const temporal = temporalServer(env);
-  const adminHost = env.ADMIN_HOST || '127.0.0.1';
-  const pspTls = pspWebhookTls(env);
+  const temporal = temporalServer(env, settings.TEMPORAL_ADDRESS);
+  const pspTls = pspWebhookTls(settings);
+  const uiPort = settings.TEMPORAL_UI_PORT;
+  const endpoint = settings.OTEL_EXPORTER_OTLP_ENDPOINT;
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST || '0.0.0.0',
-    adminPort: int(env, 'ADMIN_PORT', 3001, 0, 65535),
-    adminHost,
-    adminToken: adminToken(env, adminHost, warnings),
-    metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 0, 65535),
-    databaseUrl: env.DATABASE_URL || 'postgres://localhost:5432/pix',
-    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
-    databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 0),
+    port: settings.PORT,
+    host: settings.HOST,
+    adminPort: settings.ADMIN_PORT,
+    adminHost: settings.ADMIN_HOST,
+    adminToken: adminToken(settings.ADMIN_TOKEN ?? null, settings.ADMIN_HOST, warnings),
+    metricsPort: settings.METRICS_PORT ?? null,
+    databaseUrl: settings.DATABASE_URL,
+    databasePoolSize: settings.DATABASE_POOL_SIZE,
+    databaseStatementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
     temporalServer: temporal?.server ?? null,
-    temporalNamespace: str(env, 'TEMPORAL_NAMESPACE') ?? temporal?.namespace ?? 'default',
-    temporalTaskQueue: env.TEMPORAL_TASK_QUEUE || 'pix',
-    temporalDevPort: int(env, 'TEMPORAL_DEV_PORT', 7233, 1, 65535),
-    temporalUiPort,
-    temporalCliPath: str(env, 'TEMPORAL_CLI_PATH'),
-    searchPath: env.PATH ?? '',
-    temporalWorkflowBundle: str(env, 'TEMPORAL_WORKFLOW_BUNDLE'),
-    temporalMaxCachedWorkflows: int(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 250, 0, 1_000_000),
-    dataDir: env.DATA_DIR || '.data',
-    chargeTtlSeconds: int(env, 'CHARGE_TTL_SECONDS', 900, 1),
-    medDecisionDeadlineSeconds: int(env, 'MED_DECISION_DEADLINE_SECONDS', 7 * 24 * 60 * 60, 1),
-    acceptWaitMs: int(env, 'ACCEPT_WAIT_MS', 5000, 1),
-    webhookAllowInsecure: bool(env, 'WEBHOOK_ALLOW_INSECURE', false),
-    webhookRetryInitialMs: int(env, 'WEBHOOK_RETRY_INITIAL_MS', 5000, 1),
-    webhookRetryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 1),
-    simulatorTransferDelayMs,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
-    logLevel,
-    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
-    listener: listenerBounds(env),
-    publicBaseUrl: str(env, 'PUBLIC_BASE_URL'),
-    payloadKeys: payloadKeys(env),
-    codecUiSecret: pathSecret(env, 'CODEC_UI_SECRET'),
-    codecCorsOrigins: origins(env, 'CODEC_CORS_ORIGINS', [`http://localhost:${temporalUiPort}`, `http://127.0.0.1:${temporalUiPort}`]),
-    pixRoutes: pixRoutes(env, warnings),
-    pspWebhookPort: int(env, 'PSP_WEBHOOK_PORT', 3002, 0, 65535),
-    pspWebhookHost: pspWebhookHost(env, pspTls, warnings),
+    temporalNamespace: settings.TEMPORAL_NAMESPACE ?? temporal?.namespace ?? 'default',
+    temporalTaskQueue: settings.TEMPORAL_TASK_QUEUE,
+    temporalDevPort: settings.TEMPORAL_DEV_PORT,
+    temporalUiPort: uiPort,
+    temporalCliPath: settings.TEMPORAL_CLI_PATH ?? null,
+    searchPath: settings.PATH,
+    temporalWorkflowBundle: settings.TEMPORAL_WORKFLOW_BUNDLE ?? null,
+    temporalMaxCachedWorkflows: settings.TEMPORAL_MAX_CACHED_WORKFLOWS,
+    dataDir: settings.DATA_DIR,
+    chargeTtlSeconds: settings.CHARGE_TTL_SECONDS,
+    medDecisionDeadlineSeconds: settings.MED_DECISION_DEADLINE_SECONDS,
+    acceptWaitMs: settings.ACCEPT_WAIT_MS,
+    webhookAllowInsecure: settings.WEBHOOK_ALLOW_INSECURE,
+    webhookRetryInitialMs: settings.WEBHOOK_RETRY_INITIAL_MS,
+    webhookRetryMaxMs: settings.WEBHOOK_RETRY_MAX_MS,
+    simulatorTransferDelayMs: settings.SIMULATOR_TRANSFER_DELAY_MS,
+    trustProxy: settings.TRUST_PROXY,
+    logLevel: settings.LOG_LEVEL,
+    bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+    listener: listenerBounds(settings),
+    publicBaseUrl: settings.PUBLIC_BASE_URL ?? null,
+    payloadKeys: payloadKeys(settings),
+    codecUiSecret: settings.CODEC_UI_SECRET ?? null,
+    codecCorsOrigins: settings.CODEC_CORS_ORIGINS ?? [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`],
+    pixRoutes: pixRoutes(settings.PIX_ROUTES_FILE, warnings),
+    pspWebhookPort: settings.PSP_WEBHOOK_PORT,
+    pspWebhookHost: pspWebhookHost(settings, pspTls, warnings),
     pspWebhookTls: pspTls,
-    pspWebhookHintIntervalMs: int(env, 'PSP_WEBHOOK_HINT_INTERVAL_MS', 1000, 0, 3_600_000),
-    tracing: tracing(env),
+    pspWebhookHintIntervalMs: settings.PSP_WEBHOOK_HINT_INTERVAL_MS,
+    tracing: endpoint === undefined ? null : { endpoint, serviceName: settings.OTEL_SERVICE_NAME },
     warnings,
   };
 }
@@ -371,8 +431,9 @@ export interface CliConfig {
 export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:3001';
 
 export function loadCliConfig(env: Env = process.env): CliConfig {
+  const { PIX_ADMIN_URL, ADMIN_TOKEN } = setVariables(env);
   return {
-    adminUrl: (str(env, 'PIX_ADMIN_URL') ?? DEFAULT_ADMIN_URL).replace(/\/+$/, '').replace(/\/admin$/, ''),
-    adminToken: str(env, 'ADMIN_TOKEN'),
+    adminUrl: (PIX_ADMIN_URL ?? DEFAULT_ADMIN_URL).replace(/\/+$/, '').replace(/\/admin$/, ''),
+    adminToken: ADMIN_TOKEN ?? null,
   };
 }

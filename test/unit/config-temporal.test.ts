@@ -105,6 +105,8 @@ describe('Temporal connection from the environment', () => {
     refused({ TEMPORAL_TLS_CLIENT_CERT_PATH: join(dir, 'missing.pem'), TEMPORAL_TLS_CLIENT_KEY_PATH: KEY }, /missing\.pem/);
     refused({ TEMPORAL_TLS_CLIENT_CERT_PATH: CERT, TEMPORAL_TLS_CLIENT_CERT_DATA: 'x', TEMPORAL_TLS_CLIENT_KEY_PATH: KEY }, /client_cert_path and client_cert_data/);
     refused({ TEMPORAL_TLS: 'yes' }, /TEMPORAL_TLS must be true or false/);
+    // Without TEMPORAL_ADDRESS no connection reads TEMPORAL_TLS: it is not checked either.
+    expect(loadConfig({ TEMPORAL_TLS: 'yes' }).temporalServer).toBeNull();
     refused({ TEMPORAL_CONFIG_FILE: file('broken.toml', '[profile.default\n') }, /Temporal connection settings/);
   });
 });

@@ -121,6 +121,23 @@ describe('payload key sets', () => {
     expect(refused({ current: 'k9', keys: { k1: key() } })).toThrow(/^PAYLOAD_KEYS: "current" must name one of the keys \(k1\)/);
   });
 
+  it('report the first fault in reading order: the keys one by one, each id before its key, then "current"', () => {
+    const refusal = (value: unknown) => {
+      try {
+        loadConfig({ PAYLOAD_KEYS: JSON.stringify(value) });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error('the key set was accepted');
+    };
+    expect(refusal({ current: 'k1' })).toBe('PAYLOAD_KEYS: "keys" must be an object with at least one key id and its key in base64');
+    expect(refusal({ keys: { 'k 1': 'not base64!' } })).toBe(`PAYLOAD_KEYS: key id "k 1" must be 1 to 64 letters, digits, '.', '_' or '-'`);
+    expect(refusal({ keys: { k1: key(), k2: 'AAA', 'k 3': key() } })).toBe('PAYLOAD_KEYS: keys.k2 must be a base64 string');
+    expect(refusal({ keys: { k1: key(), k2: key() } })).toBe('PAYLOAD_KEYS: "current" must name one of the keys (k1, k2)');
+    expect(refusal({ current: 1, keys: { k1: key() } })).toBe('PAYLOAD_KEYS: "current" must name one of the keys (k1)');
+    expect(refusal({ current: 'k1', keys: { k1: 'AAAA' } })).toBe('PAYLOAD_KEYS: keys.k1 must be 32 bytes (AES-256), got 3');
+  });
+
   it('npm start makes its key file in the data folder (mode 0600) once; the api and worker roles refuse to start without keys', () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'pix-data-')), 'nested');
     const config = loadConfig({ DATA_DIR: dataDir });

@@ -126,6 +126,37 @@ describe('PIX_ROUTES_FILE', () => {
     for (const [content, message] of cases) expect(refusal(content)).toContain(message);
   });
 
+  it('reports the first fault in reading order, the whole message naming the file: a misspelt field before the one it misses, route by route', () => {
+    const path = join(dir, 'routes.json');
+    const { clientSecret: _s, ...withoutSecret } = route();
+    expect(refusal({ routes: { psp: { ...withoutSecret, clientSecrett: 'x' } } })).toBe(
+      `PIX_ROUTES_FILE (${path}): routes.psp.clientSecrett is not a known field (known: type, baseUrl, tokenUrl, clientId, clientSecret, tokenBody, tls, pixKey, webhookUrl, webhookClientSubject, merchantCity, send)`,
+    );
+    expect(refusal({ routes: { psp: route({ tokenUrl: undefined, type: 'other' }) } })).toBe(`PIX_ROUTES_FILE (${path}): routes.psp.type must be "bcb-api-pix"`);
+    expect(refusal({ routes: { 'bad name': route({ type: 'other' }) } })).toBe(
+      `PIX_ROUTES_FILE (${path}): routes.bad name: a route name is 1 to 63 letters, digits, '_' or '-', starting with a letter or digit`,
+    );
+    expect(refusal({ routes: { a: route({ pixKey: '' }), b: route({ type: 'other' }) } })).toBe(`PIX_ROUTES_FILE (${path}): routes.a.pixKey is required (a non-empty string)`);
+    expect(refusal({ routes: { a: route(), simulator: route() } })).toBe(`PIX_ROUTES_FILE (${path}): routes.simulator: simulator is the built-in route; give this one another name`);
+  });
+
+  it('reads webhookClientSubject as the attributes of a certificate subject, each once', () => {
+    const [psp] = load(routesFile({ routes: { psp: route({ webhookClientSubject: 'CN=webhooks.psp.example, O=PSP S.A.' }) } }));
+    expect(psp!.webhookClientSubject).toEqual({ CN: 'webhooks.psp.example', O: 'PSP S.A.' });
+    for (const subject of ['CN=a, CN=b', 'webhooks.psp.example', 'CN=']) {
+      expect(refusal({ routes: { psp: route({ webhookClientSubject: subject }) } })).toContain(
+        'routes.psp.webhookClientSubject must list a certificate\'s subject attributes, each once, like "CN=webhooks.psp.example, O=PSP S.A."',
+      );
+    }
+  });
+
+  it('takes null as the default tokenBody, and refuses null where a text is required', () => {
+    expect(load(routesFile({ routes: { psp: route({ tokenBody: null }) } }))[0]!.tokenBody).toBe('form');
+    expect(refusal({ routes: { psp: route({ merchantCity: null }) } })).toContain('routes.psp.merchantCity is required (a non-empty string)');
+    expect(refusal({ routes: { psp: route({ webhookUrl: null }) } })).toContain('routes.psp.webhookUrl is required (a non-empty string)');
+    expect(refusal({ routes: { psp: route({ send: null }) } })).toContain('routes.psp.send must be an object with type and baseUrl');
+  });
+
   it('warns, naming the file and its mode, when the routes file or a key file is readable by other users', () => {
     const path = routesFile({ routes: { psp: route() } }, 'shared.json');
     chmodSync(path, 0o644);

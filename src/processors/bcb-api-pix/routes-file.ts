@@ -1,11 +1,13 @@
 // The routes file (PIX_ROUTES_FILE): the real Pix routes an account can pick besides `simulator`,
 // each a PSP that speaks the Central Bank's API Pix. Read once at start: a file that cannot be read
-// or parsed names the file, a missing or wrong field names the field (`routes.psp.tokenUrl`), so the
-// start stops with a message an operator can act on. The certificate files are read here too, for
+// or parsed names the file, a missing or wrong field names the field (`routes.psp.tokenUrl`, worded by
+// the file's schema, RoutesFile), so the start stops with a message an operator can act on. The certificate files are read here too, for
 // the same reason. Secrets (client secret, private key) are kept as Secret: they never print. The routes
 // file and the key files hold secrets: one that other users of the machine can read is reported (`warn`).
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import Type, { type Static } from 'typebox';
+import { firstFailure, REFUSAL } from '../../settings-schema.js';
 import { Secret } from './secret.js';
 
 export const BCB_API_PIX = 'bcb-api-pix';
@@ -40,11 +42,69 @@ export interface BcbApiPixRouteConfig {
 
 export class RoutesFileError extends Error {}
 
-type Json = Record<string, unknown>;
+/** A required text: a string with something besides spaces. */
+const text = () => Type.String({ pattern: '\\S', [REFUSAL]: 'is required (a non-empty string)' });
 
-const FIELDS = ['type', 'baseUrl', 'tokenUrl', 'clientId', 'clientSecret', 'tokenBody', 'tls', 'pixKey', 'webhookUrl', 'webhookClientSubject', 'merchantCity', 'send'];
-const TLS_FIELDS = ['certFile', 'keyFile', 'caFile'];
-const SEND_FIELDS = ['type', 'baseUrl'];
+const url = (protocols: string[]) =>
+  Type.Refine(
+    text(),
+    (value) => URL.canParse(value) && protocols.includes(new URL(value).protocol),
+    (value) => `must be an ${protocols.map((p) => p.slice(0, -1)).join(' or ')} URL, got "${value}"`,
+  );
+
+/** `CN=webhooks.psp.example, O=PSP S.A.`: attributes of a certificate subject, each once; null when it is not that. */
+function subjectAttributes(value: string): Record<string, string> | null {
+  const attributes = value.split(',').map((pair) => /^\s*([A-Za-z]+)=(.*\S)\s*$/.exec(pair));
+  const keys = attributes.map((match) => match?.[1]);
+  if (attributes.some((match) => !match) || new Set(keys).size !== keys.length) return null;
+  return Object.fromEntries(attributes.map((match) => [match![1]!, match![2]!]));
+}
+
+const Route = Type.Object(
+  {
+    type: Type.Literal(BCB_API_PIX, { [REFUSAL]: `must be "${BCB_API_PIX}"` }),
+    baseUrl: url(['https:']),
+    tokenUrl: url(['https:']),
+    clientId: text(),
+    clientSecret: text(),
+    // null reads as the default, as an absent field
+    tokenBody: Type.Optional(Type.Union([Type.Literal('form'), Type.Literal('json'), Type.Null()], { [REFUSAL]: 'must be "form" or "json"' })),
+    tls: Type.Object(
+      { certFile: text(), keyFile: text(), caFile: Type.Optional(text()) },
+      { additionalProperties: false, [REFUSAL]: 'must be an object with certFile and keyFile' },
+    ),
+    pixKey: text(),
+    webhookUrl: Type.Optional(url(['https:', 'http:'])),
+    webhookClientSubject: Type.Optional(
+      Type.Refine(
+        text(),
+        (value) => subjectAttributes(value) !== null,
+        () => 'must list a certificate\'s subject attributes, each once, like "CN=webhooks.psp.example, O=PSP S.A."',
+      ),
+    ),
+    merchantCity: Type.Optional(Type.Refine(text(), (value) => value.length <= 15, () => "must have at most 15 characters (the BR Code's limit)")),
+    send: Type.Optional(
+      Type.Object(
+        { type: Type.Literal('efi', { [REFUSAL]: 'must be "efi"' }), baseUrl: url(['https:']) },
+        { additionalProperties: false, [REFUSAL]: 'must be an object with type and baseUrl' },
+      ),
+    ),
+  },
+  { additionalProperties: false, [REFUSAL]: 'must be an object' },
+);
+
+const RouteName = Type.Refine(
+  Type.String({ pattern: ROUTE_NAME.source, [REFUSAL]: "a route name is 1 to 63 letters, digits, '_' or '-', starting with a letter or digit" }),
+  (name) => !RESERVED_NAMES.includes(name),
+  (name) => `${name} is the built-in route; give this one another name`,
+);
+
+const RoutesFile = Type.Object(
+  { routes: Type.Record(Type.String(), Route, { propertyNames: RouteName, [REFUSAL]: 'must be an object of routes by name' }) },
+  { additionalProperties: false, [REFUSAL]: 'the file must hold a JSON object with `routes`' },
+);
+
+type RouteEntry = Static<typeof Route>;
 
 /** Reads and checks the routes file at `path`; `warn` is told of each secret file readable by other users. */
 export function loadRoutesFile(path: string, warn: (message: string) => void = () => {}): BcbApiPixRouteConfig[] {
@@ -74,16 +134,13 @@ function parseRoutes(parsed: unknown, baseDir: string, path: string, warn: (mess
   const fail = (message: string): never => {
     throw new RoutesFileError(`PIX_ROUTES_FILE (${path}): ${message}`);
   };
-  if (!isObject(parsed)) return fail('the file must hold a JSON object with `routes`');
-  onlyKnown(parsed, ['routes'], '', fail);
-  const routes = parsed.routes;
-  if (!isObject(routes)) return fail('routes must be an object of routes by name');
-  return Object.entries(routes).map(([name, value]) => {
-    const at = `routes.${name}`;
-    if (!ROUTE_NAME.test(name)) fail(`${at}: a route name is 1 to 63 letters, digits, '_' or '-', starting with a letter or digit`);
-    if (RESERVED_NAMES.includes(name)) fail(`${at}: ${name} is the built-in route; give this one another name`);
-    return parseRoute(name, value, { at, baseDir, fail, warn });
-  });
+  const failure = firstFailure(RoutesFile, parsed);
+  if (failure) {
+    const field = failure.steps.join('.');
+    fail(field ? `${field}${failure.key ? ':' : ''} ${failure.phrase}` : failure.phrase);
+  }
+  const { routes } = parsed as Static<typeof RoutesFile>;
+  return Object.entries(routes).map(([name, route]) => routeConfig(name, route, { at: `routes.${name}`, baseDir, fail, warn }));
 }
 
 interface Place {
@@ -93,108 +150,40 @@ interface Place {
   warn: (message: string) => void;
 }
 
-function parseRoute(name: string, value: unknown, place: Place): BcbApiPixRouteConfig {
-  const { at, fail } = place;
-  if (!isObject(value)) return fail(`${at} must be an object`);
-  onlyKnown(value, FIELDS, at, fail);
-  if (value.type !== BCB_API_PIX) fail(`${at}.type must be "${BCB_API_PIX}"`);
-  const tokenBody = value.tokenBody ?? 'form';
-  if (tokenBody !== 'form' && tokenBody !== 'json') fail(`${at}.tokenBody must be "form" or "json"`);
-  const merchantCity = optionalText(value, 'merchantCity', place) ?? DEFAULT_MERCHANT_CITY;
-  if (merchantCity.length > 15) fail(`${at}.merchantCity must have at most 15 characters (the BR Code's limit)`);
+function routeConfig(name: string, route: RouteEntry, place: Place): BcbApiPixRouteConfig {
+  const { tls } = route;
+  const files = { ...place, at: `${place.at}.tls` };
   return {
     name,
     type: BCB_API_PIX,
-    baseUrl: url(value, 'baseUrl', place, ['https:']),
-    tokenUrl: url(value, 'tokenUrl', place, ['https:']),
-    clientId: text(value, 'clientId', place),
-    clientSecret: new Secret(text(value, 'clientSecret', place)),
-    tokenBody: tokenBody as 'form' | 'json',
-    tls: tlsOf(value.tls, { ...place, at: `${at}.tls` }),
-    pixKey: text(value, 'pixKey', place),
-    webhookUrl: value.webhookUrl === undefined ? null : url(value, 'webhookUrl', place, ['https:', 'http:']),
-    webhookClientSubject: subject(value, 'webhookClientSubject', place),
-    merchantCity,
-    send: sendOf(value.send, { ...place, at: `${at}.send` }),
+    baseUrl: withoutTrailingSlash(route.baseUrl),
+    tokenUrl: withoutTrailingSlash(route.tokenUrl),
+    clientId: route.clientId,
+    clientSecret: new Secret(route.clientSecret),
+    tokenBody: route.tokenBody ?? 'form',
+    tls: { cert: pem(tls.certFile, 'certFile', files), key: new Secret(pem(tls.keyFile, 'keyFile', files)), ca: tls.caFile === undefined ? null : pem(tls.caFile, 'caFile', files) },
+    pixKey: route.pixKey,
+    webhookUrl: route.webhookUrl === undefined ? null : withoutTrailingSlash(route.webhookUrl),
+    webhookClientSubject: route.webhookClientSubject === undefined ? null : subjectAttributes(route.webhookClientSubject),
+    merchantCity: route.merchantCity ?? DEFAULT_MERCHANT_CITY,
+    send: route.send === undefined ? null : { type: 'efi', baseUrl: withoutTrailingSlash(route.send.baseUrl) },
   };
 }
 
-function tlsOf(value: unknown, place: Place): BcbApiPixRouteConfig['tls'] {
-  if (!isObject(value)) return place.fail(`${place.at} must be an object with certFile and keyFile`);
-  onlyKnown(value, TLS_FIELDS, place.at, place.fail);
-  const caFile = optionalText(value, 'caFile', place);
-  return {
-    cert: pem(value, 'certFile', place),
-    key: new Secret(pem(value, 'keyFile', place)),
-    ca: caFile === null ? null : pem(value, 'caFile', place),
-  };
-}
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
-function sendOf(value: unknown, place: Place): BcbApiPixRouteConfig['send'] {
-  if (value === undefined) return null;
-  if (!isObject(value)) return place.fail(`${place.at} must be an object with type and baseUrl`);
-  onlyKnown(value, SEND_FIELDS, place.at, place.fail);
-  if (value.type !== 'efi') place.fail(`${place.at}.type must be "efi"`);
-  return { type: 'efi', baseUrl: url(value, 'baseUrl', place, ['https:']) };
-}
-
-function text(object: Json, field: string, { at, fail }: Place): string {
-  const value = object[field];
-  if (typeof value !== 'string' || value.trim() === '') return fail(`${at}.${field} is required (a non-empty string)`);
-  return value;
-}
-
-function optionalText(object: Json, field: string, place: Place): string | null {
-  return object[field] === undefined ? null : text(object, field, place);
-}
-
-/** `CN=webhooks.psp.example, O=PSP S.A.`: attributes of a certificate subject, each once. */
-function subject(object: Json, field: string, place: Place): Record<string, string> | null {
-  const value = optionalText(object, field, place);
-  if (value === null) return null;
-  const attributes = value.split(',').map((pair) => /^\s*([A-Za-z]+)=(.*\S)\s*$/.exec(pair));
-  const keys = attributes.map((match) => match?.[1]);
-  if (attributes.some((match) => !match) || new Set(keys).size !== keys.length) {
-    place.fail(`${place.at}.${field} must list a certificate's subject attributes, each once, like "CN=webhooks.psp.example, O=PSP S.A."`);
-  }
-  return Object.fromEntries(attributes.map((match) => [match![1]!, match![2]!]));
-}
-
-function url(object: Json, field: string, place: Place, protocols: string[]): string {
-  const value = text(object, field, place);
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(value);
-  } catch {
-    // reported below
-  }
-  if (!parsed || !protocols.includes(parsed.protocol)) {
-    place.fail(`${place.at}.${field} must be an ${protocols.map((p) => p.slice(0, -1)).join(' or ')} URL, got "${value}"`);
-  }
-  return value.replace(/\/+$/, '');
-}
-
-/** A PEM file named by `field`, relative to the routes file. */
-function pem(object: Json, field: string, place: Place): string {
-  const file = resolve(place.baseDir, text(object, field, place));
+/** The PEM file `file` names (`field` of the routes file), relative to the routes file. */
+function pem(file: string, field: string, place: Place): string {
+  const path = resolve(place.baseDir, file);
   let content: string;
   try {
-    content = readFileSync(file, 'utf8');
+    content = readFileSync(path, 'utf8');
   } catch (err) {
-    return place.fail(`${place.at}.${field}: cannot read ${file} (${errorCode(err)})`);
+    return place.fail(`${place.at}.${field}: cannot read ${path} (${errorCode(err)})`);
   }
-  if (!content.includes('-----BEGIN ')) place.fail(`${place.at}.${field}: ${file} is not a PEM file`);
-  if (field === 'keyFile') warnIfShared(file, `${place.at}.${field}`, place.warn);
+  if (!content.includes('-----BEGIN ')) place.fail(`${place.at}.${field}: ${path} is not a PEM file`);
+  if (field === 'keyFile') warnIfShared(path, `${place.at}.${field}`, place.warn);
   return content;
-}
-
-function onlyKnown(object: Json, known: string[], at: string, fail: (message: string) => never): void {
-  const unknown = Object.keys(object).find((key) => !known.includes(key));
-  if (unknown !== undefined) fail(`${at ? `${at}.` : ''}${unknown} is not a known field (known: ${known.join(', ')})`);
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function errorCode(err: unknown): string {

@@ -3,6 +3,8 @@
 // with `current`; every key listed keeps decrypting what it encrypted, so rotating is adding a key and
 // making it current, and a key leaves the list only once no history still holding its payloads is kept.
 import { randomBytes } from 'node:crypto';
+import Type, { type Static } from 'typebox';
+import { firstFailure, REFUSAL } from '../../settings-schema.js';
 
 export interface PayloadKeys {
   current: string;
@@ -11,9 +13,30 @@ export interface PayloadKeys {
 
 export class PayloadKeysError extends Error {}
 
-const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export const KEY_BYTES = 32; // AES-256
+/** Base64 of the standard alphabet, padded with `=` to a multiple of four characters. */
+const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+
+const keyBytes = (key: string) => Buffer.from(key, 'base64').length;
+
+const KeySet = Type.Object(
+  {
+    keys: Type.Record(
+      Type.String(),
+      Type.Refine(
+        Type.String({ pattern: BASE64, [REFUSAL]: 'must be a base64 string' }),
+        (key) => keyBytes(key) === KEY_BYTES,
+        (key) => `must be ${KEY_BYTES} bytes (AES-256), got ${keyBytes(key)}`,
+      ),
+      {
+        minProperties: 1,
+        propertyNames: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', [REFUSAL]: "must be 1 to 64 letters, digits, '.', '_' or '-'" }),
+        [REFUSAL]: 'must be an object with at least one key id and its key in base64',
+      },
+    ),
+  },
+  { [REFUSAL]: 'must be a JSON object {"current": "<key id>", "keys": {"<key id>": "<32 bytes in base64>"}}' },
+);
 
 /** Parses and checks the JSON of a key set; `source` names where it came from in every error. */
 export function parsePayloadKeys(text: string, source: string): PayloadKeys {
@@ -23,23 +46,15 @@ export function parsePayloadKeys(text: string, source: string): PayloadKeys {
   } catch (err) {
     throw new PayloadKeysError(`${source} is not valid JSON (${(err as Error).message})`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new PayloadKeysError(`${source} must be a JSON object {"current": "<key id>", "keys": {"<key id>": "<32 bytes in base64>"}}`);
+  const failure = firstFailure(KeySet, parsed);
+  if (failure) {
+    const { steps, key } = failure;
+    const field = key ? `key id "${steps.at(-1)}"` : steps.length === 1 ? `"${steps[0]}"` : steps.join('.');
+    throw new PayloadKeysError(`${source}${field ? `: ${field}` : ''} ${failure.phrase}`);
   }
-  const { current, keys } = parsed as Record<string, unknown>;
-  if (keys === null || typeof keys !== 'object' || Array.isArray(keys) || Object.keys(keys).length === 0) {
-    throw new PayloadKeysError(`${source}: "keys" must be an object with at least one key id and its key in base64`);
-  }
-  const byId = new Map<string, Buffer>();
-  for (const [id, value] of Object.entries(keys)) {
-    if (!KEY_ID.test(id)) throw new PayloadKeysError(`${source}: key id "${id}" must be 1 to 64 letters, digits, '.', '_' or '-'`);
-    if (typeof value !== 'string' || !BASE64.test(value) || value.length % 4 !== 0) {
-      throw new PayloadKeysError(`${source}: keys.${id} must be a base64 string`);
-    }
-    const key = Buffer.from(value, 'base64');
-    if (key.length !== KEY_BYTES) throw new PayloadKeysError(`${source}: keys.${id} must be ${KEY_BYTES} bytes (AES-256), got ${key.length}`);
-    byId.set(id, key);
-  }
+  const { keys, current } = parsed as Static<typeof KeySet> & { current?: unknown };
+  const byId = new Map(Object.entries(keys).map(([id, key]) => [id, Buffer.from(key, 'base64')]));
+  // Which ids there are is known once the keys are read: JSON Schema cannot say it.
   if (typeof current !== 'string' || !byId.has(current)) {
     throw new PayloadKeysError(`${source}: "current" must name one of the keys (${[...byId.keys()].join(', ')})`);
   }
