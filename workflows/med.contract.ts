@@ -19,7 +19,8 @@ export type MedOutcome = 'accepted' | 'rejected';
 
 /**
  * Why a MED was not opened or decided, in the core's terms: the admin API answers `not_found` 404 and
- * `operation_refused` 422. Runs recorded before carry that status too (`status`), which it ignores.
+ * `operation_refused` 422. Runs recorded before also carry that status (`status`), which the admin API
+ * reads no more: each code always had the one status.
  */
 export interface MedRefusal {
   ok: false;
