@@ -1,7 +1,8 @@
 // ESLint: a small base for the whole project, and the boundary between workflow code and the rest
 // (as the Temporal samples do): workflow files run in Temporal's deterministic sandbox, so they import
 // no Node built-in and no value from src/ or activities/, and leave no promise floating; src/ and
-// activities/ reach a workflow only through its contract (workflows/*.contract.ts). And the boundary between
+// activities/ reach a workflow only through its contract (workflows/*.contract.ts), which imports nothing
+// of theirs, not even a type: a workflow's contract owns the state and the data it carries. And the boundary between
 // the core and its edges: the domain folders import no edge and no ApiError (they refuse in domain terms).
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
@@ -99,8 +100,7 @@ export default tseslint.config(
             { group: ['node:*', ...NODE_BUILTINS], message: 'Contracts are imported by workflow code: no Node built-ins.' },
             {
               regex: '^(?!@temporalio/(?:workflow|common)$|\\./[\\w-]+\\.contract\\.js$)',
-              allowTypeImports: true,
-              message: 'A contract imports only @temporalio/workflow, @temporalio/common, other contracts, and types.',
+              message: 'A contract imports only @temporalio/workflow, @temporalio/common and other contracts: it defines the types it carries, and src/ imports them.',
             },
           ],
         },

@@ -2,13 +2,13 @@
 // devolução), idempotent under Temporal retries.
 import type { Deps } from '../src/deps.js';
 import { decideMed } from '../src/meds/decide.js';
-import { openMed, type OpenMedInput } from '../src/meds/open.js';
+import { openMed } from '../src/meds/open.js';
 import { markMedOverdue } from '../src/meds/overdue.js';
 import { chargeOfEndToEndId, recordRouteMedReturn } from '../src/meds/route-returns.js';
 import { chargeRoute } from '../src/processors/registry.js';
 import { dispatchEvent } from '../src/webhooks/dispatch.js';
 import type { MedReturnsInput } from '../workflows/med-returns.contract.js';
-import type { MedOutcome } from '../src/meds/row.js';
+import type { MedOutcome, OpenMedInput } from '../workflows/med.contract.js';
 
 export function medActivities(deps: Deps) {
   return {

@@ -2,9 +2,9 @@
 import type { Deps } from '../src/deps.js';
 import { notifyChargePaid } from '../src/charges/workflow-client.js';
 import { transferRoute } from '../src/processors/registry.js';
-import type { TransferDraft } from '../src/transfers/draft.js';
 import * as lifecycle from '../src/transfers/lifecycle.js';
 import type { SettleOptions } from '../workflows/transaction.contract.js';
+import type { TransferDraft } from '../workflows/transfer.contract.js';
 import { settlement, type webhookActivities } from './webhooks.js';
 
 function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {

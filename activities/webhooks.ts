@@ -4,10 +4,10 @@
 // retry is harmless). `attemptWebhookDelivery` is one signed POST of a delivery. `settlement` is how the
 // charge and transfer settlement activities dispatch their own events.
 import type { Deps } from '../src/deps.js';
-import { attemptDelivery, type AttemptInput, type AttemptOutcome } from '../src/webhooks/attempt.js';
-import type { Settled } from '../src/transactions/settle.js';
+import { attemptDelivery, type AttemptInput } from '../src/webhooks/attempt.js';
 import { dispatchEvent } from '../src/webhooks/dispatch.js';
-import type { SettleOptions } from '../workflows/transaction.contract.js';
+import type { SettleOptions, Settled, TransactionState } from '../workflows/transaction.contract.js';
+import type { AttemptOutcome } from '../workflows/webhook-delivery.contract.js';
 
 export function webhookActivities(deps: Deps) {
   return {
@@ -23,12 +23,12 @@ export function webhookActivities(deps: Deps) {
 export type WebhookActivities = ReturnType<typeof webhookActivities>;
 
 /**
- * What a settlement activity answers: the settled transaction and the events recorded with it. Runs
- * patched with SETTLE_DISPATCHES_EVENTS ask the activity to dispatch those events itself (one
- * activity instead of one per event); a retry dispatches the same events again, which starts nothing
- * new. Runs started before the patch call without options and dispatch each event themselves.
+ * What a settlement activity answers: the settled transaction, as its workflow knows it, and the events
+ * recorded with it. Runs patched with SETTLE_DISPATCHES_EVENTS ask the activity to dispatch those events
+ * itself (one activity instead of one per event); a retry dispatches the same events again, which starts
+ * nothing new. Runs started before the patch call without options and dispatch each event themselves.
  */
-export async function settlement(deps: Deps, settling: Promise<Settled>, options?: SettleOptions): Promise<Settled> {
+export async function settlement<S extends TransactionState>(deps: Deps, settling: Promise<Settled<S>>, options?: SettleOptions): Promise<Settled<S>> {
   const settled = await settling;
   if (options?.dispatch) for (const eventId of settled.eventIds) await dispatchEvent(deps, eventId, { firstAttemptNow: options.firstAttemptNow === true });
   return settled;

@@ -1,29 +1,89 @@
-// The charge workflow's contract: what src/ starts it with, asks it and tells it, and what it
-// answers. One workflow per charge, id `charge:<accountId>:<idempotency key>`.
+// The charge workflow's contract: what src/ starts it with, asks it and tells it (besides the `accept`
+// update every transaction workflow answers, transaction.contract.ts), what its activities answer, and
+// what it answers. One workflow per charge, id `charge:<accountId>:<idempotency key>`.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ChargeDraft } from '../src/charges/draft.js';
-import type { Transaction } from '../src/transactions/serialize.js';
-import type { AcceptRequest, Refusal, TransactionWorkflowInput } from './transaction.contract.js';
+import type { DraftBasics, Persisted, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
+
+/** A split item after the body checks: amount in centavos or percent, recipient as sent. */
+export interface SplitRequestItem {
+  recipient: string;
+  amountCents?: number;
+  percent?: number;
+  description?: string;
+}
+
+/** One split recipient's share, priced: as the draft carries it and `transactions.split` stores it. */
+export interface SplitShare {
+  /** The identifier the client sent (e-mail, CPF/CNPJ or account id). */
+  recipient: string;
+  accountId: string;
+  amountCents: number;
+  percent: number | null;
+  description: string | null;
+}
+
+/** What the client asked for, judged by the account's rules in the accept step (src/charges/terms.ts). */
+export interface ChargeAsked {
+  amountCents: number;
+  coverFee: boolean;
+  split: SplitRequestItem[];
+}
+
+/**
+ * A charge as the API previewed it when the request came (what a 202 shows), and what the client
+ * asked. The accept step prices `asked` again against the account as it is then.
+ */
+export interface ChargeDraft extends DraftBasics {
+  merchantName: string;
+  /** What the payer pays. */
+  amountCents: number;
+  splitAmountCents: number;
+  split: SplitShare[];
+  payer: { name: string; document: string; email?: string };
+  webhookUrl: string | null;
+  /** Absent in runs started before the accept step applied the account's rules (their API had applied them). */
+  asked?: ChargeAsked;
+}
 
 export interface ChargeWorkflowInput extends TransactionWorkflowInput {
   ttlSeconds: number;
   draft: ChargeDraft;
 }
 
+/** A charge as its workflow knows it: what decides between waiting, opening and settling. */
+export interface ChargeTransactionState extends TransactionState {
+  /** When the charge expires unpaid (epoch ms). */
+  expiresAtMs: number;
+  /** The route holds the charge (its BR Code is stored): it can be paid. */
+  opened: boolean;
+}
+
+/** The accept step's answer: the persisted charge (new, or the key's existing one), or the refusal. */
+export type PersistedCharge = Persisted<ChargeTransactionState>;
+
+/** A route's answer about a charge, in a form that travels through Temporal (dates as ISO strings). */
+export type RouteChargeState =
+  | { status: 'pending' }
+  | {
+      status: 'paid';
+      paidAt: string;
+      amountCents: number;
+      /** What the payer's institution told the route. */
+      payer: { name?: string; document?: string; email?: string; bankName?: string; state?: string };
+      endToEndId?: string;
+    }
+  | { status: 'cancelled'; expired: boolean };
+
+export type PaidAtRoute = Extract<RouteChargeState, { status: 'paid' }>;
+
 /** The settled charge; null when the accept step refused it (nothing was kept). */
-export type ChargeWorkflow = (input: ChargeWorkflowInput) => Promise<Transaction | null>;
+export type ChargeWorkflow = (input: ChargeWorkflowInput) => Promise<ChargeTransactionState | null>;
 export const CHARGE_WORKFLOW = 'chargeWorkflow';
 
 export const chargeWorkflowId = (accountId: string, key: string): string => `charge:${accountId}:${key}`;
 
-export type AcceptResult =
-  | { outcome: 'created' | 'repeated'; transaction: Transaction }
-  | { outcome: 'conflict'; transaction: null }
-  | { outcome: 'refused'; refusal: Refusal };
-
-export const acceptUpdate = defineUpdate<AcceptResult, [AcceptRequest]>('accept');
-/** Asks the route for the latest state of a pending charge; answers the transaction as it is then. */
-export const refreshUpdate = defineUpdate<Transaction, []>('refresh');
+/** Asks the route for the latest state of a pending charge; answers the charge as the workflow knows it then. */
+export const refreshUpdate = defineUpdate<ChargeTransactionState, []>('refresh');
 
 /**
  * From this patch on, refreshes that arrive while one is asking the route join it (one route call in

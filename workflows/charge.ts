@@ -1,53 +1,46 @@
 // One workflow per charge, id `charge:<accountId>:<idempotency key>`. It accepts the charge (persist
 // the transaction, create it at the account's route) while the API waits on the `accept` update,
-// then waits durably for the payment notification or the expiry at `expiresAt`, and settles once:
+// then waits durably for the payment notification or the expiry, and settles once:
 // the route's answer decides between paid and expired, never both. On a remote route (a PSP) the
 // creation is a regular activity and the workflow also polls the route while the charge is pending.
 import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
 import type { ChargeActivities } from '../activities/charges.js';
-import type { PaidAtRoute, RouteChargeState } from '../src/charges/draft.js';
-import type { Transaction } from '../src/transactions/serialize.js';
 import {
-  acceptUpdate,
   COALESCED_REFRESH,
   paymentNotifiedSignal,
   REFRESHES_PER_RUN,
   refreshUpdate,
-  type AcceptResult,
+  type ChargeTransactionState,
   type ChargeWorkflow,
+  type PaidAtRoute,
+  type PersistedCharge,
+  type RouteChargeState,
 } from './charge.contract.js';
 import {
+  acceptUpdate,
   LOCAL_SETTLEMENT,
   PERSIST_AND_OPEN,
   REMOTE_ROUTE_CALLS,
   remotePollDelayMs,
   SETTLE_DISPATCHES_EVENTS,
   UNPROCESSABLE,
-  type Refusal,
   type SettleOptions,
 } from './transaction.contract.js';
-import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
+import { acceptAnswer, permanentFailure, readCharge, routeRefusal, transactionActivityCalls, type AcceptDecision } from './transaction-activities.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<ChargeActivities>();
 
 export const chargeWorkflow: ChargeWorkflow = async (input) => {
   const transactionId = input.draft.transactionId;
-  let transaction: Transaction | null = null;
-  /** Set when the accept step refused the charge: every request of the key is answered with it. */
-  let refusal: Refusal | null = null;
-  /** The persisted charge's fingerprint; null when the key is bound to another operation. */
-  let fingerprint: string | null = null;
-  let createdByThisRun = false;
-  let accepted = false;
+  let transaction: ChargeTransactionState | null = null;
+  /** What the accept step decided (set once it did): every request of the key is answered from it. */
+  let decision: AcceptDecision | null = null;
   let notified = false;
   let confirmedPayment: PaidAtRoute | null = null;
 
-  setHandler(acceptUpdate, async (request): Promise<AcceptResult> => {
-    await condition(() => accepted);
-    if (refusal) return { outcome: 'refused', refusal };
-    if (fingerprint === null || request.fingerprint !== fingerprint) return { outcome: 'conflict', transaction: null };
-    const created = createdByThisRun && request.requestId === input.requestId;
-    return { outcome: created ? 'created' : 'repeated', transaction: transaction! };
+  setHandler(acceptUpdate, async (request) => {
+    await condition(() => decision !== null);
+    return acceptAnswer(decision!, request, input.requestId);
   });
 
   setHandler(paymentNotifiedSignal, () => {
@@ -59,10 +52,10 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   let askingRoute: Promise<void> | null = null;
   setHandler(
     refreshUpdate,
-    async (): Promise<Transaction> => {
+    async (): Promise<ChargeTransactionState> => {
       refreshesTaken += 1;
-      await condition(() => accepted);
-      if (refusal) throw ApplicationFailure.nonRetryable('the charge was refused: nothing to refresh', 'ChargeRefused');
+      await condition(() => decision !== null);
+      if ('refusal' in decision!) throw ApplicationFailure.nonRetryable('the charge was refused: nothing to refresh', 'ChargeRefused');
       if (transaction!.id !== transactionId || transaction!.status !== 'pending' || confirmedPayment) return transaction!;
       if (!patched(COALESCED_REFRESH)) await askRoute();
       else await (askingRoute ??= askRoute().finally(() => (askingRoute = null)));
@@ -84,24 +77,22 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   }
 
   const persist = patched(PERSIST_AND_OPEN) ? acceptCalls.persistAndOpenCharge : acceptCalls.persistCharge;
-  const persisted = await persist({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds }).catch((err) => {
+  const persisted = await persist({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds }).catch((err): PersistedCharge => {
     if (!permanentFailure(err, transactionId)) throw err;
-    return { refusal: UNPROCESSABLE };
+    return { outcome: 'refused', refusal: UNPROCESSABLE };
   });
+  // Tested by its field: runs recorded before the step answered an `outcome` have none.
   if ('refusal' in persisted) {
     // Nothing was kept: the key stays free, and a request after this run ends is a new attempt.
-    refusal = persisted.refusal;
-    accepted = true;
+    decision = { refusal: persisted.refusal };
     await condition(allHandlersFinished);
     return null;
   }
-  transaction = persisted.transaction;
-  fingerprint = persisted.fingerprint;
-  createdByThisRun = persisted.created;
+  transaction = readCharge(persisted.transaction);
+  const createdByThisRun = persisted.created;
   if (transaction.id !== transactionId) {
     // The key already belongs to another operation of the account (a transfer): answer conflicts only.
-    fingerprint = null;
-    accepted = true;
+    decision = { transaction, fingerprint: null, createdByThisRun };
     await condition(allHandlersFinished);
     return transaction;
   }
@@ -112,19 +103,19 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   const settlementCalls = () => (!remote && patched(LOCAL_SETTLEMENT) ? { route: acceptCalls, ledger: acceptCalls } : { route: routeCalls, ledger: ledgerCalls });
 
   // Not opened yet: a run before PERSIST_AND_OPEN, a remote route, or an open in the accept step that failed.
-  if (transaction.status === 'pending' && transaction.pix === null) {
+  if (transaction.status === 'pending' && !transaction.opened) {
     try {
-      transaction = await (remote ? remoteCalls : acceptCalls).openChargeAtRoute(transactionId);
+      transaction = readCharge(await (remote ? remoteCalls : acceptCalls).openChargeAtRoute(transactionId));
     } catch (err) {
       // Nothing can be paid yet: a charge the route refused, or could not be stored, fails.
       if (!routeRefusal(err) && !permanentFailure(err, transactionId)) throw err;
       transaction = await settle({ status: 'failed' });
     }
   }
-  accepted = true;
+  decision = { transaction, fingerprint: persisted.fingerprint, createdByThisRun };
 
   if (transaction.status === 'pending') {
-    const outcome = await awaitOutcome(Date.parse(transaction.expiresAt!));
+    const outcome = await awaitOutcome(transaction.expiresAtMs);
     transaction = await settle(outcome);
   }
 
@@ -155,7 +146,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     }
   }
 
-  async function settle(outcome: RouteChargeState | { status: 'failed' }): Promise<Transaction> {
+  async function settle(outcome: RouteChargeState | { status: 'failed' }): Promise<ChargeTransactionState> {
     // Runs started before the patch settle, then dispatch each event in an activity of its own.
     const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
     const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true, firstAttemptNow: true }] : [];
@@ -167,6 +158,6 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
           ? await ledger.settleChargeCancelled(transactionId, outcome.expired, ...options)
           : await ledger.settleChargeFailed(transactionId, ...options);
     if (!dispatching) for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
-    return settled.transaction;
+    return readCharge(settled.transaction);
   }
 };

@@ -1,13 +1,38 @@
-// The MED workflow's contract: what the admin API starts it with and asks it. One workflow per MED,
-// id `med:<med id>`.
+// The MED workflow's contract: what the admin API starts it with and asks it, and what it and its
+// activities answer. One workflow per MED, id `med:<med id>`.
 import { defineUpdate } from '@temporalio/workflow';
-import type { OpenMedInput } from '../src/meds/open.js';
-import type { MedChangeResult } from '../src/meds/results.js';
-import type { MedOutcome } from '../src/meds/row.js';
+
+export interface OpenMedInput {
+  medId: string;
+  transactionId: string;
+  /** Centavos disputed; null disputes everything not yet returned. */
+  amountCents: number | null;
+  reason: string;
+  deadlineSeconds: number;
+}
 
 export interface MedWorkflowInput {
   open: OpenMedInput;
 }
+
+export type MedOutcome = 'accepted' | 'rejected';
+
+/**
+ * Why a MED was not opened or decided, in the core's terms: the admin API answers `not_found` 404 and
+ * `operation_refused` 422. Runs recorded before also carry that status (`status`), which the admin API
+ * reads no more: each code always had the one status.
+ */
+export interface MedRefusal {
+  ok: false;
+  code: 'not_found' | 'operation_refused';
+  message: string;
+}
+
+/**
+ * A MED opened or decided, with the events to dispatch; or the refusal. The admin API answers the MED
+ * from the read model (runs recorded before also carry it here, as `med`).
+ */
+export type MedChangeResult = { ok: true; eventIds: string[] } | MedRefusal;
 
 /** The decision, or the refusal to open. */
 export type MedWorkflow = (input: MedWorkflowInput) => Promise<MedChangeResult>;

@@ -4,9 +4,8 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { MedActivities } from '../activities/meds.js';
 import type { WebhookActivities } from '../activities/webhooks.js';
-import type { MedChangeResult } from '../src/meds/results.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
-import { decideUpdate, openedUpdate, type MedWorkflow } from './med.contract.js';
+import { decideUpdate, openedUpdate, type MedChangeResult, type MedWorkflow } from './med.contract.js';
 
 const activities = proxyActivities<MedActivities & Pick<WebhookActivities, 'dispatchEvent'>>({
   startToCloseTimeout: '30 seconds',

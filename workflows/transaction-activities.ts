@@ -1,8 +1,19 @@
-// How the charge and transfer workflows call their activities, and how they recognise a route's
-// definitive refusal. Workflow code (proxies run only inside a workflow): it imports only @temporalio/workflow and contracts.
+// How the charge and transfer workflows call their activities, read what they answered (runs recorded
+// before included), recognise a route's definitive refusal, and answer the `accept` update. Workflow code
+// (proxies run only inside a workflow): it imports only @temporalio/workflow and contracts.
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { ChargeTransactionState } from './charge.contract.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
-import { PERMANENT_DATA_ERROR, ROUTE_REFUSED, TRANSACTION_ACTIVITY_RETRY as retry } from './transaction.contract.js';
+import {
+  PERMANENT_DATA_ERROR,
+  ROUTE_REFUSED,
+  TRANSACTION_ACTIVITY_RETRY as retry,
+  type AcceptOutcome,
+  type AcceptRequest,
+  type Refusal,
+  type TransactionState,
+  type TransactionStatus,
+} from './transaction.contract.js';
 
 /** Calls to the route, calls that settle in the ledger, and the accept step's calls, for activities `A`. */
 export function transactionActivityCalls<A>() {
@@ -39,4 +50,37 @@ export function permanentFailure(err: unknown, transactionId: string): Applicati
   const failure = failureOfType(err, PERMANENT_DATA_ERROR);
   if (failure) log.error('alert: operation stopped by a permanent data error', { alert: 'permanent_data_error', transactionId, error: failure.message });
   return failure;
+}
+
+/**
+ * The public transaction (reais, ISO dates, the QR code) that the activities answered in runs recorded
+ * before the workflows kept a state of their own: the part of it they read.
+ */
+interface RecordedTransaction {
+  id: string;
+  status: TransactionStatus;
+  expiresAt: string;
+  pix: object | null;
+}
+
+/** A transaction as an activity answered it: its state, or the public transaction of a run recorded before. */
+export function readTransaction(answered: TransactionState | RecordedTransaction): TransactionState {
+  return { id: answered.id, status: answered.status };
+}
+
+/** A charge as an activity answered it: its state, or the public transaction of a run recorded before. */
+export function readCharge(answered: ChargeTransactionState | RecordedTransaction): ChargeTransactionState {
+  if (!('expiresAt' in answered)) return answered;
+  return { id: answered.id, status: answered.status, expiresAtMs: Date.parse(answered.expiresAt), opened: answered.pix !== null };
+}
+
+/** What the accept step decided: the refusal, or the key's transaction (`fingerprint` null: the key is another operation's). */
+export type AcceptDecision = { refusal: Refusal } | { transaction: TransactionState; fingerprint: string | null; createdByThisRun: boolean };
+
+/** The `accept` update's answer to `request`, from the decision; `startRequestId`: the request that started the run. */
+export function acceptAnswer(decision: AcceptDecision, request: AcceptRequest, startRequestId: string): AcceptOutcome {
+  if ('refusal' in decision) return { outcome: 'refused', refusal: decision.refusal };
+  if (decision.fingerprint === null || request.fingerprint !== decision.fingerprint) return { outcome: 'conflict' };
+  const created = decision.createdByThisRun && request.requestId === startRequestId;
+  return { outcome: created ? 'created' : 'repeated', transaction: decision.transaction };
 }

@@ -1,16 +1,41 @@
 // What the charge and transfer workflows share with the code that starts them and with their
-// activities: the `accept` update's request and answer, the failure types an activity reports for
-// what retrying cannot change, the refusal of data PostgreSQL would not store, and the activities'
-// retry policy. Imported by src/, activities/ and workflows/: it imports only Temporal's definitions
-// and types.
-import type { DraftBasics } from '../src/transactions/draft.js';
-import type { Transaction } from '../src/transactions/serialize.js';
+// activities: the draft every transaction starts from, the state a workflow keeps of its transaction,
+// the `accept` protocol (its request, the accept step's answer and the update's answer, the refusal), the
+// failure types an activity reports for what retrying cannot change, and the activities' retry policy.
+// Imported by src/, activities/ and workflows/: it imports only Temporal's definitions and other contracts.
+import { defineUpdate } from '@temporalio/workflow';
 
-/** What a charge's or a transfer's workflow starts with (each adds its own fields). */
+/** A transaction computed and checked by the API before its workflow starts, as every kind carries it. */
+export interface DraftBasics {
+  transactionId: string;
+  accountId: string;
+  apiKeyId: string;
+  externalId: string;
+  /** Hex SHA-256 of the fields the idempotency rules compare. */
+  fingerprint: string;
+  route: string;
+  amountCents: number;
+  feeCents: number;
+  netAmountCents: number;
+  description: string | null;
+}
+
+/** What a transaction's workflow starts with (each kind adds its own fields). */
 export interface TransactionWorkflowInput {
   /** The request that started the workflow: only its accept update is answered 201. */
   requestId: string;
   draft: DraftBasics;
+}
+
+export type TransactionStatus = 'pending' | 'approved' | 'failed' | 'cancelled' | 'refunded';
+
+/**
+ * A transaction as its workflow knows it: what the workflow decides on. The public object (reais, ISO
+ * dates, the QR code) is the edge's, built from the read model.
+ */
+export interface TransactionState {
+  id: string;
+  status: TransactionStatus;
 }
 
 /** What the `accept` update of a transaction workflow is asked with. */
@@ -19,18 +44,48 @@ export interface AcceptRequest {
   fingerprint: string;
 }
 
-/** A refusal of the accept step as it travels through Temporal: what the API answers to every request that joins it. */
+/**
+ * Why the accept step refused an operation (nothing was kept), as it travels through Temporal: the
+ * core's code and message (src/domain/refusal.ts), and why when the code alone says too little. The
+ * edge answers it with the HTTP status of its code (src/http/refusal-status.ts).
+ */
 export interface Refusal {
-  status: number;
   code: string;
   message: string;
+  /** `withdrawals_blocked`: an invalid_request the spec answers 423. */
+  reason?: string;
 }
 
-/** What an accept update answers, whichever the workflow (`R`: the refusals it can carry). */
-export type AcceptOutcome<R = Refusal> =
-  | { outcome: 'created' | 'repeated'; transaction: Transaction }
+/** What the accept (persist) step of every kind answers: the key's transaction as persisted, or the refusal. */
+export type Persisted<S extends TransactionState = TransactionState> =
+  | {
+      outcome: 'persisted';
+      transaction: S;
+      fingerprint: string;
+      /** False when the row already existed (a retried activity, or a later run for the same key). */
+      created: boolean;
+      /** The transaction's route is reached over the network (a PSP); absent in runs recorded before it was said. */
+      remote?: boolean;
+    }
+  | { outcome: 'refused'; refusal: Refusal };
+
+/** What the `accept` update of every kind answers; the edge reads the transaction it names from the read model. */
+export type AcceptOutcome =
+  | { outcome: 'created' | 'repeated'; transaction: TransactionState }
   | { outcome: 'conflict' }
-  | { outcome: 'refused'; refusal: R };
+  | { outcome: 'refused'; refusal: Refusal };
+
+/**
+ * Every transaction workflow's `accept` update: the API starts the workflow with it (or joins the key's
+ * run), and every request of the key learns the accept step's decision from it.
+ */
+export const acceptUpdate = defineUpdate<AcceptOutcome, [AcceptRequest]>('accept');
+
+/** What a settlement activity answers: the transaction settled, and the events recorded with the change. */
+export interface Settled<S extends TransactionState = TransactionState> {
+  transaction: S;
+  eventIds: string[];
+}
 
 /** The failure type a route's definitive refusal travels under (the route said no, as opposed to being unreachable). */
 export const ROUTE_REFUSED = 'RouteRefused';
@@ -40,7 +95,6 @@ export const PERMANENT_DATA_ERROR = 'PermanentDataError';
 
 /** The accept step failed on data PostgreSQL would not store (a permanent error): nothing was kept. */
 export const UNPROCESSABLE: Refusal = {
-  status: 400,
   code: 'invalid_request',
   message: 'Os dados da operação não puderam ser processados; nada foi criado. Corrija o conteúdo e tente novamente',
 };

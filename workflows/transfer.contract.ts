@@ -1,23 +1,70 @@
-// The transfer workflow's contract: what src/ starts it with and tells it, and what it answers.
-// One workflow per transfer, id `transfer:<accountId>:<idempotency key>`.
-import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { TransferDraft, TransferRefusal } from '../src/transfers/draft.js';
-import type { Transaction } from '../src/transactions/serialize.js';
-import type { AcceptOutcome, AcceptRequest, TransactionWorkflowInput } from './transaction.contract.js';
+// The transfer workflow's contract: what src/ starts it with and tells it (besides the `accept` update
+// every transaction workflow answers, transaction.contract.ts), what its activities answer, and what it
+// answers. One workflow per transfer, id `transfer:<accountId>:<idempotency key>`.
+import { defineSignal } from '@temporalio/workflow';
+import type { DraftBasics, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
+
+/** Where a transfer goes, as the API resolved it from the body (src/transfers/destination.ts). */
+export type TransferDestination =
+  /** `keyType`: the DICT key type (src/domain/pix-keys.ts). */
+  | { type: 'pix_key'; keyType: string; key: string }
+  | {
+      type: 'br_code';
+      /** The payload, exactly as the code carries it. */
+      code: string;
+      pixKey: string | null;
+      url: string | null;
+      /** The code's own amount; null when the payer types it. */
+      amountCents: number | null;
+      txid: string | null;
+      merchantName: string;
+      merchantCity: string;
+      static: boolean;
+    };
+
+/** What the client asked for, judged by the account's rules in the accept step (src/transfers/terms.ts). */
+export interface TransferAsked {
+  /** The amount the body sent, in centavos; null when omitted (allowed when the BR Code defines it). */
+  amountCents: number | null;
+  coverFee: boolean;
+  destination: TransferDestination;
+}
+
+/**
+ * A transfer as the API previewed it when the request came (what a 202 shows), and what the client
+ * asked. The accept step prices `asked` again against the account as it is then.
+ */
+export interface TransferDraft extends DraftBasics {
+  /** `internal` when the destination is a BR Code of a pending charge of this engine. */
+  method: 'pix' | 'internal';
+  debitedAmountCents: number;
+  recipientAmountCents: number;
+  /** What the route is asked to pay. */
+  destination: { type: 'pix_key' | 'pix_copy_paste' | 'qr_code'; value: string; keyType?: string };
+  /** The paying account: the transaction's `payer` (the route is told its name and document). */
+  payer: { name: string; document: string; email: string };
+  /** The public `counterparty` of the transaction: the destination as resolved. */
+  counterparty: Record<string, unknown>;
+  /** Absent in runs started before the accept step applied the account's rules (their API had applied them). */
+  asked?: TransferAsked;
+}
 
 export interface TransferWorkflowInput extends TransactionWorkflowInput {
   draft: TransferDraft;
 }
 
+/** A route's answer about a transfer, in a form that travels through Temporal (dates as ISO strings). */
+export type RouteTransferState =
+  | { status: 'pending' }
+  | { status: 'approved'; settledAt: string }
+  | { status: 'failed'; reason: string };
+
 /** The settled transfer; null when the accept step refused it (nothing was kept). */
-export type TransferWorkflow = (input: TransferWorkflowInput) => Promise<Transaction | null>;
+export type TransferWorkflow = (input: TransferWorkflowInput) => Promise<TransactionState | null>;
 export const TRANSFER_WORKFLOW = 'transferWorkflow';
 
 export const transferWorkflowId = (accountId: string, key: string): string => `transfer:${accountId}:${key}`;
 
-export type TransferAcceptResult = AcceptOutcome<TransferRefusal>;
-
-export const transferAcceptUpdate = defineUpdate<TransferAcceptResult, [AcceptRequest]>('accept');
 /** The route told the engine it answered the transfer (the workflow confirms with the route). */
 export const networkAnsweredSignal = defineSignal<[]>('networkAnswered');
 

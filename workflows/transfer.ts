@@ -6,46 +6,48 @@
 // activity and the polling follows the remote schedule.
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import type { TransferActivities } from '../activities/transfers.js';
-import type { PersistedTransfer, RouteTransferState } from '../src/transfers/draft.js';
-import type { Transaction } from '../src/transactions/serialize.js';
-import { REMOTE_ROUTE_CALLS, remotePollDelayMs, SETTLE_DISPATCHES_EVENTS, UNPROCESSABLE, type SettleOptions } from './transaction.contract.js';
-import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs, transferAcceptUpdate, type TransferAcceptResult, type TransferWorkflow } from './transfer.contract.js';
-import { permanentFailure, routeRefusal, transactionActivityCalls } from './transaction-activities.js';
+import {
+  acceptUpdate,
+  REMOTE_ROUTE_CALLS,
+  remotePollDelayMs,
+  SETTLE_DISPATCHES_EVENTS,
+  UNPROCESSABLE,
+  type Persisted,
+  type SettleOptions,
+  type TransactionState,
+} from './transaction.contract.js';
+import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs, type RouteTransferState, type TransferWorkflow } from './transfer.contract.js';
+import { acceptAnswer, permanentFailure, readTransaction, routeRefusal, transactionActivityCalls, type AcceptDecision } from './transaction-activities.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<TransferActivities>();
 
 export const transferWorkflow: TransferWorkflow = async (input) => {
   const transactionId = input.draft.transactionId;
-  let answer: TransferAcceptResult | null = null;
-  let fingerprint: string | null = null;
-  let createdByThisRun = false;
+  /** What the accept step decided (set once it did): every request of the key is answered from it. */
+  let decision: AcceptDecision | null = null;
   let notified = false;
   let remote = false;
 
-  setHandler(transferAcceptUpdate, async (request): Promise<TransferAcceptResult> => {
-    await condition(() => answer !== null);
-    if (answer!.outcome !== 'created') return answer!;
-    if (request.fingerprint !== fingerprint) return { outcome: 'conflict' };
-    const created = createdByThisRun && request.requestId === input.requestId;
-    return { outcome: created ? 'created' : 'repeated', transaction: answer!.transaction };
+  setHandler(acceptUpdate, async (request) => {
+    await condition(() => decision !== null);
+    return acceptAnswer(decision!, request, input.requestId);
   });
 
   setHandler(networkAnsweredSignal, () => {
     notified = true;
   });
 
-  const persisted = await acceptCalls.persistTransfer(input.draft).catch((err): PersistedTransfer => {
+  const persisted = await acceptCalls.persistTransfer(input.draft).catch((err): Persisted => {
     if (!permanentFailure(err, transactionId)) throw err;
     return { outcome: 'refused', refusal: UNPROCESSABLE };
   });
   if (persisted.outcome === 'refused') {
-    answer = persisted;
+    decision = { refusal: persisted.refusal };
     await condition(allHandlersFinished);
     return null;
   }
-  fingerprint = persisted.fingerprint;
-  createdByThisRun = persisted.created;
-  let transaction = persisted.transaction;
+  let transaction = readTransaction(persisted.transaction);
+  const accepted: AcceptDecision = { transaction, fingerprint: persisted.fingerprint, createdByThisRun: persisted.created };
 
   // The key may name another operation (a charge, or a transfer this run did not create and that is final).
   if (transaction.id === transactionId && transaction.status === 'pending') {
@@ -53,11 +55,11 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
     remote = persisted.remote === true && patched(REMOTE_ROUTE_CALLS);
     // Answered once the route holds the transfer, so that it can be settled from then on.
     const sent = await send();
-    answer = { outcome: 'created', transaction };
+    decision = accepted;
     const outcome = sent.status === 'pending' ? await awaitAnswer() : sent;
     transaction = await settle(outcome);
   } else {
-    answer = { outcome: 'created', transaction };
+    decision = accepted;
   }
   await condition(allHandlersFinished);
   return transaction;
@@ -85,7 +87,7 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
     }
   }
 
-  async function settle(outcome: Exclude<RouteTransferState, { status: 'pending' }>): Promise<Transaction> {
+  async function settle(outcome: Exclude<RouteTransferState, { status: 'pending' }>): Promise<TransactionState> {
     // Runs started before the patch settle, then dispatch each event in an activity of its own.
     const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
     const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true, firstAttemptNow: true }] : [];
@@ -94,6 +96,6 @@ export const transferWorkflow: TransferWorkflow = async (input) => {
         ? await ledgerCalls.settleTransferApproved(transactionId, outcome.settledAt, ...options)
         : await ledgerCalls.settleTransferFailed(transactionId, outcome.reason, ...options);
     if (!dispatching) for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
-    return settled.transaction;
+    return readTransaction(settled.transaction);
   }
 };

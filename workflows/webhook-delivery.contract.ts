@@ -2,7 +2,11 @@
 // `webhook-delivery:<delivery id>`; an operator's redelivery runs it again with one attempt under
 // its own id. Each attempt is an activity; failed attempts wait by the retry schedule below.
 import { defineSignal } from '@temporalio/workflow';
-import type { AttemptOutcome, AttemptTrigger } from '../src/webhooks/attempt.js';
+
+export type AttemptTrigger = 'automatic' | 'manual';
+
+/** `abandoned`: nothing was sent because the target endpoint was disabled (the delivery is cancelled). */
+export type AttemptOutcome = 'delivered' | 'failed' | 'abandoned';
 
 /**
  * The automatic retry schedule: at most 8 attempts; after failed attempt n the next one waits

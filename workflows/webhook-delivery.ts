@@ -5,8 +5,7 @@
 import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.js';
 import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
-import type { AttemptOutcome } from '../src/webhooks/attempt.js';
-import { FIRST_ATTEMPT_WAIT_MS, firstAttemptSignal, retryDelayMs, type WebhookDeliveryWorkflow } from './webhook-delivery.contract.js';
+import { FIRST_ATTEMPT_WAIT_MS, firstAttemptSignal, retryDelayMs, type AttemptOutcome, type WebhookDeliveryWorkflow } from './webhook-delivery.contract.js';
 
 // The activity's own retries cover infrastructure failures (database, worker crash), not the
 // receiver's answer, which comes back as an outcome: without a limit, backing off to a minute.

@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import { ok } from '../http/edge.js';
 import { isKeyBound, type CreationAnswer } from '../transactions/creation.js';
 import { TransactionSchema } from '../transactions/schema.js';
+import { serializeTransaction } from '../transactions/serialize.js';
 import { takeQuota } from './guard.js';
 import type { Permission, RouteSpec } from './routes.js';
 
@@ -64,7 +65,7 @@ export function creationRoute(route: CreationRoute): RouteSpec {
     async handler(ctx, deps) {
       const caller = ctx.state.caller as Caller;
       const answer = await route.create(deps, caller, ctx.request.body, ctx.get('idempotency-key') || undefined, ctx.state.requestId as string);
-      ok(ctx, answer.transaction, OUTCOME_STATUS[answer.outcome], { idempotent: answer.outcome === 'repeated' });
+      ok(ctx, serializeTransaction(answer.transaction), OUTCOME_STATUS[answer.outcome], { idempotent: answer.outcome === 'repeated' });
     },
   };
 }

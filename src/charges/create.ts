@@ -4,15 +4,14 @@
 import type { Caller } from '../accounts/account.js';
 import type { Deps } from '../deps.js';
 import { invalidRequest } from '../domain/refusal.js';
-import { recordedRefusal } from '../transactions/acceptance.js';
 import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { findTransaction } from '../transactions/repository.js';
 import { pendingTransaction } from '../transactions/pending.js';
-import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
+import type { TransactionRow } from '../transactions/row.js';
 import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../transactions/idempotency.js';
 import { chargeTransactionId } from '../transactions/ids.js';
 import { TIMED_OUT } from '../async/within.js';
-import type { ChargeAsked, ChargeDraft } from './draft.js';
+import type { ChargeAsked, ChargeDraft } from '../../workflows/charge.contract.js';
 import { chargeComparedFields, parseChargeBody, type ChargeRequest } from './schema.js';
 import { chargeTerms } from './terms.js';
 import { joinCharge, startCharge } from './workflow-client.js';
@@ -39,7 +38,7 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
 }
 
 /** The charge as known before the workflow persisted it: what a 202 shows. */
-function chargePreview(draft: ChargeDraft, ttlSeconds: number): Transaction {
+function chargePreview(draft: ChargeDraft, ttlSeconds: number): TransactionRow {
   return pendingTransaction(draft, ttlSeconds, {
     direction: 'in',
     type: 'payment',
@@ -68,15 +67,15 @@ export async function createCharge(deps: Deps, caller: Caller, body: unknown, he
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
     const accepting = existing.status === 'pending' && existing.pixCopyPaste === null;
-    if (!accepting) return { outcome: 'repeated', transaction: serializeTransaction(existing) };
+    if (!accepting) return { outcome: 'repeated', transaction: existing };
     const joined = await joinCharge(deps, accountId, key, requestId, fingerprint);
-    if (joined === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => serializeTransaction(existing));
-    return creationAnswer(joined, recordedRefusal);
+    if (joined === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => existing);
+    return creationAnswer(deps, accountId, joined);
   }
 
   const draft = await draftCharge(deps, caller, request, key, fingerprint);
   const ttlSeconds = deps.config.chargeTtlSeconds;
   const result = await startCharge(deps, { requestId, ttlSeconds, draft }, fingerprint);
   if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => chargePreview(draft, ttlSeconds));
-  return creationAnswer(result, recordedRefusal);
+  return creationAnswer(deps, accountId, result);
 }

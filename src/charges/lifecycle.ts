@@ -1,6 +1,7 @@
 // The steps of a charge's life that touch PostgreSQL or the route, each idempotent so that an
 // activity retried by Temporal does its work once: persist, open at the route, ask the route, and
-// settle (status change, ledger posting and event in one PostgreSQL transaction).
+// settle (status change, ledger posting and event in one PostgreSQL transaction). Each answers its
+// workflow the charge as the workflow knows it (ChargeTransactionState), read from the row.
 import type { Sql, TxSql } from '../db/database.js';
 import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
@@ -10,20 +11,31 @@ import { countStatusReached } from '../metrics/transactions.js';
 import type { ChargeState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { findTransactionByKey } from '../transactions/repository.js';
-import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
-import { loadTransactionRow, settleManyOnce, settleOnce, type Settled } from '../transactions/settle.js';
-import { accept, checkAccountState, type Refusal } from '../transactions/acceptance.js';
-import type { ChargeDraft, PaidAtRoute, PersistedCharge, RouteChargeState } from './draft.js';
+import { loadTransactionRow, settleManyOnce, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
+import { accept, checkAccountState } from '../transactions/acceptance.js';
+import type { ChargeDraft, ChargeTransactionState, PaidAtRoute, PersistedCharge, RouteChargeState } from '../../workflows/charge.contract.js';
+import type { Settled } from '../../workflows/transaction.contract.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
 
 /** The route needs the configured routes and a logger besides PostgreSQL. */
 export type ChargeLifecycleDeps = ChargeRouteDeps;
+
+/** The charge as its workflow knows it (workflows/charge.contract.ts). */
+const chargeTransactionState = (row: TransactionRow): ChargeTransactionState => ({
+  ...transactionState(row),
+  expiresAtMs: row.expiresAt.getTime(),
+  opened: row.pixCopyPaste !== null,
+});
+
+const settledCharge = ({ row, eventIds }: Settlement): Settled<ChargeTransactionState> => ({ transaction: chargeTransactionState(row), eventIds });
 
 interface PersistInput {
   draft: ChargeDraft;
   createdAtMs: number;
   ttlSeconds: number;
 }
+
+type RefusedCharge = Extract<PersistedCharge, { outcome: 'refused' }>;
 
 /** The accept step's row, and the name the route shows the payer. */
 interface PersistedRow {
@@ -37,7 +49,7 @@ interface PersistedRow {
  * receiving, limits, fee, split) and the pending `txn_` row inserted, or the refusal (nothing kept).
  * A draft without `asked` comes from a run whose API already priced it: its amounts stand.
  */
-async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput): Promise<PersistedRow | { refusal: Refusal }> {
+async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput): Promise<PersistedRow | RefusedCharge> {
   const { draft } = input;
   const decided = await accept(deps.sql, draft.accountId, async (tx, account): Promise<PersistedRow> => {
     const kept = (row: TransactionRow, created: boolean) => ({ row, created, merchantName: account.name });
@@ -50,13 +62,14 @@ async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput):
     if (!inserted) return kept(await loadByKey(tx, draft), false);
     return kept(toTransactionRow(inserted), true);
   });
-  if ('refused' in decided) return { refusal: decided.refused };
+  if ('refused' in decided) return { outcome: 'refused', refusal: decided.refused };
   if (decided.accepted.created) countStatusReached(decided.accepted.row);
   return decided.accepted;
 }
 
-const persistedCharge = (deps: ChargeLifecycleDeps, { row, created }: PersistedRow): Exclude<PersistedCharge, { refusal: unknown }> => ({
-  transaction: serializeTransaction(row),
+const persistedCharge = (deps: ChargeLifecycleDeps, { row, created }: PersistedRow): Extract<PersistedCharge, { outcome: 'persisted' }> => ({
+  outcome: 'persisted',
+  transaction: chargeTransactionState(row),
   fingerprint: row.fingerprint,
   created,
   // A route name no route answers to is refused later, at creation.
@@ -118,15 +131,15 @@ function insertCharge(
 }
 
 /** Creates the charge at the account's route and stores its BR Code and QR code. */
-export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<Transaction> {
+export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<ChargeTransactionState> {
   const [raw] = await deps.sql<(RawTransactionRow & { merchant_name: string })[]>`
     select t.*, a.name as merchant_name from transactions t join accounts a on a.id = t.account_id where t.id = ${transactionId}`;
   if (!raw) throw new Error(`charge ${transactionId} not found`);
   return openLoadedCharge(deps, toTransactionRow(raw), raw.merchant_name);
 }
 
-async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, merchantName: string): Promise<Transaction> {
-  if (row.pixCopyPaste !== null || row.status !== 'pending') return serializeTransaction(row);
+async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, merchantName: string): Promise<ChargeTransactionState> {
+  if (row.pixCopyPaste !== null || row.status !== 'pending') return chargeTransactionState(row);
   const transactionId = row.id;
   const created = await chargeRoute(deps, row.acquirer).createCharge({
     transactionId,
@@ -141,7 +154,7 @@ async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, 
     set pix_copy_paste = ${created.copyPaste}, pix_qr_code_base64 = ${created.qrCodeBase64}, processor_ref = ${created.routeRef}, updated_at = now()
     where id = ${transactionId} and pix_copy_paste is null
     returning *`;
-  return serializeTransaction(updated ? toTransactionRow(updated) : await loadTransactionRow(deps.sql, transactionId));
+  return chargeTransactionState(updated ? toTransactionRow(updated) : await loadTransactionRow(deps.sql, transactionId));
 }
 
 /** The route's answer about a charge as it travels to the workflow (dates as ISO strings). */
@@ -184,7 +197,7 @@ interface PaidCharge {
   paid: PaidAtRoute;
 }
 
-function settleOnePaid(sql: Sql, { transactionId, paid }: PaidCharge): Promise<Settled> {
+function settleOnePaid(sql: Sql, { transactionId, paid }: PaidCharge): Promise<Settlement> {
   return settleOnce(
     sql,
     transactionId,
@@ -195,7 +208,7 @@ function settleOnePaid(sql: Sql, { transactionId, paid }: PaidCharge): Promise<S
   );
 }
 
-function settleManyPaid(sql: Sql, charges: PaidCharge[]): Promise<(Settled | undefined)[]> {
+function settleManyPaid(sql: Sql, charges: PaidCharge[]): Promise<(Settlement | undefined)[]> {
   return settleManyOnce(
     sql,
     charges.map((c) => c.transactionId),
@@ -211,9 +224,9 @@ function settleManyPaid(sql: Sql, charges: PaidCharge[]): Promise<(Settled | und
 }
 
 // Approvals arriving together (many payments at once) settle in one PostgreSQL transaction.
-const paidSettlements = new WeakMap<Sql, GroupCommit<PaidCharge, Settled>>();
+const paidSettlements = new WeakMap<Sql, GroupCommit<PaidCharge, Settlement>>();
 
-export function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: string, paid: PaidAtRoute): Promise<Settled> {
+export async function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: string, paid: PaidAtRoute): Promise<Settled<ChargeTransactionState>> {
   let group = paidSettlements.get(deps.sql);
   if (!group) {
     const { sql, log } = deps;
@@ -225,7 +238,7 @@ export function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: strin
     });
     paidSettlements.set(sql, group);
   }
-  return group.run({ transactionId, paid });
+  return settledCharge(await group.run({ transactionId, paid }));
 }
 
 /** What the payer's institution told the route, without empty fields (they must not erase the charge's payer). */
@@ -233,19 +246,11 @@ function payerAtRoute(paid: PaidAtRoute): Partial<StoredPayer> {
   return Object.fromEntries(Object.entries(paid.payer).filter(([, value]) => typeof value === 'string' && value !== ''));
 }
 
-export function settleChargeCancelled(deps: ChargeLifecycleDeps, transactionId: string, expired: boolean): Promise<Settled> {
-  return settleOnce(
-    deps.sql,
-    transactionId,
-    (tx) => tx`status = 'cancelled', expired = ${expired}, processing_state = 'completed'`,
-  );
+export async function settleChargeCancelled(deps: ChargeLifecycleDeps, transactionId: string, expired: boolean): Promise<Settled<ChargeTransactionState>> {
+  return settledCharge(await settleOnce(deps.sql, transactionId, (tx) => tx`status = 'cancelled', expired = ${expired}, processing_state = 'completed'`));
 }
 
 /** The route refused the charge for good: `failed`, nothing posted. */
-export function settleChargeFailed(deps: ChargeLifecycleDeps, transactionId: string): Promise<Settled> {
-  return settleOnce(
-    deps.sql,
-    transactionId,
-    (tx) => tx`status = 'failed', processing_state = 'completed'`,
-  );
+export async function settleChargeFailed(deps: ChargeLifecycleDeps, transactionId: string): Promise<Settled<ChargeTransactionState>> {
+  return settledCharge(await settleOnce(deps.sql, transactionId, (tx) => tx`status = 'failed', processing_state = 'completed'`));
 }

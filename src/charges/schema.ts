@@ -8,6 +8,7 @@ import { invalidRequest, Refusal } from '../domain/refusal.js';
 import { parseReceiverUrl } from '../webhooks/ssrf.js';
 import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
+import type { SplitRequestItem } from '../../workflows/charge.contract.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
 
@@ -54,14 +55,6 @@ export const ChargeBodySchema = Type.Object({
 export type ChargeBody = Static<typeof ChargeBodySchema>;
 
 const validators = compileRequestSchema(ChargeBodySchema);
-
-/** A split item after the body checks: amount in centavos or percent, recipient as sent. */
-export interface SplitRequestItem {
-  recipient: string;
-  amountCents?: number;
-  percent?: number;
-  description?: string;
-}
 
 /** The request as the engine uses it: centavos, a normalised document, defaults applied. */
 export interface ChargeRequest {

@@ -6,8 +6,7 @@ import type { Sql, TxSql } from '../db/database.js';
 import { chargeAmounts } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
 import { invalidRequest, operationRefused, Refusal } from '../domain/refusal.js';
-import type { StoredSplitShare } from '../transactions/row.js';
-import type { ChargeAsked } from './draft.js';
+import type { ChargeAsked, SplitShare } from '../../workflows/charge.contract.js';
 import { resolveSplitRecipients } from './recipients.js';
 
 export interface ChargeTerms {
@@ -16,7 +15,7 @@ export interface ChargeTerms {
   feeCents: number;
   splitAmountCents: number;
   netAmountCents: number;
-  split: StoredSplitShare[];
+  split: SplitShare[];
 }
 
 export async function chargeTerms(sql: Sql | TxSql, account: Account, asked: ChargeAsked): Promise<ChargeTerms> {

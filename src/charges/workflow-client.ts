@@ -5,17 +5,18 @@ import type { Deps } from '../deps.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
-import { acceptUpdate, CHARGE_WORKFLOW, chargeWorkflowId, paymentNotifiedSignal, refreshUpdate, type AcceptResult, type ChargeWorkflowInput } from '../../workflows/charge.contract.js';
+import { CHARGE_WORKFLOW, chargeWorkflowId, paymentNotifiedSignal, refreshUpdate, type ChargeWorkflowInput } from '../../workflows/charge.contract.js';
+import { acceptUpdate, type AcceptOutcome } from '../../workflows/transaction.contract.js';
 
-const CHARGE: TransactionWorkflow<AcceptResult> = { type: CHARGE_WORKFLOW, accept: acceptUpdate, workflowId: chargeWorkflowId };
+const CHARGE: TransactionWorkflow = { type: CHARGE_WORKFLOW, workflowId: chargeWorkflowId };
 
 /** Starts the charge's workflow (or joins the key's) and waits for its accept step; TIMED_OUT when it did not answer in time. */
-export function startCharge(deps: Deps, input: ChargeWorkflowInput, fingerprint: string): Promise<AcceptResult | typeof TIMED_OUT> {
+export function startCharge(deps: Deps, input: ChargeWorkflowInput, fingerprint: string): Promise<AcceptOutcome | typeof TIMED_OUT> {
   return acceptWithStart(deps, CHARGE, input, fingerprint);
 }
 
 /** A repeat of a charge still being accepted: the accept update of the key's running workflow. */
-export function joinCharge(deps: Deps, accountId: string, key: string, requestId: string, fingerprint: string): Promise<AcceptResult | typeof TIMED_OUT> {
+export function joinCharge(deps: Deps, accountId: string, key: string, requestId: string, fingerprint: string): Promise<AcceptOutcome | typeof TIMED_OUT> {
   const accepted = deps.temporal.workflow.getHandle(chargeWorkflowId(accountId, key)).executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint }] });
   return within(accepted, deps.config.acceptWaitMs);
 }

@@ -53,9 +53,9 @@ export class Refusal extends Error {
 }
 
 /**
- * A refusal a workflow's accept step recorded (workflows/transaction.contract.ts's `Refusal`: the answer
- * as it was decided, HTTP status included, in committed histories and in-flight runs' results), relayed
- * to the edge as recorded: the core reads none of it.
+ * A refusal a workflow's accept step recorded before refusals travelled in the core's terms (the answer
+ * as it was decided, HTTP status included, in the results of runs then in flight), relayed to the edge
+ * as recorded: the core reads none of it.
  */
 export class RecordedRefusal extends Error {
   constructor(readonly recorded: { status: number; code: string; message: string }) {

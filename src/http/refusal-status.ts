@@ -1,6 +1,5 @@
 // The one table of the HTTP status the edge answers each refusal of the core with (src/domain/refusal.ts),
-// from the spec's error table. Pure data: the accept step also stamps it into the refusal a workflow
-// records (transactions/acceptance.ts), whose contract stores the answer, status included.
+// from the spec's error table, a refusal a workflow recorded included (transactions/acceptance.ts).
 import type { Refusal, RefusalCode, RefusalReason } from '../domain/refusal.js';
 
 export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {

@@ -9,9 +9,9 @@ import { post } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js';
 import { findMedById } from './repository.js';
-import { medNotFound, medRefused, type MedChangeResult } from './results.js';
-import type { MedOutcome, MedRow } from './row.js';
-import { serializeMed } from './serialize.js';
+import { medNotFound, medRefused } from './results.js';
+import type { MedRow } from './row.js';
+import type { MedChangeResult, MedOutcome } from '../../workflows/med.contract.js';
 
 function settleRetention(tx: TxSql, med: MedRow, outcome: MedOutcome) {
   const retained = customerAccount(med.accountId, 'retained');
@@ -50,7 +50,7 @@ export async function decideMed(sql: Sql, medId: string, outcome: MedOutcome): P
     if (med.status === outcome) {
       const refunded = outcome === 'accepted' ? await tx`select 1 from transactions where id = ${med.transactionId} and status = 'refunded'` : [];
       const eventIds = [...(refunded.length ? [transactionEventId(med.transactionId, 'refunded')] : []), medEventId(med.id, outcome)];
-      return { ok: true, med: serializeMed(med), eventIds };
+      return { ok: true, eventIds };
     }
     if (med.status !== 'open') return medRefused(`A MED já foi decidida (${med.status})`);
 
@@ -69,7 +69,7 @@ export async function decideMed(sql: Sql, medId: string, outcome: MedOutcome): P
       where id = ${medId}`;
     const decided = (await findMedById(tx, medId))!;
     eventIds.push(await recordMedEvent(tx, decided, outcome));
-    return { ok: true, med: serializeMed(decided), eventIds };
+    return { ok: true, eventIds };
   });
   if (refunded) countStatusReached({ type: 'payment', status: 'refunded' });
   return decided;

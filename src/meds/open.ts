@@ -10,17 +10,8 @@ import { customerAccount } from '../ledger/accounts.js';
 import { lockedBalances } from '../ledger/balance.js';
 import { post } from '../ledger/post.js';
 import { findMedById } from './repository.js';
-import { medNotFound, medRefused, type MedChangeResult } from './results.js';
-import { serializeMed } from './serialize.js';
-
-export interface OpenMedInput {
-  medId: string;
-  transactionId: string;
-  /** Centavos disputed; null disputes everything not yet returned. */
-  amountCents: number | null;
-  reason: string;
-  deadlineSeconds: number;
-}
+import { medNotFound, medRefused } from './results.js';
+import type { MedChangeResult, OpenMedInput } from '../../workflows/med.contract.js';
 
 /** The account's available balance, its row locked for the caller's PostgreSQL transaction. */
 export async function lockedAvailable(tx: TxSql, accountId: string): Promise<number> {
@@ -32,7 +23,7 @@ export async function lockedAvailable(tx: TxSql, accountId: string): Promise<num
 export function openMed(sql: Sql, input: OpenMedInput): Promise<MedChangeResult> {
   return sql.begin(async (tx): Promise<MedChangeResult> => {
     const existing = await findMedById(tx, input.medId);
-    if (existing) return { ok: true, med: serializeMed(existing), eventIds: [medEventId(existing.id, 'created')] };
+    if (existing) return { ok: true, eventIds: [medEventId(existing.id, 'created')] };
 
     const [charge] = await tx<{ accountId: string; type: string; status: string; amount: bigint; refunded: bigint }[]>`
       select account_id as "accountId", type, status, amount, refunded_amount as refunded
@@ -64,6 +55,6 @@ export function openMed(sql: Sql, input: OpenMedInput): Promise<MedChangeResult>
       });
     }
     const med = (await findMedById(tx, input.medId))!;
-    return { ok: true, med: serializeMed(med), eventIds: [await recordMedEvent(tx, med, 'created')] };
+    return { ok: true, eventIds: [await recordMedEvent(tx, med, 'created')] };
   });
 }

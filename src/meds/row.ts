@@ -1,10 +1,10 @@
 // A MED as the code sees it (centavos as numbers), mapped from `meds` joined with its transaction.
-// Pure types and mapping only: workflows import the types.
+// Pure types and mapping only.
+import type { MedOutcome } from '../../workflows/med.contract.js';
 
-export const MED_STATUSES = ['open', 'accepted', 'rejected'] as const;
-export type MedStatus = (typeof MED_STATUSES)[number];
-export type MedOutcome = Exclude<MedStatus, 'open'>;
 export const MED_OUTCOMES: readonly MedOutcome[] = ['accepted', 'rejected'];
+export const MED_STATUSES = ['open', ...MED_OUTCOMES] as const;
+export type MedStatus = (typeof MED_STATUSES)[number];
 
 export interface MedRow {
   id: string;

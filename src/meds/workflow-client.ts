@@ -1,10 +1,11 @@
 // The admin API's side of the MED workflow: open a MED (update-with-start of `med:<id>`, waiting for
 // the `opened` update) and hand a decision to the running workflow. Both wait at most ACCEPT_WAIT_MS:
 // past that (no worker answering) the answer is the MED as known, marked pending (202), as the public
-// API does; a repeat (same Idempotency-Key, or the same decision) joins the same workflow.
+// API does; a repeat (same Idempotency-Key, or the same decision) joins the same workflow. A change the
+// workflow answers is read back from the read model: the admin API serializes the MED.
 import { randomBytes } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { decideUpdate, MED_WORKFLOW, medWorkflowId, openedUpdate, type MedWorkflow } from '../../workflows/med.contract.js';
+import { decideUpdate, MED_WORKFLOW, medWorkflowId, openedUpdate, type MedChangeResult, type MedOutcome, type MedRefusal, type MedWorkflow } from '../../workflows/med.contract.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { ensureStarted } from '../temporal/accept-with-start.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
@@ -12,9 +13,8 @@ import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/sear
 import type { Deps } from '../deps.js';
 import { bindOpenRequest } from './open-requests.js';
 import { findMedById } from './repository.js';
-import { medNotFound, medRefused, type MedChangeResult } from './results.js';
-import type { MedOutcome, MedRow } from './row.js';
-import { serializeMed } from './serialize.js';
+import { medNotFound, medRefused } from './results.js';
+import type { MedRow } from './row.js';
 
 export interface MedNotification {
   transactionId: string;
@@ -22,16 +22,27 @@ export interface MedNotification {
   reason: string;
 }
 
+/** The MED as the read model holds it, or the refusal. */
+export type MedResult = { ok: true; med: MedRow } | MedRefusal;
+
 export interface MedAnswer {
-  result: MedChangeResult;
+  result: MedResult;
   /** The workflow did not answer within ACCEPT_WAIT_MS: `result` is the MED as known so far. */
   pending: boolean;
   /** An earlier request under the same Idempotency-Key opened it. */
   repeated: boolean;
 }
 
-const answered = (result: MedChangeResult, repeated = false): MedAnswer => ({ result, pending: false, repeated });
-const known = (row: MedRow): MedChangeResult => ({ ok: true, med: serializeMed(row), eventIds: [] });
+const answered = (result: MedResult, repeated = false): MedAnswer => ({ result, pending: false, repeated });
+const known = (med: MedRow): MedResult => ({ ok: true, med });
+
+/** The MED the workflow opened or decided, read back; or its refusal. */
+async function readBack(deps: Deps, medId: string, change: MedChangeResult): Promise<MedResult> {
+  if (!change.ok) return change;
+  const med = await findMedById(deps.sql, medId);
+  if (!med) throw new Error(`MED ${medId} changed by its workflow but not found`);
+  return known(med);
+}
 
 interface DisputedCharge {
   accountId: string;
@@ -96,7 +107,8 @@ export async function openMedThroughWorkflow(deps: Deps, notification: MedNotifi
     .catch((err: unknown) => {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       return deps.temporal.workflow.getHandle<MedWorkflow>(workflowId).result();
-    });
+    })
+    .then((change) => readBack(deps, medId, change));
   const result = await within(opened, deps.config.acceptWaitMs);
   if (result !== TIMED_OUT) return answered(result, repeated);
   await ensureStarted(deps, workflowId);
@@ -105,7 +117,7 @@ export async function openMedThroughWorkflow(deps: Deps, notification: MedNotifi
 }
 
 /** The answer a MED that is no longer open gives: itself for the same decision, a refusal for the other. */
-async function decidedAnswer(deps: Deps, medId: string, outcome: MedOutcome): Promise<MedChangeResult | null> {
+async function decidedAnswer(deps: Deps, medId: string, outcome: MedOutcome): Promise<MedResult | null> {
   const med = await findMedById(deps.sql, medId);
   if (!med) return medNotFound();
   if (med.status === 'open') return null;
@@ -119,12 +131,15 @@ export async function decideMedThroughWorkflow(deps: Deps, medId: string, outcom
     .getHandle(medWorkflowId(medId))
     // One update per decision: a repeat while the first still waits for a worker joins it.
     .executeUpdate(decideUpdate, { args: [outcome], updateId: `decide:${outcome}` })
-    .catch(async (err: unknown) => {
-      // The workflow finished between our read and the update: the record tells what was decided.
-      const answer = await decidedAnswer(deps, medId, outcome);
-      if (answer) return answer;
-      throw err;
-    });
+    .then(
+      (change) => readBack(deps, medId, change),
+      async (err: unknown) => {
+        // The workflow finished between our read and the update: the record tells what was decided.
+        const answer = await decidedAnswer(deps, medId, outcome);
+        if (answer) return answer;
+        throw err;
+      },
+    );
   const result = await within(decided, deps.config.acceptWaitMs);
   if (result !== TIMED_OUT) return answered(result);
   await ensureStarted(deps, medWorkflowId(medId));

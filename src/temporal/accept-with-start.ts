@@ -2,18 +2,16 @@
 // `accept` update (starting the workflow, or joining the one already running for the key), waited
 // for a bounded time (ACCEPT_WAIT_MS).
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
-import type { UpdateDefinition } from '@temporalio/common';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../deps.js';
 import { unavailable } from '../domain/refusal.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
-import type { AcceptRequest, TransactionWorkflowInput } from '../../workflows/transaction.contract.js';
+import { acceptUpdate, type AcceptOutcome, type TransactionWorkflowInput } from '../../workflows/transaction.contract.js';
 import { WORKFLOW_TASK_TIMEOUT } from './timeouts.js';
 
 /** A charge's or a transfer's workflow, as its contract names it. */
-export interface TransactionWorkflow<Ret> {
+export interface TransactionWorkflow {
   type: string;
-  accept: UpdateDefinition<Ret, [AcceptRequest]>;
   workflowId(accountId: string, key: string): string;
 }
 
@@ -43,15 +41,15 @@ export async function ensureStarted(deps: Deps, workflowId: string): Promise<voi
  * The accept update's answer, or TIMED_OUT when the wait ran out and Temporal confirmed it knows of
  * the workflow (503 when it does not answer). The workflow is keyed by the draft's account and key.
  */
-export async function acceptWithStart<Ret>(
+export async function acceptWithStart(
   deps: Deps,
-  workflow: TransactionWorkflow<Ret>,
+  workflow: TransactionWorkflow,
   input: TransactionWorkflowInput,
   fingerprint: string,
-): Promise<Ret | typeof TIMED_OUT> {
+): Promise<AcceptOutcome | typeof TIMED_OUT> {
   const { requestId, draft } = input;
   const workflowId = workflow.workflowId(draft.accountId, draft.externalId);
-  const accepted = deps.temporal.workflow.executeUpdateWithStart(workflow.accept, {
+  const accepted = deps.temporal.workflow.executeUpdateWithStart(acceptUpdate, {
     args: [{ requestId, fingerprint }],
     updateId: requestId,
     startWorkflowOperation: new WithStartWorkflowOperation(workflow.type, {

@@ -1,14 +1,22 @@
 // The one place where a charge or a transfer is accepted or refused: the workflow's accept step
 // calls `accept` against the state of the account at that moment, so a request that waited (a 202
-// while the worker was down) and every repetition of its key learn the same decision.
+// while the worker was down) and every repetition of its key learn the same decision. The refusal
+// travels through Temporal in the core's terms; `recordedRefusal` reads it back for the edge.
 import { accountFromRow, type AccountRow } from '../accounts/repository.js';
 import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
-import { accountUnavailable, kycRequired, RecordedRefusal, Refusal as DomainRefusal } from '../domain/refusal.js';
-import { refusalStatus } from '../http/refusal-status.js';
+import {
+  accountUnavailable,
+  insufficientBalance,
+  kycRequired,
+  RecordedRefusal,
+  Refusal as DomainRefusal,
+  withdrawalInProgress,
+  withdrawalsBlocked,
+  type RefusalCode,
+  type RefusalReason,
+} from '../domain/refusal.js';
 import type { Refusal } from '../../workflows/transaction.contract.js';
-
-export type { Refusal };
 
 /** The account's own state that any money movement needs: active and identity verified. */
 export function checkAccountState(account: Pick<Account, 'status' | 'kycStatus'>): void {
@@ -16,16 +24,34 @@ export function checkAccountState(account: Pick<Account, 'status' | 'kycStatus'>
   if (account.kycStatus !== 'approved') throw kycRequired();
 }
 
-/**
- * The refusal as the workflow records it. The contract's `Refusal` is the answer as decided, HTTP status
- * included: committed histories and runs in flight hold it that way, and the edge answers a recorded
- * refusal as recorded (old runs' `invalid_request` may be a 423: the code alone cannot tell). So the
- * status is stamped here, from the edge's one table: the only status the core handles, and as data.
- */
-export const refusalOf = (refusal: DomainRefusal): Refusal => ({ status: refusalStatus(refusal), code: refusal.code, message: refusal.message });
+/** The refusal as the workflow records it: the code, the message, and the reason when there is one. */
+export const refusalOf = (refusal: DomainRefusal): Refusal => {
+  const { reason } = refusal.details;
+  return { code: refusal.code, message: refusal.message, ...(reason === undefined ? {} : { reason }) };
+};
 
-/** A recorded refusal, thrown for the edge to answer. */
-export const recordedRefusal = (refusal: Refusal): RecordedRefusal => new RecordedRefusal(refusal);
+/** The bare codes transfer runs recorded before refusals carried their answer, and the refusal each stood for. */
+const CODED_REFUSALS = {
+  WITHDRAWAL_IN_PROGRESS: withdrawalInProgress,
+  INSUFFICIENT_BALANCE: insufficientBalance,
+  WITHDRAWALS_BLOCKED: withdrawalsBlocked,
+  ACCOUNT_UNAVAILABLE: accountUnavailable,
+};
+
+/**
+ * A refusal as runs recorded it before refusals were the core's own: the answer as decided then, HTTP
+ * status included (old runs' `invalid_request` may be a 423: the code alone cannot tell), or, in transfer
+ * runs older still, a bare code.
+ */
+type EarlierRefusal = { status: number; code: string; message: string } | keyof typeof CODED_REFUSALS;
+
+/** A refusal an accept step recorded, thrown for the edge to answer: an earlier run's with the status it recorded. */
+export function recordedRefusal(recorded: Refusal | EarlierRefusal): Error {
+  if (typeof recorded === 'string') return CODED_REFUSALS[recorded]();
+  if ('status' in recorded) return new RecordedRefusal(recorded);
+  const { code, message, reason } = recorded;
+  return new DomainRefusal(code as RefusalCode, message, reason === undefined ? {} : { reason: reason as RefusalReason });
+}
 
 /**
  * Runs `decide` in one PostgreSQL transaction with the account row share-locked (an operator's

@@ -1,14 +1,16 @@
 // What charge and transfer creations share after their own validation: the answer of the accept
 // step (created, repeated, an idempotency conflict, the refusal it recorded), the answer given when
-// the accept step did not answer in time (still accepting), and whether a key is already bound to an operation.
+// the accept step did not answer in time (still accepting), and whether a key is already bound to an
+// operation. A creation answers the transaction as the read model holds it: the edge serializes it.
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Caller } from '../accounts/account.js';
 import { idempotencyConflict } from './idempotency.js';
 import type { Deps } from '../deps.js';
 import { Refusal } from '../domain/refusal.js';
 import type { AcceptOutcome } from '../../workflows/transaction.contract.js';
+import { recordedRefusal } from './acceptance.js';
 import { findTransaction } from './repository.js';
-import { serializeTransaction, type Transaction } from './serialize.js';
+import type { TransactionRow } from './row.js';
 
 /** Who asked, under which key, through which route: what every draft starts with. */
 export function draftIdentity(caller: Caller, key: string, fingerprint: string, transactionId: string) {
@@ -18,13 +20,16 @@ export function draftIdentity(caller: Caller, key: string, fingerprint: string, 
 /** What a creation request learns: the operation created now, a repeat of the key's, or one still being accepted. */
 export interface CreationAnswer {
   outcome: 'created' | 'repeated' | 'accepting';
-  transaction: Transaction;
+  transaction: TransactionRow;
 }
 
-export function creationAnswer<R>(result: AcceptOutcome<R>, refused: (refusal: R) => Error): CreationAnswer {
+/** The accept update's answer: the transaction it names, read now; a conflict or a refusal is thrown. */
+export async function creationAnswer(deps: Deps, accountId: string, result: AcceptOutcome): Promise<CreationAnswer> {
   if (result.outcome === 'conflict') throw idempotencyConflict();
-  if (result.outcome === 'refused') throw refused(result.refusal);
-  return { outcome: result.outcome, transaction: result.transaction };
+  if (result.outcome === 'refused') throw recordedRefusal(result.refusal);
+  const row = await findTransaction(deps.sql, accountId, result.transaction.id);
+  if (!row) throw new Error(`transaction ${result.transaction.id} accepted but not found`);
+  return { outcome: result.outcome, transaction: row };
 }
 
 /** The terms the account's rules give now, for a 202's preview; `unpriced` when they refuse (the accept step decides). */
@@ -38,11 +43,10 @@ export async function previewOf<T>(terms: Promise<T>, unpriced: () => T): Promis
 }
 
 /** What a request that could not wait for the accept step learns: the transaction as known now, still being accepted. */
-export async function stillAccepting(deps: Deps, accountId: string, key: string, fingerprint: string, fallback: () => Transaction): Promise<CreationAnswer> {
+export async function stillAccepting(deps: Deps, accountId: string, key: string, fingerprint: string, fallback: () => TransactionRow): Promise<CreationAnswer> {
   const row = await findTransaction(deps.sql, accountId, key);
   if (row && row.externalId === key && row.fingerprint !== fingerprint) throw idempotencyConflict();
-  const known = row && row.externalId === key ? serializeTransaction(row) : fallback();
-  return { outcome: 'accepting', transaction: known };
+  return { outcome: 'accepting', transaction: row && row.externalId === key ? row : fallback() };
 }
 
 /** A key is bound while an operation of the account holds it: a persisted transaction, or a workflow still deciding. */

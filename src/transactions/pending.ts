@@ -1,8 +1,7 @@
-// A transaction as known before its workflow persisted it: what a 202 shows while the accept step
+// A transaction as known before its workflow persisted it: the row a 202 shows while the accept step
 // is still running. Charges and transfers fill in what is their own.
-import type { DraftBasics } from './draft.js';
+import type { DraftBasics } from '../../workflows/transaction.contract.js';
 import type { TransactionRow } from './row.js';
-import { serializeTransaction, type Transaction } from './serialize.js';
 
 export type DraftSpecifics = Pick<
   TransactionRow,
@@ -10,9 +9,9 @@ export type DraftSpecifics = Pick<
 >;
 
 /** Pending, created now, expiring `expirySeconds` from now. */
-export function pendingTransaction(draft: DraftBasics, expirySeconds: number, specifics: DraftSpecifics): Transaction {
+export function pendingTransaction(draft: DraftBasics, expirySeconds: number, specifics: DraftSpecifics): TransactionRow {
   const now = new Date();
-  return serializeTransaction({
+  return {
     id: draft.transactionId,
     accountId: draft.accountId,
     externalId: draft.externalId,
@@ -35,5 +34,5 @@ export function pendingTransaction(draft: DraftBasics, expirySeconds: number, sp
     createdAt: now,
     updatedAt: now,
     ...specifics,
-  });
+  };
 }

@@ -1,20 +1,11 @@
 // A row of the `transactions` read model as the code sees it: centavos as numbers, camelCase.
 // Pure types and mapping only (no I/O), so workflows and activities can share them.
+import type { SplitShare } from '../../workflows/charge.contract.js';
 
 export const TRANSACTION_STATUSES = ['pending', 'approved', 'failed', 'cancelled', 'refunded'] as const;
 export const TRANSACTION_TYPES = ['payment', 'deposit', 'withdrawal', 'internal_transfer'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
-
-/** One split recipient's share as stored in `transactions.split` (jsonb). */
-export interface StoredSplitShare {
-  /** The identifier the client sent (e-mail, CPF/CNPJ or account id). */
-  recipient: string;
-  accountId: string;
-  amountCents: number;
-  percent: number | null;
-  description: string | null;
-}
 
 /** The payer as stored in `transactions.payer` (jsonb); `bankName` and `state` come from the payer's institution. */
 export interface StoredPayer {
@@ -42,7 +33,7 @@ export interface TransactionRow {
   debitedAmountCents: number | null;
   recipientAmountCents: number | null;
   splitAmountCents: number;
-  split: StoredSplitShare[];
+  split: SplitShare[];
   description: string | null;
   payer: StoredPayer;
   counterparty: Record<string, unknown> | null;
@@ -114,7 +105,7 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     debitedAmountCents: nullableNumber(raw.debited_amount),
     recipientAmountCents: nullableNumber(raw.recipient_amount),
     splitAmountCents: Number(raw.split_amount),
-    split: (raw.split ?? []) as StoredSplitShare[],
+    split: (raw.split ?? []) as SplitShare[],
     description: raw.description,
     payer: raw.payer as StoredPayer,
     counterparty: (raw.counterparty ?? null) as Record<string, unknown> | null,

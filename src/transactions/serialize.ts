@@ -1,7 +1,8 @@
 // A transaction row as the public API and webhooks show it: every field of the spec present,
 // amounts in reais, dates in ISO 8601 UTC with milliseconds.
 import { centsToReais } from '../domain/money.js';
-import type { StoredPayer, StoredSplitShare, TransactionRow } from './row.js';
+import type { SplitShare } from '../../workflows/charge.contract.js';
+import type { StoredPayer, TransactionRow } from './row.js';
 import type { Transaction } from './schema.js';
 
 export type { Transaction };
@@ -18,7 +19,7 @@ function serializePayer(payer: StoredPayer): Transaction['payer'] {
   };
 }
 
-const serializeShare = (share: StoredSplitShare): Transaction['split'][number] => ({
+const serializeShare = (share: SplitShare): Transaction['split'][number] => ({
   recipient: share.recipient,
   accountId: share.accountId,
   amount: centsToReais(share.amountCents),

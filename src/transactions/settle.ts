@@ -1,18 +1,23 @@
-// What the charge and transfer lifecycles share: reading a transaction's row by id, and settling a
-// pending transaction once (status change, ledger posting and event in one PostgreSQL transaction).
+// What the charge and transfer lifecycles share: reading a transaction's row by id, the state their
+// workflows keep of it, and settling a pending transaction once (status change, ledger posting and
+// event in one PostgreSQL transaction).
 import type { Fragment } from 'postgres';
 import type { Sql, TxSql } from '../db/database.js';
 import { recordTransactionEvent, recordTransactionEvents } from '../events/record.js';
 import { post, postAllNew, type Entry, type Posting } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from './row.js';
-import { serializeTransaction, type Transaction } from './serialize.js';
+import type { TransactionState } from '../../workflows/transaction.contract.js';
 
-export interface Settled {
-  transaction: Transaction;
+/** A settlement as it happened: the row after it, and the events recorded with the change. */
+export interface Settlement {
+  row: TransactionRow;
   /** Events recorded with the change, to hand to `dispatchEvent`. */
   eventIds: string[];
 }
+
+/** What a transaction's workflow knows of it (workflows/transaction.contract.ts). */
+export const transactionState = (row: TransactionRow): TransactionState => ({ id: row.id, status: row.status });
 
 /** The ledger posting of a settlement; entries of zero are left out. */
 export interface SettlementPosting {
@@ -44,7 +49,7 @@ export type SettlementChange = (tx: TxSql) => Fragment;
  * final is returned as is with the event its final state recorded, so a retried activity
  * dispatches the same event.
  */
-export async function settleOnce(sql: Sql, transactionId: string, change: SettlementChange, posting?: (row: TransactionRow) => SettlementPosting): Promise<Settled> {
+export async function settleOnce(sql: Sql, transactionId: string, change: SettlementChange, posting?: (row: TransactionRow) => SettlementPosting): Promise<Settlement> {
   let reached: TransactionRow | null = null;
   const settled = await sql.begin(async (tx) => {
     // Only a pending row is changed; a concurrent settlement of the same transaction waits for this
@@ -57,7 +62,7 @@ export async function settleOnce(sql: Sql, transactionId: string, change: Settle
       const current = await loadTransactionRow(tx, transactionId);
       const events = await tx<{ id: string }[]>`
         select id from events where transaction_id = ${transactionId} and type = ${`transaction.${current.status}`}`;
-      return { transaction: serializeTransaction(current), eventIds: events.map((e) => e.id) };
+      return { row: current, eventIds: events.map((e) => e.id) };
     }
     const row = toTransactionRow(raw);
     // The event and the posting are sent together (one round trip to PostgreSQL), the posting last:
@@ -68,7 +73,7 @@ export async function settleOnce(sql: Sql, transactionId: string, change: Settle
       settlement && post(tx, ledgerPosting(row, settlement)),
     ]);
     reached = row;
-    return { transaction: serializeTransaction(row), eventIds: [eventId] };
+    return { row, eventIds: [eventId] };
   });
   if (reached) countStatusReached(reached);
   return settled;
@@ -91,7 +96,7 @@ export async function settleManyOnce(
   transactionIds: string[],
   change: (tx: TxSql) => BatchSettlementChange,
   posting: (row: TransactionRow) => SettlementPosting,
-): Promise<(Settled | undefined)[]> {
+): Promise<(Settlement | undefined)[]> {
   const rows = await sql.begin(async (tx) => {
     const { from, set } = change(tx);
     const raws = await tx<RawTransactionRow[]>`
@@ -112,6 +117,6 @@ export async function settleManyOnce(
   for (const { row } of rows.values()) countStatusReached(row);
   return transactionIds.map((id, i) => {
     const settled = transactionIds.indexOf(id) === i ? rows.get(id) : undefined;
-    return settled && { transaction: serializeTransaction(settled.row), eventIds: [settled.eventId] };
+    return settled && { row: settled.row, eventIds: [settled.eventId] };
   });
 }

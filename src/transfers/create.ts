@@ -6,31 +6,18 @@
 import type { Caller } from '../accounts/account.js';
 import { TIMED_OUT } from '../async/within.js';
 import type { Deps } from '../deps.js';
-import { accountUnavailable, insufficientBalance, withdrawalInProgress, withdrawalsBlocked } from '../domain/refusal.js';
-import { recordedRefusal } from '../transactions/acceptance.js';
 import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { findTransaction } from '../transactions/repository.js';
-import { serializeTransaction, type Transaction } from '../transactions/serialize.js';
+import type { TransactionRow } from '../transactions/row.js';
 import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../transactions/idempotency.js';
 import { transferTransactionId } from '../transactions/ids.js';
 import { requiredAmountCents, transferComparedFields } from './amounts.js';
 import { readQrImageDestination } from './destination.js';
-import type { TransferAsked, TransferDraft, TransferRefusal } from './draft.js';
+import type { TransferAsked, TransferDraft } from '../../workflows/transfer.contract.js';
 import { parseTransferBody, type TransferRequest } from './schema.js';
 import { checkRouteSends, transferTerms } from './terms.js';
 import { startTransfer } from './workflow-client.js';
-
-/** The answers of runs accepted before refusals carried their own (a code only). */
-const CODED_REFUSALS: Record<Exclude<TransferRefusal, object>, () => Error> = {
-  WITHDRAWAL_IN_PROGRESS: withdrawalInProgress,
-  INSUFFICIENT_BALANCE: insufficientBalance,
-  WITHDRAWALS_BLOCKED: withdrawalsBlocked,
-  ACCOUNT_UNAVAILABLE: accountUnavailable,
-};
-
-const transferRefusalError = (refusal: TransferRefusal): Error =>
-  typeof refusal === 'string' ? CODED_REFUSALS[refusal]() : recordedRefusal(refusal);
 
 function routeDestination(request: TransferRequest): TransferDraft['destination'] {
   const { destination } = request;
@@ -56,7 +43,7 @@ async function draftTransfer(deps: Deps, caller: Caller, request: TransferReques
 }
 
 /** The transfer as known before the workflow persisted it: what a 202 shows. */
-function transferPreview(draft: TransferDraft, expirySeconds: number): Transaction {
+function transferPreview(draft: TransferDraft, expirySeconds: number): TransactionRow {
   return pendingTransaction(draft, expirySeconds, {
     direction: 'out',
     type: 'withdrawal',
@@ -80,12 +67,12 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
 
   const existing = await findTransaction(deps.sql, accountId, key);
   if (existing && existing.externalId === key && compareWithExisting(existing.fingerprint, fingerprint) === 'repeat') {
-    return { outcome: 'repeated', transaction: serializeTransaction(existing) };
+    return { outcome: 'repeated', transaction: existing };
   }
 
   checkRouteSends(deps.config, caller.account);
   const draft = await draftTransfer(deps, caller, request, key, fingerprint);
   const result = await startTransfer(deps, { requestId, draft }, fingerprint);
   if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => transferPreview(draft, deps.config.chargeTtlSeconds));
-  return creationAnswer(result, transferRefusalError);
+  return creationAnswer(deps, accountId, result);
 }

@@ -9,22 +9,7 @@ import { readQrImage } from '../domain/qr-reader.js';
 import { UNREADABLE_QR } from '../domain/qrcode.js';
 import { invalidRequest, unavailable } from '../domain/refusal.js';
 import { checkText } from '../http/text-rule.js';
-
-export type TransferDestination =
-  | { type: 'pix_key'; keyType: PixKeyType; key: string }
-  | {
-      type: 'br_code';
-      /** The payload, exactly as the code carries it. */
-      code: string;
-      pixKey: string | null;
-      url: string | null;
-      /** The code's own amount; null when the payer types it. */
-      amountCents: number | null;
-      txid: string | null;
-      merchantName: string;
-      merchantCity: string;
-      static: boolean;
-    };
+import type { TransferDestination } from '../../workflows/transfer.contract.js';
 
 export type BrCodeDestination = Extract<TransferDestination, { type: 'br_code' }>;
 

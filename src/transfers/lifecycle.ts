@@ -12,10 +12,10 @@ import { routeIsRemote } from '../processors/registry.js';
 import type { TransferRoute, TransferState } from '../processors/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
 import { findTransactionByKey } from '../transactions/repository.js';
-import { serializeTransaction } from '../transactions/serialize.js';
-import { loadTransactionRow, settleOnce, type Settled } from '../transactions/settle.js';
+import { loadTransactionRow, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
-import type { PersistedTransfer, RouteTransferState, TransferDraft } from './draft.js';
+import type { Persisted, Settled } from '../../workflows/transaction.contract.js';
+import type { RouteTransferState, TransferDraft } from '../../workflows/transfer.contract.js';
 import { transferTerms, type TransferTerms } from './terms.js';
 
 export interface TransferLifecycleDeps {
@@ -26,12 +26,7 @@ export interface TransferLifecycleDeps {
   transferRoute(name: string): TransferRoute;
 }
 
-const persisted = (row: TransactionRow, created: boolean): Extract<PersistedTransfer, { outcome: 'persisted' }> => ({
-  outcome: 'persisted',
-  transaction: serializeTransaction(row),
-  fingerprint: row.fingerprint,
-  created,
-});
+const settledTransfer = ({ row, eventIds }: Settlement): Settled => ({ transaction: transactionState(row), eventIds });
 
 /** A draft of a run whose API priced it already: its amounts stand, the account's state is checked again. */
 function legacyTerms(draft: TransferDraft, account: Account): TransferTerms {
@@ -45,10 +40,10 @@ function legacyTerms(draft: TransferDraft, account: Account): TransferTerms {
  * row inserted with the reservation of the debited amount (available → reserved). The
  * one-pending-transfer index and a balance that cannot go negative refuse it with nothing kept.
  */
-export async function persistTransfer(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<PersistedTransfer> {
+export async function persistTransfer(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<Persisted> {
   const decided = await accept(deps.sql, draft.accountId, async (tx, account) => {
     const existing = await findTransactionByKey(tx, draft.accountId, draft.externalId);
-    if (existing) return persisted(existing, false);
+    if (existing) return { row: existing, created: false };
     checkAccountState(account);
     const terms = draft.asked ? await transferTerms(tx, account, draft.asked) : legacyTerms(draft, account);
     const [inserted] = await tx<RawTransactionRow[]>`
@@ -65,7 +60,7 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
     if (!inserted) {
       // Either the same key won a race (return it) or another transfer of the account is pending.
       const raced = await findTransactionByKey(tx, draft.accountId, draft.externalId);
-      if (raced) return persisted(raced, false);
+      if (raced) return { row: raced, created: false };
       throw withdrawalInProgress();
     }
     try {
@@ -82,12 +77,19 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
       if (err instanceof InsufficientFunds) throw insufficientBalance();
       throw err;
     }
-    return persisted(toTransactionRow(inserted), true);
+    return { row: toTransactionRow(inserted), created: true };
   });
   if ('refused' in decided) return { outcome: 'refused', refusal: decided.refused };
-  if (decided.accepted.created) countStatusReached(decided.accepted.transaction);
-  // A route name no route answers to is refused later, at send.
-  return { ...decided.accepted, remote: routeIsRemote(() => deps.transferRoute(decided.accepted.transaction.acquirer)) };
+  const { row, created } = decided.accepted;
+  if (created) countStatusReached(row);
+  return {
+    outcome: 'persisted',
+    transaction: transactionState(row),
+    fingerprint: row.fingerprint,
+    created,
+    // A route name no route answers to is refused later, at send.
+    remote: routeIsRemote(() => deps.transferRoute(row.acquirer)),
+  };
 }
 
 /** The route's answer about a transfer as it travels to the workflow (dates as ISO strings). */
@@ -130,18 +132,19 @@ function sentTransferEntries(row: TransactionRow): Entry[] {
   ];
 }
 
-export function settleTransferApproved(deps: TransferLifecycleDeps, transactionId: string, settledAt: string): Promise<Settled> {
-  return settleOnce(
+export async function settleTransferApproved(deps: TransferLifecycleDeps, transactionId: string, settledAt: string): Promise<Settled> {
+  const settlement = await settleOnce(
     deps.sql,
     transactionId,
     (tx) => tx`status = 'approved', processing_state = 'completed', approved_at = ${new Date(settledAt)}`,
     (row) => ({ key: `transfer:${row.id}:settle`, description: 'Transferência Pix enviada', entries: sentTransferEntries(row) }),
   );
+  return settledTransfer(settlement);
 }
 
 /** Failed: the reservation goes back to the available balance; no fee is charged. */
-export function settleTransferFailed(deps: TransferLifecycleDeps, transactionId: string, reason: string): Promise<Settled> {
-  return settleOnce(
+export async function settleTransferFailed(deps: TransferLifecycleDeps, transactionId: string, reason: string): Promise<Settled> {
+  const settlement = await settleOnce(
     deps.sql,
     transactionId,
     (tx) => tx`
@@ -156,4 +159,5 @@ export function settleTransferFailed(deps: TransferLifecycleDeps, transactionId:
       ],
     }),
   );
+  return settledTransfer(settlement);
 }

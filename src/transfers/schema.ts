@@ -11,7 +11,8 @@ import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
 import { invalidRequest } from '../domain/refusal.js';
 import { requiredAmountCents } from './amounts.js';
-import { resolveDestination, type TransferDestination } from './destination.js';
+import type { TransferDestination } from '../../workflows/transfer.contract.js';
+import { resolveDestination } from './destination.js';
 
 export const DESTINATION_TYPES = ['pix_key', 'pix_copy_paste', 'qr_code'] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];

@@ -5,12 +5,13 @@ import type { Deps } from '../deps.js';
 import type { TIMED_OUT } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
-import { networkAnsweredSignal, TRANSFER_WORKFLOW, transferAcceptUpdate, transferWorkflowId, type TransferAcceptResult, type TransferWorkflowInput } from '../../workflows/transfer.contract.js';
+import type { AcceptOutcome } from '../../workflows/transaction.contract.js';
+import { networkAnsweredSignal, TRANSFER_WORKFLOW, transferWorkflowId, type TransferWorkflowInput } from '../../workflows/transfer.contract.js';
 
-const TRANSFER: TransactionWorkflow<TransferAcceptResult> = { type: TRANSFER_WORKFLOW, accept: transferAcceptUpdate, workflowId: transferWorkflowId };
+const TRANSFER: TransactionWorkflow = { type: TRANSFER_WORKFLOW, workflowId: transferWorkflowId };
 
 /** Starts the transfer's workflow (or joins the key's) and waits for its accept step; TIMED_OUT when it did not answer in time. */
-export function startTransfer(deps: Deps, input: TransferWorkflowInput, fingerprint: string): Promise<TransferAcceptResult | typeof TIMED_OUT> {
+export function startTransfer(deps: Deps, input: TransferWorkflowInput, fingerprint: string): Promise<AcceptOutcome | typeof TIMED_OUT> {
   return acceptWithStart(deps, TRANSFER, input, fingerprint);
 }
 

@@ -7,11 +7,7 @@ import { SERVICE_VERSION } from '../http/edge.js';
 import { countWebhookAttempt } from '../metrics/webhooks.js';
 import { postWebhook, type AttemptResult } from './deliver.js';
 import { signPayload } from './sign.js';
-
-export type AttemptTrigger = 'automatic' | 'manual';
-
-/** `abandoned`: nothing was sent because the target endpoint was disabled (the delivery is cancelled). */
-export type AttemptOutcome = 'delivered' | 'failed' | 'abandoned';
+import type { AttemptOutcome, AttemptTrigger } from '../../workflows/webhook-delivery.contract.js';
 
 export interface AttemptInput {
   deliveryId: string;

@@ -6,13 +6,13 @@ import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../deps.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
-import type { AttemptOutcome } from './attempt.js';
 import {
   firstAttemptSignal,
   MAX_AUTOMATIC_ATTEMPTS,
   redeliveryWorkflowId,
   WEBHOOK_DELIVERY_WORKFLOW,
   webhookDeliveryWorkflowId,
+  type AttemptOutcome,
   type RetrySchedule,
   type WebhookDeliveryInput,
   type WebhookDeliveryResult,

@@ -1,6 +1,6 @@
 // The workflow boundary of eslint.config.js, through ESLint's own API: workflow code imports no Node
 // built-in, no value from src/ or from another workflow file, and leaves no promise floating; src/
-// reaches a workflow only through its contract; and the core's boundary: a domain folder imports no edge
+// reaches a workflow only through its contract, which imports nothing from src/; and the core's boundary: a domain folder imports no edge
 // and no ApiError. The code is linted as if it were an existing file
 // (the type-aware rules need a file the TypeScript project knows); nothing is written.
 import { dirname, join } from 'node:path';
@@ -52,21 +52,24 @@ describe('lint boundary of workflow code', { timeout: 60_000 }, () => {
   });
 
   it('lets a workflow file import a contract, not another workflow file', async () => {
-    expect(await errors("import { acceptUpdate } from './charge.contract.js';\nexport const update = acceptUpdate;\n", A_WORKFLOW)).toEqual([]);
+    expect(await errors("import { acceptUpdate } from './transaction.contract.js';\nexport const update = acceptUpdate;\n", A_WORKFLOW)).toEqual([]);
     expect(await errors("import { chargeWorkflow } from './charge.js';\nexport const run = chargeWorkflow;\n", A_WORKFLOW)).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);
   });
 
-  it('keeps a contract to Temporal definitions, other contracts and types', async () => {
+  it('keeps a contract to Temporal definitions and other contracts: not even a type from src/', async () => {
     expect(await errors("import { defineSignal } from '@temporalio/workflow';\nimport { ROUTE_REFUSED } from './transaction.contract.js';\nexport const s = defineSignal(ROUTE_REFUSED);\n", A_CONTRACT)).toEqual([]);
     expect(await errors("import { chargeTransactionId } from '../src/transactions/ids.js';\nexport const id = chargeTransactionId;\n", A_CONTRACT)).toEqual([
+      '@typescript-eslint/no-restricted-imports',
+    ]);
+    expect(await errors("import type { TransactionRow } from '../src/transactions/row.js';\nexport type Row = TransactionRow;\n", A_CONTRACT)).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);
   });
 
   it('lets src/ import a workflow contract, not a workflow file', async () => {
-    expect(await errors("import { acceptUpdate } from '../../workflows/charge.contract.js';\nexport const update = acceptUpdate;\n", A_SRC_FILE)).toEqual([]);
+    expect(await errors("import { acceptUpdate } from '../../workflows/transaction.contract.js';\nexport const update = acceptUpdate;\n", A_SRC_FILE)).toEqual([]);
     expect(await errors("import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n", A_SRC_FILE)).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);

@@ -1,11 +1,21 @@
 // The one table the edge answers the core's refusals with: every code of the closed set has the status
 // of the spec's error table (pix-service-spec.md, "Errors > Codes": the expectation below is that table,
-// for the codes the core uses, copied by hand), and a refusal recorded by a workflow is answered as recorded.
+// for the codes the core uses, copied by hand), and a refusal recorded by a workflow is answered as the
+// refusal itself, or, recorded by an earlier run, as that run recorded it.
 import { describe, expect, it } from 'vitest';
-import { RecordedRefusal, Refusal, unavailable, withdrawalInProgress, withdrawalsBlocked, type RefusalCode } from '../../src/domain/refusal.js';
+import {
+  accountUnavailable,
+  insufficientBalance,
+  RecordedRefusal,
+  Refusal,
+  unavailable,
+  withdrawalInProgress,
+  withdrawalsBlocked,
+  type RefusalCode,
+} from '../../src/domain/refusal.js';
 import { answerOf, ApiError, refusalAnswer } from '../../src/http/errors.js';
 import { REASON_STATUS, REFUSAL_STATUS } from '../../src/http/refusal-status.js';
-import { refusalOf } from '../../src/transactions/acceptance.js';
+import { recordedRefusal, refusalOf } from '../../src/transactions/acceptance.js';
 import { resolveIdempotencyKey } from '../../src/transactions/idempotency.js';
 
 const SPEC_STATUS: Record<RefusalCode, number> = {
@@ -65,10 +75,21 @@ describe('what the edge answers for an error thrown below it', () => {
     expect(answerOf(new RecordedRefusal(recorded))).toMatchObject(recorded);
   });
 
-  it('is the same for a refusal the accept step records and for the refusal itself', () => {
+  it('is the same for a refusal the accept step records and for the refusal itself; the record holds no status', () => {
     for (const refusal of [withdrawalsBlocked(), withdrawalInProgress(), new Refusal('SPLIT_EXCEEDS_SALE', 'x')]) {
-      const live = refusalAnswer(refusal);
-      expect(refusalOf(refusal)).toEqual({ status: live.status, code: live.code, message: live.message });
+      const recorded = refusalOf(refusal);
+      expect(recorded).not.toHaveProperty('status');
+      expect(answerOf(recordedRefusal(recorded))).toEqual(refusalAnswer(refusal));
+    }
+    expect(refusalOf(withdrawalsBlocked())).toEqual({ code: 'invalid_request', message: withdrawalsBlocked().message, reason: 'withdrawals_blocked' });
+  });
+
+  it("is an earlier run's refusal as it recorded it: with its status, or a transfer run's bare code as the refusal it stood for", () => {
+    const blocked = { status: 423, code: 'invalid_request', message: 'Transferências bloqueadas pela administração da conta' };
+    expect(answerOf(recordedRefusal(blocked))).toMatchObject(blocked);
+    const coded = { WITHDRAWAL_IN_PROGRESS: withdrawalInProgress(), INSUFFICIENT_BALANCE: insufficientBalance(), WITHDRAWALS_BLOCKED: withdrawalsBlocked(), ACCOUNT_UNAVAILABLE: accountUnavailable() };
+    for (const [code, refusal] of Object.entries(coded)) {
+      expect(answerOf(recordedRefusal(code as keyof typeof coded))).toEqual(refusalAnswer(refusal));
     }
   });
 });

@@ -14,8 +14,9 @@ import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
 import { readBalance } from '../../src/ledger/balance.js';
 import { post } from '../../src/ledger/post.js';
 import { createLogger } from '../../src/log.js';
-import type { MedChangeResult } from '../../src/meds/results.js';
-import { decideUpdate, openedUpdate, type MedWorkflowInput } from '../../workflows/med.contract.js';
+import { findMedById } from '../../src/meds/repository.js';
+import { serializeMed } from '../../src/meds/serialize.js';
+import { decideUpdate, openedUpdate, type MedChangeResult, type MedWorkflowInput } from '../../workflows/med.contract.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 import { insertAccountRow, insertTransactionRow } from '../helpers/transaction-rows.js';
@@ -67,8 +68,14 @@ interface Run {
   overdueCalls: number[];
 }
 
+interface MedHandle {
+  medId: string;
+  decide: (o: 'accepted' | 'rejected') => Promise<MedChangeResult>;
+  result: () => Promise<MedChangeResult>;
+}
+
 /** Opens a MED through its workflow (as the admin API does) and runs `scenario` while a worker serves it. */
-async function withMed<T>(run: Run, scenario: (opened: MedChangeResult, handle: { decide: (o: 'accepted' | 'rejected') => Promise<MedChangeResult>; result: () => Promise<MedChangeResult> }, openedAtMs: number) => Promise<T>): Promise<T> {
+async function withMed<T>(run: Run, scenario: (opened: MedChangeResult, handle: MedHandle, openedAtMs: number) => Promise<T>): Promise<T> {
   const real = { ...medActivities(deps(run.config)), ...webhookActivities(deps(run.config)) };
   const activities = {
     ...real,
@@ -86,14 +93,12 @@ async function withMed<T>(run: Run, scenario: (opened: MedChangeResult, handle: 
     const handle = await server.env.client.workflow.start('medWorkflow', { taskQueue, workflowId: `med:${medId}`, args: [input] });
     const opened = await handle.executeUpdate(openedUpdate);
     const openedAtMs = await server.env.currentTimeMs();
-    return scenario(
-      opened,
-      { decide: (outcome) => handle.executeUpdate(decideUpdate, { args: [outcome] }), result: () => handle.result() as Promise<MedChangeResult> },
-      openedAtMs,
-    );
+    return scenario(opened, { medId, decide: (outcome) => handle.executeUpdate(decideUpdate, { args: [outcome] }), result: () => handle.result() }, openedAtMs);
   });
 }
 
+/** The MED as the admin API answers it, from the read model. */
+const medOf = async (medId: string) => serializeMed((await findMedById(sql, medId))!);
 const overdueFlag = async (medId: string) => (await sql<{ overdue: boolean }[]>`select overdue from meds where id = ${medId}`)[0]!.overdue;
 const eventsOf = (medId: string) => sql<{ id: string; type: string; payload: any }[]>`select id, type, payload from events where med_id = ${medId} order by created_at, id`;
 
@@ -105,8 +110,9 @@ describe('MED workflow (time-skipping)', () => {
     const run: Run = { config, transactionId, overdueCalls: [] };
     await withMed(run, async (opened, handle, openedAtMs) => {
       if (!opened.ok) throw new Error(opened.message);
-      const medId = opened.med.id;
-      expect(opened.med).toMatchObject({ status: 'open', amount: 100, retainedAmount: 98, overdue: false });
+      const { medId } = handle;
+      expect(opened).toEqual({ ok: true, eventIds: [`evt_${medId}_created`] });
+      expect(await medOf(medId)).toMatchObject({ status: 'open', amount: 100, retainedAmount: 98, overdue: false });
       expect(await readBalance(sql, accountId)).toEqual({ availableCents: 0, reservedCents: 0, retainedCents: 9_800 });
 
       await server.env.sleep(config.medDecisionDeadlineSeconds * 1000 - 60_000);
@@ -127,7 +133,9 @@ describe('MED workflow (time-skipping)', () => {
       expect(events[1]!.payload.data).toMatchObject({ id: medId, status: 'open', overdue: true });
 
       const decided = await handle.decide('accepted');
-      expect(decided).toMatchObject({ ok: true, med: { status: 'accepted', returnedAmount: 98, overdue: true } });
+      // 98.00 of 100.00 returned: the charge stays approved, so only the MED's event.
+      expect(decided).toEqual({ ok: true, eventIds: [`evt_${medId}_accepted`] });
+      expect(await medOf(medId)).toMatchObject({ status: 'accepted', returnedAmount: 98, overdue: true });
       expect(await handle.result()).toEqual(decided);
       expect(run.overdueCalls).toHaveLength(1);
     });
@@ -141,13 +149,17 @@ describe('MED workflow (time-skipping)', () => {
     const run: Run = { config, transactionId, overdueCalls: [] };
     await withMed(run, async (opened, handle) => {
       if (!opened.ok) throw new Error(opened.message);
-      expect(Date.parse(opened.med.deadlineAt) - Date.parse(opened.med.createdAt)).toBe(3_600_000);
+      const { medId } = handle;
+      const med = await medOf(medId);
+      expect(Date.parse(med.deadlineAt) - Date.parse(med.createdAt)).toBe(3_600_000);
       await server.env.sleep(50 * 60_000);
-      expect(await handle.decide('rejected')).toMatchObject({ ok: true, med: { status: 'rejected', overdue: false } });
-      expect(await handle.result()).toMatchObject({ ok: true, med: { status: 'rejected' } });
+      const decided = await handle.decide('rejected');
+      expect(decided).toEqual({ ok: true, eventIds: [`evt_${medId}_rejected`] });
+      expect(await medOf(medId)).toMatchObject({ status: 'rejected', overdue: false });
+      expect(await handle.result()).toEqual(decided);
       await server.env.sleep(2 * 3_600_000);
       expect(run.overdueCalls).toEqual([]);
-      expect((await eventsOf(opened.med.id)).map((e) => e.type)).toEqual(['med.created', 'med.updated']);
+      expect((await eventsOf(medId)).map((e) => e.type)).toEqual(['med.created', 'med.updated']);
     });
     expect(await readBalance(sql, accountId)).toEqual({ availableCents: 9_800, reservedCents: 0, retainedCents: 0 });
     await expectLedgerConsistent(databaseUrl);
@@ -158,7 +170,7 @@ describe('MED workflow (time-skipping)', () => {
     const transactionId = await insertTransactionRow(sql, accountId, { status: 'pending' });
     const run: Run = { config: loadConfig({}), transactionId, overdueCalls: [] };
     await withMed(run, async (opened, handle) => {
-      expect(opened).toEqual({ ok: false, status: 422, code: 'operation_refused', message: expect.any(String) });
+      expect(opened).toEqual({ ok: false, code: 'operation_refused', message: expect.any(String) });
       expect(await handle.result()).toEqual(opened);
       expect(await handle.decide('accepted').catch((err: Error) => err)).toBeInstanceOf(Error);
     });

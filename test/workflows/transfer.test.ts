@@ -3,10 +3,15 @@
 // by polling, retries, refusals), and the server's clock says when each step ran.
 import { describe, expect, it } from 'vitest';
 import type { TransferActivities } from '../../activities/transfers.js';
-import type { Transaction } from '../../src/transactions/serialize.js';
-import type { PersistedTransfer, RouteTransferState } from '../../src/transfers/draft.js';
-import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, transferAcceptUpdate, type TransferAcceptResult } from '../../workflows/transfer.contract.js';
-import type { SettleOptions } from '../../workflows/transaction.contract.js';
+import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, type RouteTransferState } from '../../workflows/transfer.contract.js';
+import {
+  acceptUpdate,
+  type AcceptOutcome,
+  type Persisted,
+  type SettleOptions,
+  type TransactionState,
+  type TransactionStatus,
+} from '../../workflows/transaction.contract.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
@@ -16,9 +21,11 @@ const server = timeSkippingServer('transfer.ts');
 
 /** An in-memory route and read model behind the transfer activities, recording every call with the server's time; sendTransferAtRoute is the hand-over. */
 class FakeNetwork extends FakeRoute {
-  transaction: Transaction | null = null;
+  transaction: TransactionState | null = null;
+  /** The route's settlement time the approval was settled with. */
+  settledAt: string | null = null;
   dispatched: string[] = [];
-  refusal: PersistedTransfer | null = null;
+  refusal: Persisted | null = null;
   /** What the route answers at send, then at each status call (the last answer repeats). */
   answers: RouteTransferState[] = [{ status: 'pending' }];
 
@@ -31,8 +38,8 @@ class FakeNetwork extends FakeRoute {
   }
 
   /** Settles as asked; the settlement dispatches its event itself when the workflow asks it to (SETTLE_DISPATCHES_EVENTS). */
-  private settle(change: Partial<Transaction>, options?: SettleOptions) {
-    this.transaction = { ...this.transaction!, ...change, processingState: 'completed' };
+  private settle(status: TransactionStatus, options?: SettleOptions) {
+    this.transaction = { ...this.transaction!, status };
     const eventId = `evt_${this.transaction.id}_${this.transaction.status}`;
     if (options?.dispatch) this.dispatched.push(eventId);
     return { transaction: this.transaction, eventIds: [eventId] };
@@ -57,11 +64,12 @@ class FakeNetwork extends FakeRoute {
       },
       settleTransferApproved: async (_id, settledAt, options) => {
         await this.record('settleTransferApproved');
-        return this.settle({ status: 'approved', approvedAt: settledAt }, options);
+        this.settledAt = settledAt;
+        return this.settle('approved', options);
       },
       settleTransferFailed: async (_id, _reason, options) => {
         await this.record('settleTransferFailed');
-        return this.settle({ status: 'failed' }, options);
+        return this.settle('failed', options);
       },
       dispatchEvent: async (eventId) => {
         await this.record('dispatchEvent');
@@ -76,7 +84,7 @@ const APPROVED: RouteTransferState = { status: 'approved', settledAt: '2026-01-0
 /** Starts a transfer workflow the way the API does (update-with-start of `accept`) and runs `scenario` while a worker serves it. */
 async function withTransfer<T>(
   network: FakeNetwork,
-  scenario: (run: { accepted: TransferAcceptResult; workflowId: string; startedAtMs: number; result: () => Promise<Transaction | null> }) => Promise<T>,
+  scenario: (run: { accepted: AcceptOutcome; workflowId: string; startedAtMs: number; result: () => Promise<TransactionState | null> }) => Promise<T>,
 ): Promise<T> {
   const { worker, taskQueue } = await server.worker('transfers', network.activities());
   const input = { requestId: 'req_1', draft: transferDraft() };
@@ -84,7 +92,7 @@ async function withTransfer<T>(
   return worker.runUntil(async () => {
     const startedAtMs = await server.env.currentTimeMs();
     const handle = await server.env.client.workflow.start('transferWorkflow', { taskQueue, workflowId, args: [input] });
-    const accepted = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }] });
+    const accepted = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }] });
     return scenario({ accepted, workflowId, startedAtMs, result: () => handle.result() });
   });
 }
@@ -98,7 +106,8 @@ describe('transfer workflow (time-skipping)', () => {
       expect(network.called('sendTransferAtRoute')).toHaveLength(1);
       const handle = server.env.client.workflow.getHandle(workflowId);
       await handle.signal(networkAnsweredSignal);
-      expect(await result()).toMatchObject({ status: 'approved', approvedAt: APPROVED.settledAt, processingState: 'completed' });
+      expect(await result()).toEqual({ id: network.transaction!.id, status: 'approved' });
+      expect(network.settledAt).toBe(APPROVED.settledAt);
       // The confirmation was the signal's doing: no poll timer fired before the workflow acted on it.
       const types = await eventTypes(handle);
       expect(timersBeforeSignal(types)).toBe(0);
@@ -175,9 +184,9 @@ describe('transfer workflow (time-skipping)', () => {
 
   it('a refused acceptance answers the refusal and ends without sending anything', async () => {
     const network = new FakeNetwork();
-    network.refusal = { outcome: 'refused', refusal: 'WITHDRAWAL_IN_PROGRESS' };
+    network.refusal = { outcome: 'refused', refusal: { code: 'WITHDRAWAL_IN_PROGRESS', message: 'Já existe uma transferência pendente' } };
     await withTransfer(network, async ({ accepted, result }) => {
-      expect(accepted).toEqual({ outcome: 'refused', refusal: 'WITHDRAWAL_IN_PROGRESS' });
+      expect(accepted).toEqual(network.refusal);
       expect(await result()).toBeNull();
     });
     expect(network.called('sendTransferAtRoute')).toHaveLength(0);
@@ -187,9 +196,10 @@ describe('transfer workflow (time-skipping)', () => {
     const network = new FakeNetwork();
     await withTransfer(network, async ({ accepted, workflowId }) => {
       const handle = server.env.client.workflow.getHandle(workflowId);
-      const repeat = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_2', fingerprint: DRAFT_FINGERPRINT }] });
-      const conflict = await handle.executeUpdate(transferAcceptUpdate, { args: [{ requestId: 'req_3', fingerprint: 'e'.repeat(64) }] });
-      expect(repeat).toEqual({ outcome: 'repeated', transaction: (accepted as { transaction: Transaction }).transaction });
+      const repeat = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_2', fingerprint: DRAFT_FINGERPRINT }] });
+      const conflict = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_3', fingerprint: 'e'.repeat(64) }] });
+      expect(accepted).toEqual({ outcome: 'created', transaction: { id: network.transaction!.id, status: 'pending' } });
+      expect(repeat).toEqual({ outcome: 'repeated', transaction: { id: network.transaction!.id, status: 'pending' } });
       expect(conflict).toEqual({ outcome: 'conflict' });
       await handle.terminate('test done');
     });

@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { AttemptInput, AttemptOutcome } from '../../src/webhooks/attempt.js';
+import type { AttemptInput } from '../../src/webhooks/attempt.js';
 import { FIRST_ATTEMPT_WAIT_MS, firstAttemptSignal, MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../workflows/webhook-delivery.contract.js';
-import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.contract.js';
+import type { AttemptOutcome, WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.contract.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 
 const server = timeSkippingServer('webhook-delivery.ts');

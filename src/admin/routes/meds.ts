@@ -7,10 +7,11 @@ import Type, { type Static } from 'typebox';
 import type { Deps } from '../../deps.js';
 import { reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
-import { ApiError } from '../../http/errors.js';
+import { notFound, operationRefused } from '../../http/errors.js';
 import { IdempotencyKeyHeaderSchema, resolveIdempotencyKey } from '../../transactions/idempotency.js';
 import { MED_OUTCOMES } from '../../meds/row.js';
 import { MedSchema } from '../../meds/schema.js';
+import { serializeMed } from '../../meds/serialize.js';
 import { decideMedThroughWorkflow, openMedThroughWorkflow, type MedAnswer, type MedNotification } from '../../meds/workflow-client.js';
 import { closed, idParam, reaisField, trimmedText } from '../fields.js';
 import { NOT_FOUND, OPERATION_REFUSED } from './errors.js';
@@ -27,8 +28,8 @@ const NotificationBody = closed({
 const DecisionBody = closed({ outcome: Type.Enum([...MED_OUTCOMES], { description: 'accepted: devolve o valor retido ao pagador; rejected: libera a retenção' }) });
 
 function answer(ctx: Koa.Context, { result, pending }: MedAnswer, status: number, extra: Record<string, unknown> = {}): void {
-  if (!result.ok) throw new ApiError(result.status, result.code, result.message);
-  ok(ctx, result.med, pending ? 202 : status, extra);
+  if (!result.ok) throw result.code === 'not_found' ? notFound(result.message) : operationRefused(result.message);
+  ok(ctx, serializeMed(result.med), pending ? 202 : status, extra);
 }
 
 async function open(ctx: Koa.Context, deps: Deps) {
