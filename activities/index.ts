@@ -2,7 +2,7 @@
 // through activityInterceptors: it heartbeats while it runs (heartbeats.ts), and data errors that
 // retrying cannot change are non-retryable (final-failures.ts).
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/runtime/deps.js';
 import { webhookActivities } from './webhooks.js';
 import { chargeActivities } from './charges.js';
 import { transferActivities } from './transfers.js';

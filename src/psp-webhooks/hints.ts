@@ -7,7 +7,7 @@
 // transaction (coalescer.ts), and one log line (app.ts) with the counts returned here.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { chargeIdOfTxid, transferIdOfIdEnvio } from '../processors/bcb-api-pix/ids.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { chargeWorkflowId, paymentNotifiedSignal } from '../../workflows/charge.contract.js';

@@ -4,7 +4,7 @@
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { TIMED_OUT, within } from '../async/within.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { unavailable } from '../domain/refusal.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
 import type { AcceptRequest, TransactionWorkflowInput } from '../../workflows/transaction.contract.js';

@@ -9,7 +9,7 @@ import { DefaultLogger, type ActivityInterceptorsFactory } from '@temporalio/wor
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { finalFailures } from '../../activities/final-failures.js';
 import { heartbeats } from '../../activities/heartbeats.js';
-import { workerActivityInterceptors } from '../../src/temporal/worker.js';
+import { workerActivityInterceptors } from '../../src/worker.js';
 import { tracingWorkerOptions } from '../../src/tracing/temporal.js';
 import { PERMANENT_DATA_ERROR } from '../../workflows/transaction.contract.js';
 

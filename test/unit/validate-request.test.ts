@@ -6,10 +6,10 @@ import { Socket } from 'node:net';
 import Koa from 'koa';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import type { OperationSpec } from '../../src/api/operation.js';
+import type { OperationSpec } from '../../src/routing/operation.js';
 import { reais } from '../../src/http/request-schema.js';
-import { ERROR_CODE_KEYWORD, expectation, fieldLabel, validateRequest } from '../../src/api/validate-request.js';
-import type { Deps } from '../../src/deps.js';
+import { ERROR_CODE_KEYWORD, expectation, fieldLabel, validateRequest } from '../../src/routing/validate-request.js';
+import type { Deps } from '../../src/runtime/deps.js';
 import { ApiError } from '../../src/http/errors.js';
 
 const app = new Koa();

@@ -3,7 +3,7 @@
 // and its answers, and what the OpenAPI document says of it. Nothing is documented that is not validated.
 import type Koa from 'koa';
 import type { TSchema } from 'typebox';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 
 export interface OperationSpec {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -8,7 +8,7 @@
 // (`refuseBody`) answers those.
 import type Koa from 'koa';
 import type { Static, TSchema } from 'typebox';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { jsonPointer, pointerSteps } from '../http/pointer.js';
 import type { OperationSpec } from './operation.js';

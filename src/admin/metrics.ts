@@ -3,13 +3,13 @@
 // (DESIGN: the admin port is private) and, for a worker-only process, on METRICS_PORT.
 import type { Server } from 'node:http';
 import Koa from 'koa';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { edge } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
 import { createHttpServer } from '../http/server.js';
-import { refreshMedGauges } from './meds.js';
-import { medsOpen, medsOverdue, registry } from './registry.js';
-import { temporalMetricsText } from './temporal.js';
+import { refreshMedGauges } from '../metrics/meds.js';
+import { medsOpen, medsOverdue, registry } from '../metrics/registry.js';
+import { temporalMetricsText } from '../metrics/temporal.js';
 
 export const METRICS_PATH = '/metrics';
 
