@@ -19,5 +19,5 @@ export function createActivities(deps: Deps) {
   };
 }
 
-/** What the worker wraps every activity in (src/temporal/worker.ts); the first listed runs outermost. */
+/** What the worker wraps every activity in (src/worker.ts); the first listed runs outermost. */
 export const activityInterceptors: ActivityInterceptorsFactory[] = [heartbeats, finalFailures];

@@ -9,7 +9,8 @@ import { ok } from '../http/edge.js';
 import { isKeyBound, type CreationAnswer } from '../transactions/creation.js';
 import { TransactionSchema } from '../transactions/schema.js';
 import { takeQuota } from './guard.js';
-import type { Permission, RouteSpec } from '../routing/public-route.js';
+import type { Permission } from '../accounts/permissions.js';
+import type { RouteSpec } from '../routing/public-route.js';
 
 /** The status of each outcome of a creation. */
 const OUTCOME_STATUS = { created: 201, repeated: 200, accepting: 202 } as const;

@@ -7,7 +7,7 @@ import { isIpAllowed } from '../accounts/ip-allowlist.js';
 import type { Deps } from '../runtime/deps.js';
 import { ApiError } from '../http/errors.js';
 import { accountUnavailable, kycRequired } from '../domain/refusal.js';
-import type { Permission } from './public-route.js';
+import type { Permission } from '../accounts/permissions.js';
 
 export interface AuthRequest {
   /** The `Authorization` header as received, if any. */

@@ -1,5 +1,5 @@
 // The interceptors the worker runs every activity through (activities/heartbeats.ts,
-// activities/final-failures.ts, src/temporal/worker.ts), each on the SDK's MockActivityEnvironment: a
+// activities/final-failures.ts, src/worker.ts), each on the SDK's MockActivityEnvironment: a
 // real activity Context, the activity function as the interceptor's `next`.
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Resource } from '@opentelemetry/resources';

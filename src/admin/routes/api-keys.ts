@@ -7,7 +7,7 @@ import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { notFound } from '../../http/errors.js';
 import { normalizeAllowlistEntry } from '../../accounts/ip-allowlist.js';
-import { PERMISSIONS } from '../../routing/public-route.js';
+import { PERMISSIONS } from '../../accounts/permissions.js';
 import { closed, idParam, ipOrCidr } from '../fields.js';
 import { withIsoDates } from '../iso-dates.js';
 import { AccountParams, accountNotFound } from './accounts.js';
