@@ -34,7 +34,6 @@ type Schema = {
   maxLength?: number;
   minItems?: number;
   maxItems?: number;
-  default?: unknown;
   [ERROR_CODE_KEYWORD]?: string;
 };
 
