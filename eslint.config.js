@@ -2,8 +2,9 @@
 // (as the Temporal samples do): workflow files run in Temporal's deterministic sandbox, so they import
 // no Node built-in and no value from src/ or activities/, and leave no promise floating; src/ and
 // activities/ reach a workflow only through its contract (workflows/*.contract.ts), which imports nothing
-// of theirs, not even a type: a workflow's contract owns the state and the data it carries. And the boundary between
-// the core and its edges: the domain folders import no edge and no ApiError (they refuse in domain terms).
+// of theirs, not even a type: a workflow's contract owns the state and the data it carries. And the boundary
+// between the core and its edges: the core's folders, activities/ and workflows/ import no edge and no
+// ApiError (they refuse in domain terms).
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
@@ -17,8 +18,18 @@ const WORKFLOW_THROUGH_CONTRACT = {
   message: 'src/ and activities/ reach a workflow only through its contract (workflows/<name>.contract.js).',
 };
 
-/** The core: what the engine does, whichever edge (REST API, admin API, MCP) asks it. */
-const DOMAIN_FOLDERS = ['accounts', 'charges', 'transfers', 'transactions', 'ledger', 'meds', 'webhooks', 'domain', 'events', 'processors', 'temporal'];
+/** The core: what the engine does, whichever edge (REST API, admin API, MCP) asks it, and what it runs on. */
+const DOMAIN_FOLDERS = [
+  ...['accounts', 'charges', 'transfers', 'transactions', 'ledger', 'meds', 'webhooks', 'domain', 'events', 'processors'],
+  ...['temporal', 'db', 'async', 'tracing', 'metrics', 'runtime'],
+];
+
+/** The edges, and the route-table framework they share (src/routing): the core never imports them, not even a type. */
+const EDGES = ['api', 'admin', 'mcp', 'openapi', 'routing'];
+const NO_EDGE = {
+  group: EDGES.map((edge) => `**/${edge}/*`),
+  message: 'The core does not import an edge (src/api, src/admin, src/mcp, src/openapi, src/routing): the edge calls the core.',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.data/**', 'dist/**', 'coverage/**', '**/*.d.ts', '**/*.d.mts'] },
@@ -70,8 +81,10 @@ export default tseslint.config(
           paths: NODE_BUILTINS.map((name) => ({ name, message: 'Workflow code runs in the deterministic sandbox: no Node built-ins.' })),
           patterns: [
             { group: ['node:*'], message: 'Workflow code runs in the deterministic sandbox: no Node built-ins.' },
+            NO_EDGE,
             {
-              group: ['**/src/**', '**/activities/**'],
+              // A type import matching a pattern that allows types is not checked against the others: edges left out.
+              regex: `^(?:\\.\\./)+(?:src/(?!(?:${EDGES.join('|')})/)|activities/)`,
               allowTypeImports: true,
               message: 'Workflow code imports only types from src/ and activities/ (`import type`); shared values belong in a contract.',
             },
@@ -118,17 +131,15 @@ export default tseslint.config(
     // The core speaks in domain terms: it refuses with src/domain/refusal.ts and the edges answer in HTTP
     // (src/http/errors.ts maps the refusals, src/http/refusal-status.ts holds their statuses). It may use
     // the edge's neutral helpers of src/http (the text rule, request schemas, pointers), never an edge itself.
-    files: DOMAIN_FOLDERS.map((folder) => `src/${folder}/**/*.ts`),
+    // Workflow code keeps to the same side (its own blocks above).
+    files: [...DOMAIN_FOLDERS.map((folder) => `src/${folder}/**/*.ts`), 'activities/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
             WORKFLOW_THROUGH_CONTRACT,
-            {
-              group: ['**/api/*', '**/admin/*', '**/mcp/*', '**/openapi/*'],
-              message: 'The core does not import an edge (src/api, src/admin, src/mcp, src/openapi): the edge calls the core.',
-            },
+            NO_EDGE,
             {
               group: ['**/http/errors.js'],
               message: 'The core throws a Refusal (src/domain/refusal.ts), never an ApiError: the edge gives it its HTTP status.',

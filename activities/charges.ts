@@ -1,5 +1,5 @@
 // Charge activities: thin wrappers over src/charges/lifecycle.ts.
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/runtime/deps.js';
 import * as lifecycle from '../src/charges/lifecycle.js';
 import type { SettleOptions } from '../workflows/transaction.contract.js';
 import { settlement, type webhookActivities } from './webhooks.js';

@@ -2,7 +2,7 @@
 // through activityInterceptors: it heartbeats while it runs (heartbeats.ts), and data errors that
 // retrying cannot change are non-retryable (final-failures.ts).
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/runtime/deps.js';
 import { webhookActivities } from './webhooks.js';
 import { chargeActivities } from './charges.js';
 import { transferActivities } from './transfers.js';
@@ -19,5 +19,5 @@ export function createActivities(deps: Deps) {
   };
 }
 
-/** What the worker wraps every activity in (src/temporal/worker.ts); the first listed runs outermost. */
+/** What the worker wraps every activity in (src/worker.ts); the first listed runs outermost. */
 export const activityInterceptors: ActivityInterceptorsFactory[] = [heartbeats, finalFailures];

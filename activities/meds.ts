@@ -1,6 +1,6 @@
 // MED activities: each is one PostgreSQL transaction in src/meds (a route's devoluções: one per
 // devolução), idempotent under Temporal retries.
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/runtime/deps.js';
 import { decideMed } from '../src/meds/decide.js';
 import { openMed } from '../src/meds/open.js';
 import { markMedOverdue } from '../src/meds/overdue.js';

@@ -1,5 +1,5 @@
 // Transfer activities: thin wrappers over src/transfers/lifecycle.ts.
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/runtime/deps.js';
 import { notifyChargePaid } from '../src/charges/workflow-client.js';
 import { transferRoute } from '../src/processors/registry.js';
 import * as lifecycle from '../src/transfers/lifecycle.js';

@@ -3,7 +3,7 @@
 // table): it creates the event's deliveries and starts their workflows (idempotent, so a Temporal
 // retry is harmless). `attemptWebhookDelivery` is one signed POST of a delivery. `settlement` is how the
 // charge and transfer settlement activities dispatch their own events.
-import type { Deps } from '../src/deps.js';
+import type { Deps } from '../src/runtime/deps.js';
 import { attemptDelivery, type AttemptInput } from '../src/webhooks/attempt.js';
 import { dispatchEvent } from '../src/webhooks/dispatch.js';
 import type { SettleOptions, Settled, TransactionState } from '../workflows/transaction.contract.js';

@@ -23,7 +23,7 @@ import { migrate } from '../src/db/migrate.js';
 import { customerAccount, platformAccount } from '../src/ledger/accounts.js';
 import { ledgerReport } from '../src/ledger/check.js';
 import { post } from '../src/ledger/post.js';
-import { createLogger } from '../src/log.js';
+import { createLogger } from '../src/runtime/log.js';
 import { processCpuMs, quantile } from './measure.js';
 
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';

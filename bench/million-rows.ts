@@ -27,7 +27,7 @@ const DEEP_PAGE = 2000; // limit 20 (the default; the spec allows up to 100): of
 /** The list's filters on the deep page beside none: each is read through its own index (migration 110). */
 const DEEP_FILTERS: Record<string, string>[] = [{ status: 'approved' }, { type: 'withdrawal' }, { status: 'approved', type: 'payment' }];
 const WARM_UP = 5; // requests per endpoint before measuring
-const KEY_QUOTA = 100; // requests per key per minute (src/api/rate-limit.ts): keys are rotated below it
+const KEY_QUOTA = 100; // requests per key per minute (src/routing/rate-limit.ts): keys are rotated below it
 const TARGET_P99_MS = 20;
 
 async function seed(sql: Sql): Promise<void> {

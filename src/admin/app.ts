@@ -2,11 +2,11 @@
 // the admin route table (routes/index.ts), each request validated against its route's schemas.
 import Koa from 'koa';
 import Router from '@koa/router';
-import { validateRequest } from '../api/validate-request.js';
-import type { Deps } from '../deps.js';
+import { validateRequest } from '../routing/validate-request.js';
+import type { Deps } from '../runtime/deps.js';
 import { edge, jsonBody } from '../http/edge.js';
 import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
-import { metricsEndpoint } from '../metrics/endpoint.js';
+import { metricsEndpoint } from './metrics.js';
 import { adminAuth } from './auth.js';
 import { codecEndpoint, codecLoggedPath, type CodecEndpointOptions } from './routes/codec.js';
 import { ADMIN_ROUTES } from './routes/index.js';

@@ -4,9 +4,9 @@
 import Type, { type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { Caller } from '../accounts/account.js';
 import type { Sql } from '../db/database.js';
-import { okPage, PageQuerySchema, type Page } from './pagination.js';
-import type { RouteSpec } from './routes.js';
-import { ERROR_CODE_KEYWORD, validQuery } from './validate-request.js';
+import { okPage, PageQuerySchema, type Page } from '../routing/pagination.js';
+import type { RouteSpec } from '../routing/public-route.js';
+import { ERROR_CODE_KEYWORD, validQuery } from '../routing/validate-request.js';
 
 export function accountReadRoute(route: Omit<RouteSpec, 'method' | 'permission' | 'financial' | 'successStatuses'>): RouteSpec {
   return { method: 'GET', permission: 'transactions:read', financial: true, successStatuses: [200], ...route };

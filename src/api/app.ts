@@ -1,14 +1,14 @@
 // The public API: /healthz, /readyz and every route of the table under /v1.
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { edge, jsonBody } from '../http/edge.js';
 import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
-import { healthRouter } from '../health.js';
+import { healthRouter } from './health.js';
 import { boundKeyGate } from './creation-route.js';
 import { guard } from './guard.js';
 import { ROUTES } from './routes/index.js';
-import { validateRequest } from './validate-request.js';
+import { validateRequest } from '../routing/validate-request.js';
 import { mcpRouter } from '../mcp/http.js';
 
 export function createApiApp(deps: Deps): Koa {

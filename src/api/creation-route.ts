@@ -4,13 +4,14 @@ import type Koa from 'koa';
 import type { TSchema } from 'typebox';
 import type { Caller } from '../accounts/account.js';
 import { IdempotencyKeyHeaderSchema } from '../transactions/idempotency.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { ok } from '../http/edge.js';
 import { isKeyBound, type CreationAnswer } from '../transactions/creation.js';
 import { TransactionSchema } from '../transactions/schema.js';
 import { serializeTransaction } from '../transactions/serialize.js';
 import { takeQuota } from './guard.js';
-import type { Permission, RouteSpec } from './routes.js';
+import type { Permission } from '../accounts/permissions.js';
+import type { RouteSpec } from '../routing/public-route.js';
 
 /** The status of each outcome of a creation. */
 const OUTCOME_STATUS = { created: 201, repeated: 200, accepting: 202 } as const;

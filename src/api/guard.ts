@@ -21,12 +21,12 @@
 // The caller's IP is the socket address, or the leftmost X-Forwarded-For when TRUST_PROXY=true
 // (the API app is created with Koa's `proxy` set from that setting, which is what `ctx.ip` reads).
 import type Koa from 'koa';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { accountUnavailable, kycRequired } from '../domain/refusal.js';
-import { identifyCaller, permissionRefusal } from './auth.js';
+import { identifyCaller, permissionRefusal } from '../routing/auth.js';
 import { publicLimiter } from './public-limit.js';
-import { consumeQuota, rateLimitHeaders } from './rate-limit.js';
-import type { RouteSpec } from './routes.js';
+import { consumeQuota, rateLimitHeaders } from '../routing/rate-limit.js';
+import type { RouteSpec } from '../routing/public-route.js';
 
 /** Counts the request against the key's quota (429 when spent) and sets the RateLimit headers. */
 export async function takeQuota(ctx: Koa.Context, deps: Deps, keyId: string): Promise<void> {

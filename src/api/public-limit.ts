@@ -1,9 +1,9 @@
 // Per-IP protection of the public routes (/v1, /v1/openapi.json, /v1/llms.txt, /v1/transparency):
 // 300 requests per 60-second window per caller IP, counted in the memory of each API process
 // (so N processes allow up to N × 300 per IP). It never touches an API key's quota.
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { rateLimitRefusals } from '../metrics/registry.js';
-import { rateLimitExceeded, type Quota } from './rate-limit.js';
+import { rateLimitExceeded, type Quota } from '../routing/rate-limit.js';
 
 export const PUBLIC_LIMIT = 300;
 export const PUBLIC_WINDOW_MS = 60_000;

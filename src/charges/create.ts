@@ -2,7 +2,7 @@
 // charge's workflow with update-with-start and wait a bounded time for its accept step, which
 // applies the account's rules and answers for every request of the key.
 import type { Caller } from '../accounts/account.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { invalidRequest } from '../domain/refusal.js';
 import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { findTransaction } from '../transactions/repository.js';

@@ -6,7 +6,7 @@
 // charge took its refreshes, too many updates in flight, Temporal unreachable) answers the state
 // already known, as the read model holds it.
 import { ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { findTransaction } from '../transactions/repository.js';
 import type { TransactionRow } from '../transactions/row.js';
 import { refreshAtRoute } from './workflow-client.js';

@@ -1,7 +1,7 @@
 // Every call the engine makes to a charge's workflow (workflows/charge.contract.ts): the start with
 // the `accept` update (or joining the run of the key), the `refresh` update, and the
 // `paymentNotified` signal. Each wait is bounded by ACCEPT_WAIT_MS.
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { observeRequest } from '../metrics/http.js';
 import { traceRequest } from '../tracing/http.js';
 import { answerOf, type ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';

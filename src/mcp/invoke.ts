@@ -5,12 +5,12 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type Koa from 'koa';
 import type { Caller } from '../accounts/account.js';
-import type { RouteSpec } from '../api/routes.js';
-import type { Deps } from '../deps.js';
+import type { RouteSpec } from '../routing/public-route.js';
+import type { Deps } from '../runtime/deps.js';
 import { invalidRequest } from '../http/errors.js';
 import { newRequestId } from '../http/edge.js';
 import { jsonPointer } from '../http/pointer.js';
-import { validateRequest } from '../api/validate-request.js';
+import { validateRequest } from '../routing/validate-request.js';
 import { pathParameterNames } from '../openapi/paths.js';
 
 export interface RouteAnswer {

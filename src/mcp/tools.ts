@@ -1,8 +1,8 @@
 // The MCP tools are the read routes of the public table: every authenticated GET becomes one tool,
 // named after its operationId (`getBalance` → `get_balance`), with the route's path and query
 // parameters as input and its success envelope as output. A call runs the route's own handler.
-import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
-import type { RouteSpec } from '../api/routes.js';
+import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../routing/rate-limit.js';
+import type { RouteSpec } from '../routing/public-route.js';
 import type { Json } from '../openapi/components.js';
 import { SchemaComponents } from '../openapi/components.js';
 import { successEnvelope } from '../openapi/envelopes.js';

@@ -3,7 +3,8 @@
 // everything the payer paid has been returned (a partial return keeps it `approved`). Rejected:
 // the retention is released (retained → available). Either way `med.updated` is recorded.
 import type { Sql, TxSql } from '../db/database.js';
-import { medEventId, recordMedEvent, recordTransactionEvent, transactionEventId } from '../events/record.js';
+import { recordTransactionEvent, transactionEventId } from '../transactions/events.js';
+import { medEventId, recordMedEvent } from './events.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';

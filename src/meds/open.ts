@@ -4,7 +4,7 @@
 // is retained (a partial cautionary block) and `retainedAmount` shows it; only what was retained can
 // be returned to the payer later.
 import type { Sql, TxSql } from '../db/database.js';
-import { medEventId, recordMedEvent } from '../events/record.js';
+import { medEventId, recordMedEvent } from './events.js';
 import { formatReais } from '../domain/money.js';
 import { customerAccount } from '../ledger/accounts.js';
 import { lockedBalances } from '../ledger/balance.js';

@@ -1,7 +1,7 @@
 // The decision deadline of an open MED passed: the MED is flagged `overdue` and `med.updated` is
 // recorded, so operators (and the account) learn it; the MED stays open until someone decides.
 import type { Sql } from '../db/database.js';
-import { recordMedEvent } from '../events/record.js';
+import { recordMedEvent } from './events.js';
 import { findMedById } from './repository.js';
 import type { MedRow } from './row.js';
 

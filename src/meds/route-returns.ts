@@ -6,10 +6,11 @@
 // once the whole amount went back, else `approved` with refundedAmount).
 import { createHash } from 'node:crypto';
 import type { Sql } from '../db/database.js';
-import { medEventId, transactionEventId, recordMedEvent } from '../events/record.js';
+import { transactionEventId } from '../transactions/events.js';
+import { medEventId, recordMedEvent } from './events.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import type { RouteMedReturn } from '../processors/types.js';
 import { recordReturn } from './decide.js';

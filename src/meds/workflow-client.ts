@@ -10,7 +10,7 @@ import { TIMED_OUT, within } from '../async/within.js';
 import { ensureStarted } from '../temporal/accept-with-start.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { bindOpenRequest } from './open-requests.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused } from './results.js';

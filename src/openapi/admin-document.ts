@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the admin API (GET /admin/openapi.json), generated from the admin route
 // table by the same machinery as the public document (operations.ts), with the admin API's own
 // access: one bearer token, no quota, the same envelopes and error shape.
-import type { OperationSpec } from '../api/operation.js';
+import type { OperationSpec } from '../routing/operation.js';
 import { SERVICE_VERSION } from '../http/edge.js';
 import { SchemaComponents, type Json } from './components.js';
 import { SERVICE_HEADERS } from './document.js';

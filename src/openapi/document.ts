@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the public API, generated from the route table and the same typebox
 // schemas that validate requests and shape responses. Nothing here repeats a path or a field.
-import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
-import type { RouteSpec } from '../api/routes.js';
+import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../routing/rate-limit.js';
+import type { RouteSpec } from '../routing/public-route.js';
 import { SERVICE_VERSION } from '../http/edge.js';
 import { SchemaComponents, type Json } from './components.js';
 import { CODE_MEANING, routeErrors } from './errors.js';

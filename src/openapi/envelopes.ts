@@ -1,8 +1,8 @@
 // The spec's envelopes around a route's `data`, as schemas: success (with `idempotent` on creations and
 // `pagination` on lists), the error envelope and the 429 body. Routes declare only their `data`.
 import Type, { type TSchema } from 'typebox';
-import type { OperationSpec } from '../api/operation.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../api/pagination.js';
+import type { OperationSpec } from '../routing/operation.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../routing/pagination.js';
 
 export const PaginationSchema = Type.Object(
   {

@@ -1,7 +1,7 @@
 // Which error answers an operation can give: the ones its route declares, plus the ones every route
 // gets from the edge and the guard (authentication, permission, identity, rate limits, failures).
-import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
-import type { RouteSpec } from '../api/routes.js';
+import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../routing/rate-limit.js';
+import type { RouteSpec } from '../routing/public-route.js';
 
 export interface DocumentedError {
   status: number;

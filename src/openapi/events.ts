@@ -1,9 +1,9 @@
 // The events delivered to webhook receivers (the spec's Event kinds), with the resource each carries,
-// read from what the engine records (src/events/record.ts): `transaction.<status>` for every status a
-// transaction reaches after `pending` (settlements, and `refunded` when an accepted MED returned the
-// whole amount), `med.created` and `med.updated` for the MED changes. Both lists are exhaustive over
-// the code's types: a new status or MED change does not compile until it is documented here.
-import type { MedChange } from '../events/record.js';
+// read from what the engine records (transactions/events.ts, meds/events.ts): `transaction.<status>`
+// for every status a transaction reaches after `pending` (settlements, and `refunded` when an accepted
+// MED returned the whole amount), `med.created` and `med.updated` for the MED changes. Both lists are
+// exhaustive over the code's types: a new status or MED change does not compile until it is documented here.
+import type { MedChange } from '../meds/events.js';
 import { MedSchema } from '../meds/schema.js';
 import type { TransactionStatus } from '../transactions/row.js';
 import { TransactionSchema } from '../transactions/schema.js';

@@ -3,7 +3,7 @@
 // the two APIs (who may call, which errors every route has, which headers answers carry) is the
 // table's `ApiProfile`; nothing here repeats a path or a field.
 import type { TSchema } from 'typebox';
-import type { OperationSpec } from '../api/operation.js';
+import type { OperationSpec } from '../routing/operation.js';
 import { SchemaComponents, type Json } from './components.js';
 import { errorEnvelope, RateLimitErrorSchema, rawMediaType, successEnvelope } from './envelopes.js';
 import { errorsByStatus, STATUS_MEANING, type DocumentedError } from './errors.js';

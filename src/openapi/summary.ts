@@ -1,8 +1,8 @@
 // The short self-descriptions generated from the route table: the endpoint list of GET /v1 and
 // llms.txt (https://llmstxt.org: a title, a blockquote summary, notes, then sections of links).
 import Type from 'typebox';
-import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../api/rate-limit.js';
-import type { RouteSpec } from '../api/routes.js';
+import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../routing/rate-limit.js';
+import type { RouteSpec } from '../routing/public-route.js';
 import { SERVICE_VERSION } from '../http/edge.js';
 import { specPath } from './paths.js';
 import type { WebhookEvent } from './webhooks.js';

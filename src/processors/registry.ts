@@ -6,7 +6,7 @@
 // call). A name no route answers to is a refusal that retrying cannot change (RouteRefused).
 import type { Config } from '../config.js';
 import type { Sql } from '../db/database.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { BcbApiPixChargeRoute } from './bcb-api-pix/charges.js';
 import { PspClient } from './bcb-api-pix/client.js';
 import { EfiTransferRoute } from './bcb-api-pix/efi-send.js';

@@ -7,7 +7,7 @@
 // envelope and request log (src/http/edge.ts). The body is never logged: it names payers.
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { edge, jsonBody, ok } from '../http/edge.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';

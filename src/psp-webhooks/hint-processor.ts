@@ -11,8 +11,8 @@
 // settles by polling only. Hints for a name acted on less than the interval ago wait in the table for
 // the interval's end and then become one signal; all the hints stored for a name acted on, one too.
 import type { TxSql } from '../db/database.js';
-import type { Deps } from '../deps.js';
-import type { Logger } from '../log.js';
+import type { Deps } from '../runtime/deps.js';
+import type { Logger } from '../runtime/log.js';
 import type { HintKind } from './hints.js';
 import { wake, type HintName, type WakeOutcome } from './wake.js';
 

@@ -7,7 +7,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import type { Sql, TxSql } from '../db/database.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { chargeWorkflowId, paymentNotifiedSignal } from '../../workflows/charge.contract.js';
 import { MED_RETURNS_WORKFLOW, medReturnsWorkflowId, type MedReturnsWorkflow } from '../../workflows/med-returns.contract.js';

@@ -3,7 +3,7 @@
 // for a bounded time (ACCEPT_WAIT_MS).
 import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { TIMED_OUT, within } from '../async/within.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { unavailable } from '../domain/refusal.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
 import { acceptUpdate, type AcceptOutcome, type TransactionWorkflowInput } from '../../workflows/transaction.contract.js';

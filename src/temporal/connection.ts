@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import type { TemporalServer } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { temporalMetricsExporter } from '../metrics/temporal.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from './codec/keys.js';

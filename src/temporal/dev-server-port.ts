@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 
 interface PidFile {
   pid: number;

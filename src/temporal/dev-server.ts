@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { claimDevServerPort, removePidFile, writePidFile } from './dev-server-port.js';
 import { setpriv, temporalCli } from './executables.js';
 import { ENGINE_SEARCH_ATTRIBUTES } from './search-attributes.js';

@@ -1,4 +1,4 @@
-// Bundled with the workflows, always (temporal/worker.ts, the tests' and scripts' bundles): the OTel
+// Bundled with the workflows, always (src/worker.ts, the tests' and scripts' bundles): the OTel
 // workflow interceptors, for the runs that were started traced only. A workflow is traced when its start
 // carried the OTel client interceptor's header, i.e. it was started by a process with tracing on: a fact
 // of its history, so that its replay does the same whatever the replaying worker's configuration.

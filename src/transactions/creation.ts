@@ -5,7 +5,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Caller } from '../accounts/account.js';
 import { idempotencyConflict } from './idempotency.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { Refusal } from '../domain/refusal.js';
 import type { AcceptOutcome } from '../../workflows/transaction.contract.js';
 import { recordedRefusal } from './acceptance.js';

@@ -3,7 +3,7 @@
 // notification costs latency only: the workflows also ask the route (charges at expiry and on
 // refresh, transfers by polling).
 import type { SignalDefinition } from '@temporalio/common';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import type { TransactionType } from './row.js';
 
 export interface TransactionSignal {

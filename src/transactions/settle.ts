@@ -3,7 +3,7 @@
 // event in one PostgreSQL transaction).
 import type { Fragment } from 'postgres';
 import type { Sql, TxSql } from '../db/database.js';
-import { recordTransactionEvent, recordTransactionEvents } from '../events/record.js';
+import { recordTransactionEvent, recordTransactionEvents } from './events.js';
 import { post, postAllNew, type Entry, type Posting } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from './row.js';

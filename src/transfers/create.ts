@@ -5,7 +5,7 @@
 // knows of the workflow, 503 when it does not answer.
 import type { Caller } from '../accounts/account.js';
 import { TIMED_OUT } from '../async/within.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { pendingTransaction } from '../transactions/pending.js';
 import { findTransaction } from '../transactions/repository.js';

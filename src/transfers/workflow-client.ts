@@ -1,7 +1,7 @@
 // Every call the engine makes to a transfer's workflow (workflows/transfer.contract.ts): the start
 // with the `accept` update (or joining the run of the key), bounded by ACCEPT_WAIT_MS, and the
 // `networkAnswered` signal.
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import type { TIMED_OUT } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';

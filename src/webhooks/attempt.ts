@@ -2,7 +2,7 @@
 // body and the signing key, POST it signed, and record the attempt and the delivery's new status in
 // one PostgreSQL transaction. The body is the payload stored with the event, so a delivery never
 // carries a Transaction state older than its event.
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { SERVICE_VERSION } from '../http/edge.js';
 import { countWebhookAttempt } from '../metrics/webhooks.js';
 import { postWebhook, type AttemptResult } from './deliver.js';

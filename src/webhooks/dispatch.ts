@@ -3,7 +3,7 @@
 // endpoint's URL is that endpoint's delivery). Each target gets one delivery row and at most one
 // delivery workflow, both keyed by event and target, so dispatching an event twice starts nothing new.
 import { createHash } from 'node:crypto';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { attemptDelivery } from './attempt.js';
 import { startAfterFailedFirstAttempt, startAutomaticDelivery, type DeliveryOwner } from './workflow-client.js';
 

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { TIMED_OUT, within } from '../async/within.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import {

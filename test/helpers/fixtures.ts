@@ -1,6 +1,6 @@
 // Accounts and keys for integration tests, made through the admin API exactly as an operator would.
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
-import { PERMISSIONS, type Permission } from '../../src/api/routes.js';
+import { PERMISSIONS, type Permission } from '../../src/accounts/permissions.js';
 import { admin, http, type HttpResult, type Stack } from './stack.js';
 
 /** Valid test documents (check digits correct). */

@@ -2,7 +2,8 @@
 // checks, the route-by-permission matrix read from the route table, IP allow-lists, KYC, blocked
 // accounts and revocation (also across two API processes on one database).
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS, type Permission, type RouteSpec } from '../../src/api/routes.js';
+import { PERMISSIONS, type Permission } from '../../src/accounts/permissions.js';
+import type { RouteSpec } from '../../src/routing/public-route.js';
 import { ROUTES } from '../../src/api/routes/index.js';
 import { startApiReplica } from '../helpers/api-replica.js';
 import { createAccount, createKey, patchAccount } from '../helpers/fixtures.js';

@@ -4,7 +4,7 @@
 // the operations of the served document, so a new route without probes fails here.
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PERMISSIONS } from '../../src/api/routes.js';
+import { PERMISSIONS } from '../../src/accounts/permissions.js';
 import { chargeBody, createCharge, newKey, payCharge, postCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createAccount, createKey, createMerchant, patchAccount } from '../helpers/fixtures.js';

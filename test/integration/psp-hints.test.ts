@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Deps } from '../../src/deps.js';
+import type { Deps } from '../../src/runtime/deps.js';
 import { connect, type Sql } from '../../src/db/database.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { refreshPspHintGauges } from '../../src/metrics/psp-hints.js';
 import { pspHintsOldestAge, pspHintsPending } from '../../src/metrics/registry.js';
 import { processDueHints, type HintBatch } from '../../src/psp-webhooks/hint-processor.js';

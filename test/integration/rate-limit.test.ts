@@ -3,7 +3,8 @@
 // 429; and the per-IP protection of the public routes, which never touches a key's quota.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_LIMIT } from '../../src/api/public-limit.js';
-import { PERMISSIONS, type Permission, type RouteSpec } from '../../src/api/routes.js';
+import { PERMISSIONS, type Permission } from '../../src/accounts/permissions.js';
+import type { RouteSpec } from '../../src/routing/public-route.js';
 import { ROUTES } from '../../src/api/routes/index.js';
 import { connect, type Sql } from '../../src/db/database.js';
 import { startApiReplica } from '../helpers/api-replica.js';

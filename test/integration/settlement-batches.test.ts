@@ -8,7 +8,7 @@ import { settleChargePaid } from '../../src/charges/lifecycle.js';
 import type { PaidAtRoute } from '../../workflows/charge.contract.js';
 import type { Sql } from '../../src/db/database.js';
 import { readBalance } from '../../src/ledger/balance.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { loadTransactionRow } from '../../src/transactions/settle.js';
 import { serializeTransaction } from '../../src/transactions/serialize.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';

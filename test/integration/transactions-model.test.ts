@@ -3,7 +3,7 @@
 import { Compile } from 'typebox/compile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../src/db/database.js';
-import { recordTransactionEvent } from '../../src/events/record.js';
+import { recordTransactionEvent } from '../../src/transactions/events.js';
 import { findTransaction, listTransactions } from '../../src/transactions/repository.js';
 import { TransactionSchema } from '../../src/transactions/schema.js';
 import { serializeTransaction } from '../../src/transactions/serialize.js';

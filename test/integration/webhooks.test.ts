@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { dispatchEvent } from '../../src/webhooks/dispatch.js';
 import { eventually } from '../helpers/eventually.js';

@@ -1,5 +1,5 @@
 // The interceptors the worker runs every activity through (activities/heartbeats.ts,
-// activities/final-failures.ts, src/temporal/worker.ts), each on the SDK's MockActivityEnvironment: a
+// activities/final-failures.ts, src/worker.ts), each on the SDK's MockActivityEnvironment: a
 // real activity Context, the activity function as the interceptor's `next`.
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Resource } from '@opentelemetry/resources';
@@ -9,7 +9,7 @@ import { DefaultLogger, type ActivityInterceptorsFactory } from '@temporalio/wor
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { finalFailures } from '../../activities/final-failures.js';
 import { heartbeats } from '../../activities/heartbeats.js';
-import { workerActivityInterceptors } from '../../src/temporal/worker.js';
+import { workerActivityInterceptors } from '../../src/worker.js';
 import { tracingWorkerOptions } from '../../src/tracing/temporal.js';
 import { PERMANENT_DATA_ERROR } from '../../workflows/transaction.contract.js';
 

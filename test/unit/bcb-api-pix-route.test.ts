@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode.js';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { BcbApiPixChargeRoute } from '../../src/processors/bcb-api-pix/charges.js';
 import { PspClient } from '../../src/processors/bcb-api-pix/client.js';
 import { EfiTransferRoute } from '../../src/processors/bcb-api-pix/efi-send.js';

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edge, jsonBody } from '../../src/http/edge.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 
 const LIMIT = 200;
 let server: ReturnType<Koa['listen']>;

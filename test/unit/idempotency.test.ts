@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/accounts/ids.js';
 import { checkBodyExternalId, compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../../src/transactions/idempotency.js';
 import { chargeTransactionId, transferTransactionId } from '../../src/transactions/ids.js';
-import { medEventId, transactionEventId } from '../../src/events/record.js';
+import { transactionEventId } from '../../src/transactions/events.js';
+import { medEventId } from '../../src/meds/events.js';
 import { newRequestId } from '../../src/http/edge.js';
 import { refusal } from '../helpers/refusal.js';
 

@@ -1,8 +1,8 @@
 // The workflow boundary of eslint.config.js, through ESLint's own API: workflow code imports no Node
 // built-in, no value from src/ or from another workflow file, and leaves no promise floating; src/
-// reaches a workflow only through its contract, which imports nothing from src/; and the core's boundary: a domain folder imports no edge
-// and no ApiError. The code is linted as if it were an existing file
-// (the type-aware rules need a file the TypeScript project knows); nothing is written.
+// reaches a workflow only through its contract, which imports nothing from src/; and the core's boundary: a domain folder, activities/ and
+// workflows/ import no edge (not even a type) and no ApiError. The code is linted as if it were an existing
+// file (the type-aware rules need a file the TypeScript project knows); nothing is written.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -81,7 +81,7 @@ describe('lint boundary of the core', { timeout: 60_000 }, () => {
     eslint = new ESLint({ cwd: ROOT });
   });
 
-  it('refuses an edge (src/api, src/admin, src/mcp, src/openapi) or ApiError in a domain folder', async () => {
+  it('refuses an edge (src/api, src/admin, src/mcp, src/openapi, src/routing), even a type, or ApiError in the core', async () => {
     for (const [code, file] of [
       ["import { ROUTES } from '../api/routes/index.js';\nexport const all = ROUTES;\n", 'src/transactions/creation.ts'],
       ["import type { AdminRoute } from '../admin/routes/index.js';\nexport type R = AdminRoute;\n", 'src/ledger/check.ts'],
@@ -89,6 +89,13 @@ describe('lint boundary of the core', { timeout: 60_000 }, () => {
       ["import { buildOpenApiDocument } from '../openapi/document.js';\nexport const d = buildOpenApiDocument;\n", 'src/processors/registry.ts'],
       ["import { ApiError } from '../http/errors.js';\nexport const e = ApiError;\n", 'src/transfers/terms.ts'],
       ["import { ApiError } from '../../http/errors.js';\nexport const e = ApiError;\n", 'src/processors/bcb-api-pix/charges.ts'],
+      ["import type { RouteSpec } from '../routing/public-route.js';\nexport type R = RouteSpec;\n", 'src/db/group-commit.ts'],
+      ["import { validateRequest } from '../routing/validate-request.js';\nexport const v = validateRequest;\n", 'src/async/within.ts'],
+      ["import { mcpRouter } from '../mcp/http.js';\nexport const r = mcpRouter;\n", 'src/tracing/spans.ts'],
+      ["import type { AdminRoute } from '../admin/routes/index.js';\nexport type R = AdminRoute;\n", 'src/runtime/deps.ts'],
+      ["import { createApiApp } from '../src/api/app.js';\nexport const app = createApiApp;\n", 'activities/meds.ts'],
+      ["import type { AdminRoute } from '../src/admin/routes/index.js';\nexport type R = AdminRoute;\n", A_WORKFLOW],
+      ["import type { ServiceCatalogue } from '../src/openapi/summary.js';\nexport type S = ServiceCatalogue;\n", A_CONTRACT],
     ]) {
       expect(await errors(code!, file!), file).toEqual(['@typescript-eslint/no-restricted-imports']);
     }

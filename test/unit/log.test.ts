@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 
 function capture() {
   const lines: string[] = [];

@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/deps.js';
-import { createLogger } from '../../src/log.js';
+import type { Deps } from '../../src/runtime/deps.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { MAX_HINTS_PER_BODY, pixHints } from '../../src/psp-webhooks/hints.js';
 import { createPspWebhookApp } from '../../src/psp-webhooks/app.js';
 

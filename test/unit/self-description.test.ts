@@ -2,7 +2,7 @@
 import { validate } from '@readme/openapi-parser';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import type { RouteSpec } from '../../src/api/routes.js';
+import type { RouteSpec } from '../../src/routing/public-route.js';
 import { toolsFor } from '../../src/mcp/tools.js';
 import { SchemaComponents } from '../../src/openapi/components.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';

@@ -6,10 +6,10 @@ import { Socket } from 'node:net';
 import Koa from 'koa';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import type { OperationSpec } from '../../src/api/operation.js';
+import type { OperationSpec } from '../../src/routing/operation.js';
 import { reais } from '../../src/http/request-schema.js';
-import { ERROR_CODE_KEYWORD, expectation, fieldLabel, validateRequest } from '../../src/api/validate-request.js';
-import type { Deps } from '../../src/deps.js';
+import { ERROR_CODE_KEYWORD, expectation, fieldLabel, validateRequest } from '../../src/routing/validate-request.js';
+import type { Deps } from '../../src/runtime/deps.js';
 import { ApiError } from '../../src/http/errors.js';
 
 const app = new Koa();
@@ -72,6 +72,7 @@ describe('the query, read from text', () => {
     expect((await run(ROUTE, { query: 'n=3&flag=true&kind=b&other=1' })).query).toEqual({ n: 3, flag: true, kind: 'b' });
     expect((await run(ROUTE, { query: 'flag=false' })).query).toEqual({ n: 2, flag: false });
     expect((await run(ROUTE, {})).query).toEqual({ n: 2 });
+    expect((await run(ROUTE, { query: 'n=03' })).query).toEqual({ n: 3 });
   });
 
   it.each(['yes', 'TRUE', '1', ''])('refuses flag=%s naming the parameter', async (value) => {
@@ -79,7 +80,7 @@ describe('the query, read from text', () => {
     expect([err.status, err.code, err.param, err.message]).toEqual([400, 'invalid_request', '/flag', 'flag deve ser true ou false']);
   });
 
-  it.each(['0', '6', '-1', '1.5', '1e3', 'abc', '99999999999999999'])('refuses n=%s with the range', async (value) => {
+  it.each(['0', '6', '-1', '1.5', '3.0', '1e3', '+3', ' 3', '0x3', 'true', 'abc', '99999999999999999'])('refuses n=%s with the range', async (value) => {
     const err = await refusal({ query: `n=${value}` });
     expect([err.code, err.param, err.message]).toEqual(['invalid_request', '/n', 'n deve ser um inteiro de 1 a 5']);
   });

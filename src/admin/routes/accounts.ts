@@ -12,7 +12,7 @@ import {
   type AccountPatch,
   type NewAccount,
 } from '../../accounts/repository.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 import { normalizeDocument } from '../../domain/documents.js';
 import { centsToReais, reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';

@@ -4,7 +4,7 @@
 // so the route still answers the committed result (a 500 would send the client into a retry that the
 // network refuses as already done). The engine learns the outcome anyway: its workflows poll.
 import { within } from '../../async/within.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 
 /** Runs `step` for at most ACCEPT_WAIT_MS; its failure is logged with `context`, never thrown. */
 export async function afterCommit(deps: Pick<Deps, 'config' | 'log'>, context: Record<string, unknown>, step: () => Promise<unknown>): Promise<void> {

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type { Payload } from '@temporalio/common';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 import { jsonBody } from '../../http/edge.js';
 import { ApiError, invalidRequest } from '../../http/errors.js';
 import { secretCheck } from '../auth.js';

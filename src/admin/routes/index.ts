@@ -2,7 +2,7 @@
 // and answer; the admin app validates requests with them (validate-request.ts) and GET
 // /admin/openapi.json documents them. The codec endpoint (codec.ts) stands outside: it speaks
 // Temporal's remote codec protocol, with its own CORS and order of checks.
-import type { OperationSpec } from '../../api/operation.js';
+import type { OperationSpec } from '../../routing/operation.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { API_KEY_ROUTES } from './api-keys.js';
 import { LEDGER_ROUTES } from './ledger.js';

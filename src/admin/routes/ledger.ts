@@ -2,7 +2,7 @@
 // A violation is not an error of the request: the answer is 200 with `ok: false` and the violations.
 import type Koa from 'koa';
 import Type from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { ledgerReport } from '../../ledger/check.js';
 import type { AdminRoute } from './index.js';

@@ -4,7 +4,7 @@
 // Idempotency-Key: a repeat with the same body answers the same MED (200), another body is a 409.
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 import { reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { notFound, operationRefused } from '../../http/errors.js';

@@ -1,7 +1,7 @@
 // GET /admin/openapi.json: the admin API's own OpenAPI 3.1 document, generated from the admin route
 // table (passed as a function, since this route is part of it), behind ADMIN_TOKEN like every /admin path.
 import Type from 'typebox';
-import type { OperationSpec } from '../../api/operation.js';
+import type { OperationSpec } from '../../routing/operation.js';
 import { buildAdminOpenApiDocument } from '../../openapi/admin-document.js';
 import { rawResponse } from '../../openapi/envelopes.js';
 

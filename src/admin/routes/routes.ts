@@ -2,7 +2,7 @@
 // as operators need to see them; never a secret or key material.
 import type Koa from 'koa';
 import Type from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { routeSummaries } from '../../processors/registry.js';
 import type { AdminRoute } from './index.js';

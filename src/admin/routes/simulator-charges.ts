@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
 import { notifyChargePaid } from '../../charges/workflow-client.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 import { normalizeDocument } from '../../domain/documents.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';

@@ -5,7 +5,7 @@
 // A repeat with the outcome the network already has answers the same way; the other outcome is a 409.
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { completeTransfer, TransferNotPending } from '../../processors/simulator-transfers.js';

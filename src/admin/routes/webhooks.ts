@@ -2,8 +2,8 @@
 // manual redelivery).
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
-import { validQuery } from '../../api/validate-request.js';
-import type { Deps } from '../../deps.js';
+import { validQuery } from '../../routing/validate-request.js';
+import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { invalidRequest, notFound, operationRefused } from '../../http/errors.js';
 import { findDeliveries, findDelivery, type DeliveryFilter } from '../../webhooks/deliveries.js';

@@ -5,7 +5,7 @@ import type { Caller } from '../../accounts/account.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { readBalance } from '../../ledger/balance.js';
-import type { RouteSpec } from '../routes.js';
+import type { RouteSpec } from '../../routing/public-route.js';
 
 export const BalanceSchema = Type.Object(
   {

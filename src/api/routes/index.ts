@@ -1,4 +1,4 @@
-import type { RouteSpec } from '../routes.js';
+import type { RouteSpec } from '../../routing/public-route.js';
 import { balanceRoute } from './balance.js';
 import { createChargeRoute } from './charges.js';
 import { getMedRoute, listMedsRoute } from './meds.js';

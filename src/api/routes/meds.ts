@@ -8,7 +8,7 @@ import { MED_STATUSES } from '../../meds/row.js';
 import { MedSchema } from '../../meds/schema.js';
 import { serializeMed } from '../../meds/serialize.js';
 import { accountListRoute, accountReadRoute } from '../account-read.js';
-import { ERROR_CODE_KEYWORD } from '../validate-request.js';
+import { ERROR_CODE_KEYWORD } from '../../routing/validate-request.js';
 
 export const listMedsRoute = accountListRoute({
   path: '/meds',

@@ -10,7 +10,7 @@ import { rawResponse } from '../../openapi/envelopes.js';
 import { WEBHOOK_EVENTS } from '../../openapi/events.js';
 import { apiBaseUrl, mcpUrl } from '../../openapi/paths.js';
 import { llmsTxt, ServiceSummarySchema, serviceSummary, type ServiceCatalogue } from '../../openapi/summary.js';
-import type { RouteSpec } from '../routes.js';
+import type { RouteSpec } from '../../routing/public-route.js';
 
 /** Everything is generated once per process and configuration: the table does not change while running. */
 function memoByConfig<T>(make: (catalogue: ServiceCatalogue) => T, routes: () => RouteSpec[]): (config: Config) => T {

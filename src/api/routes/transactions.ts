@@ -10,7 +10,7 @@ import { TRANSACTION_STATUSES } from '../../transactions/row.js';
 import { TransactionSchema } from '../../transactions/schema.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
 import { accountListRoute, accountReadRoute } from '../account-read.js';
-import { ERROR_CODE_KEYWORD, validQuery } from '../validate-request.js';
+import { ERROR_CODE_KEYWORD, validQuery } from '../../routing/validate-request.js';
 
 const LISTED_TYPES = ['payment', 'withdrawal'] as const;
 

@@ -8,7 +8,7 @@ import type { Sql } from '../../db/database.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError } from '../../http/errors.js';
-import type { RouteSpec } from '../routes.js';
+import type { RouteSpec } from '../../routing/public-route.js';
 
 export const PublicIndicatorsSchema = Type.Object(
   {

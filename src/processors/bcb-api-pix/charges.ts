@@ -5,7 +5,7 @@
 // prevails), MED devoluções read from GET /pix/{e2eid}.
 import { buildBrCode } from '../../domain/brcode.js';
 import { qrPngBase64 } from '../../domain/qrcode.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { RouteRefused, type ChargeRoute, type ChargeState, type CreatedCharge, type RouteChargeRequest, type RouteMedReturn, type RoutePayer } from '../types.js';
 import type { components } from './api-pix.js';
 import { centsOfPspAmount, pspAmount } from './amounts.js';

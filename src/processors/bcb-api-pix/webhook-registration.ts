@@ -2,7 +2,7 @@
 // {"webhookUrl"}. The start never waits for it: a PSP that is down, or that checks the URL before
 // the listener answers, gets the registration again in the background (after 5 s, doubling to every
 // 5 minutes) until it succeeds or the process stops. Until then the engine learns outcomes by polling.
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { answerOf, type PspClient } from './client.js';
 
 export interface RegistrationTiming {

@@ -1,12 +1,12 @@
 // The Temporal worker: every workflow of workflows/ and every activity of activities/ on one task queue.
 import { Worker, type ActivityInterceptorsFactory, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
-import { activityInterceptors, createActivities } from '../../activities/index.js';
-import type { Deps } from '../deps.js';
-import { bundleWorkflows } from './bundle.js';
-import { encryptingDataConverter } from './codec/data-converter.js';
-import type { PayloadKeys } from './codec/keys.js';
-import { activeTracing } from '../tracing/provider.js';
-import { tracingWorkerOptions } from '../tracing/temporal.js';
+import { activityInterceptors, createActivities } from '../activities/index.js';
+import type { Deps } from './runtime/deps.js';
+import { bundleWorkflows } from './temporal/bundle.js';
+import { encryptingDataConverter } from './temporal/codec/data-converter.js';
+import type { PayloadKeys } from './temporal/codec/keys.js';
+import { activeTracing } from './tracing/provider.js';
+import { tracingWorkerOptions } from './tracing/temporal.js';
 
 export async function createWorker(deps: Deps, connection: NativeConnection, keys: PayloadKeys): Promise<Worker> {
   const bundlePath = deps.config.temporalWorkflowBundle;

@@ -1,9 +1,9 @@
-// What every route of a table declares, in the public API (api/routes.ts adds permissions) and in
+// What every route of a table declares, in the public API (public-route.ts adds permissions) and in
 // the admin API alike: its path, the typebox schemas that validate its request (validate-request.ts)
 // and its answers, and what the OpenAPI document says of it. Nothing is documented that is not validated.
 import type Koa from 'koa';
 import type { TSchema } from 'typebox';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 
 export interface OperationSpec {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -1,7 +1,7 @@
 // The request quota of an API key: 100 requests per 60-second window that starts at the key's first
 // call. The counter is one PostgreSQL row per key, moved by a single upsert, so every API process
 // (and the MCP server) shares one budget. Independent of Koa.
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { ApiError } from '../http/errors.js';
 import { rateLimitRefusals } from '../metrics/registry.js';
 

@@ -4,10 +4,10 @@
 import type { Caller } from '../accounts/account.js';
 import { findKeyHolder, hashApiKey, isWellFormedApiKey } from '../accounts/api-keys.js';
 import { isIpAllowed } from '../accounts/ip-allowlist.js';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { ApiError } from '../http/errors.js';
 import { accountUnavailable, kycRequired } from '../domain/refusal.js';
-import type { Permission } from './routes.js';
+import type { Permission } from '../accounts/permissions.js';
 
 export interface AuthRequest {
   /** The `Authorization` header as received, if any. */

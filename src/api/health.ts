@@ -1,9 +1,9 @@
 // Liveness and readiness, outside /v1 and without authentication.
 import Router from '@koa/router';
-import { TIMED_OUT, within } from './async/within.js';
-import type { Deps } from './deps.js';
-import { ok } from './http/edge.js';
-import { ApiError } from './http/errors.js';
+import { TIMED_OUT, within } from '../async/within.js';
+import type { Deps } from '../runtime/deps.js';
+import { ok } from '../http/edge.js';
+import { ApiError } from '../http/errors.js';
 
 async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
   try {

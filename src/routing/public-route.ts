@@ -1,10 +1,8 @@
-// The public route table. Every public path is declared once here, with its permission and purpose;
-// the Koa router, the permission checks, the request validation, GET /v1, the OpenAPI document,
-// llms.txt and the MCP tools all read it.
+// A route of the public API: an operation with the permission it asks of an API key. Every public path is
+// declared once in the table of src/api/routes/; the Koa router, the permission checks, the request
+// validation, GET /v1, the OpenAPI document, llms.txt and the MCP tools all read it.
 import type { Permission } from '../accounts/permissions.js';
 import type { OperationSpec } from './operation.js';
-
-export { PERMISSIONS, type Permission } from '../accounts/permissions.js';
 
 export interface RouteSpec extends OperationSpec {
   method: 'GET' | 'POST';
@@ -16,7 +14,7 @@ export interface RouteSpec extends OperationSpec {
   financial: boolean;
   /**
    * Creation routes: a request whose idempotency key is bound to an operation joins it whatever the
-   * account's state (guard.ts); this names the workflow that holds a key.
+   * account's state (src/api/guard.ts); this names the workflow that holds a key.
    */
   joinsBoundKey?: (accountId: string, key: string) => string;
 }

@@ -1,14 +1,15 @@
 // The one middleware that validates a request against its route's declared schemas: path parameters,
 // then the query, then the body, each compiled once from the route table (http/request-schema.ts), so that
-// what the OpenAPI document says is what is checked. A query is text: integers and booleans are read
-// from it (`true`/`false`) before validation, a repeated parameter is refused, undeclared ones are
-// ignored and declared defaults are filled in (`ctx.state.query`). A refusal is a 400 whose `param`
-// is the field's JSON pointer and whose code is `invalid_request` unless the field's schema names its
-// own (`x-error-code`, e.g. `invalid_status`); a route whose spec has its own codes for its body
-// (`refuseBody`) answers those.
+// what the OpenAPI document says is what is checked. A query is text: TypeBox converts each value to its
+// schema's type (integers, `true`/`false`) where the text is exactly that value, before validation; a
+// repeated parameter is refused, undeclared ones are ignored and TypeBox fills in the declared defaults
+// (`ctx.state.query`). A refusal is a 400 whose `param` is the field's JSON pointer and whose code is
+// `invalid_request` unless the field's schema names its own (`x-error-code`, e.g. `invalid_status`); a
+// route whose spec has its own codes for its body (`refuseBody`) answers those.
 import type Koa from 'koa';
 import type { Static, TSchema } from 'typebox';
-import type { Deps } from '../deps.js';
+import Value from 'typebox/value';
+import type { Deps } from '../runtime/deps.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
 import { jsonPointer, pointerSteps } from '../http/pointer.js';
 import type { OperationSpec } from './operation.js';
@@ -33,7 +34,6 @@ type Schema = {
   maxLength?: number;
   minItems?: number;
   maxItems?: number;
-  default?: unknown;
   [ERROR_CODE_KEYWORD]?: string;
 };
 
@@ -136,34 +136,26 @@ function validated(validator: Validator, value: unknown, name: Naming): void {
   throw refusalOf(validator.schema, value, first ?? { keyword: 'type', instancePath: '', params: {} }, name);
 }
 
-// Up to 16 digits: every integer to 2^53−1 is exact as a number; more cannot be.
-const INTEGER_TEXT = /^\d{1,16}$/;
-
-/** A query value read as its schema's type; text that is not one is left as is, for validation to refuse. */
-function fromText(text: string, schema: Schema): unknown {
-  if (schema.type === 'integer') return INTEGER_TEXT.test(text) ? Number(text) : text;
-  if (schema.type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
-  return text;
+/**
+ * TypeBox's conversion of a query value, kept only when it is exact: the value written back is the text
+ * sent, zeros before an integer aside. TypeBox reads "1.5" and "1.0" as 1, "1e3" as 1000 and "1" as true;
+ * the API refuses them: the text is left as is, for validation to refuse.
+ */
+function exactly(text: string, converted: unknown): unknown {
+  return String(converted) === text.replace(/^0+(?=\d)/, '') ? converted : text;
 }
 
-/** The declared parameters of a query, coerced; a repeated one is refused. */
+/** The declared parameters of a query, read as their schemas' types; a repeated one is refused. */
 function queryOf(query: Koa.Context['query'], schema: Schema): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+  const texts: Record<string, string> = {};
+  for (const name of Object.keys(schema.properties ?? {})) {
     const raw = query[name];
     if (raw === undefined) continue;
     if (Array.isArray(raw)) throw invalidRequest(`O parâmetro ${name} deve aparecer uma única vez`, jsonPointer(name));
-    values[name] = fromText(raw, property);
+    texts[name] = raw;
   }
-  return values;
-}
-
-function withDefaults(values: Record<string, unknown>, schema: Schema): Record<string, unknown> {
-  const filled = { ...values };
-  for (const [name, property] of Object.entries(schema.properties ?? {})) {
-    if (filled[name] === undefined && property.default !== undefined) filled[name] = property.default;
-  }
-  return filled;
+  const converted = Value.Convert(schema as TSchema, { ...texts }) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(texts).map(([name, text]) => [name, exactly(text, converted[name])]));
 }
 
 /** The query `validateRequest` validated against `schema`, typed by it. */
@@ -184,7 +176,7 @@ export function validateRequest(operation: OperationSpec, deps: Deps): Koa.Middl
     if (query) {
       const values = queryOf(ctx.query, query.schema);
       validated(query, values, parameterName);
-      ctx.state.query = withDefaults(values, query.schema);
+      ctx.state.query = Value.Default(query.schema as TSchema, values);
     } else ctx.state.query = {};
     if (body) {
       const given = ctx.request.body === undefined && request.optionalBody ? {} : ctx.request.body;

@@ -4,14 +4,14 @@
 import type { Server } from 'node:http';
 import Koa from 'koa';
 import type { Gauge } from 'prom-client';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../runtime/deps.js';
 import { edge } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
 import { createHttpServer } from '../http/server.js';
-import { refreshMedGauges } from './meds.js';
-import { refreshPspHintGauges } from './psp-hints.js';
-import { medsOpen, medsOverdue, pspHintsOldestAge, pspHintsPending, registry } from './registry.js';
-import { temporalMetricsText } from './temporal.js';
+import { refreshMedGauges } from '../metrics/meds.js';
+import { refreshPspHintGauges } from '../metrics/psp-hints.js';
+import { medsOpen, medsOverdue, pspHintsOldestAge, pspHintsPending, registry } from '../metrics/registry.js';
+import { temporalMetricsText } from '../metrics/temporal.js';
 
 export const METRICS_PATH = '/metrics';
 
