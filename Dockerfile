@@ -7,6 +7,7 @@ ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1 MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY src ./src
+COPY contracts ./contracts
 COPY workflows ./workflows
 COPY activities ./activities
 COPY bin ./bin

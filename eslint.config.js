@@ -1,7 +1,7 @@
 // ESLint: a small base for the whole project, and the boundary between workflow code and the rest
 // (as the Temporal samples do): workflow files run in Temporal's deterministic sandbox, so they import
 // no Node built-in and no value from src/ or activities/, and leave no promise floating; src/ and
-// activities/ reach a workflow only through its contract (workflows/*.contract.ts), which imports nothing
+// activities/ reach a workflow only through its contract (contracts/*.contract.ts), which imports nothing
 // of theirs, not even a type: a workflow's contract owns the state and the data it carries. And the boundary
 // between the core and its edges: the core's folders, activities/ and workflows/ import no edge and no
 // ApiError (they refuse in domain terms).
@@ -14,8 +14,8 @@ const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
 
 /** src/ and activities/ reach a workflow only through its contract. */
 const WORKFLOW_THROUGH_CONTRACT = {
-  group: ['**/workflows/*', '!**/workflows/*.contract.js'],
-  message: 'src/ and activities/ reach a workflow only through its contract (workflows/<name>.contract.js).',
+  group: ['**/workflows/*'],
+  message: 'src/ and activities/ reach a workflow only through its contract (contracts/<name>.contract.js).',
 };
 
 /** The core: what the engine does, whichever edge (REST API, admin API, MCP) asks it, and what it runs on. */
@@ -89,9 +89,9 @@ export default tseslint.config(
               message: 'Workflow code imports only types from src/ and activities/ (`import type`); shared values belong in a contract.',
             },
             {
-              group: ['./*', '!./*.contract.js', '!./transaction-activities.js'],
+              group: ['./*', '!./transaction-activities.js'],
               allowTypeImports: true,
-              message: 'A workflow file imports another workflow only through its contract (*.contract.js).',
+              message: 'A workflow file imports another workflow only through its contract (contracts/*.contract.js).',
             },
           ],
         },
@@ -104,7 +104,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
-    files: ['workflows/**/*.contract.ts'],
+    files: ['contracts/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -1,7 +1,7 @@
 // Charge activities: thin wrappers over src/charges/lifecycle.ts.
 import type { Deps } from '../src/runtime/deps.js';
 import * as lifecycle from '../src/charges/lifecycle.js';
-import type { SettleOptions } from '../workflows/transaction.contract.js';
+import type { SettleOptions } from '../contracts/transaction.contract.js';
 import { settlement, type webhookActivities } from './webhooks.js';
 
 export function chargeActivities(deps: Deps) {

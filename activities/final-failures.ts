@@ -6,7 +6,7 @@
 // Everything else stays retryable by Temporal.
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { PERMANENT_DATA_ERROR } from '../workflows/transaction.contract.js';
+import { PERMANENT_DATA_ERROR } from '../contracts/transaction.contract.js';
 
 interface PostgresErrorFields {
   code?: unknown;

@@ -7,8 +7,8 @@ import { markMedOverdue } from '../src/meds/overdue.js';
 import { chargeOfEndToEndId, recordRouteMedReturn } from '../src/meds/route-returns.js';
 import { chargeRoute } from '../src/processors/registry.js';
 import { dispatchEvent } from '../src/webhooks/dispatch.js';
-import type { MedReturnsInput } from '../workflows/med-returns.contract.js';
-import type { MedOutcome, OpenMedInput } from '../workflows/med.contract.js';
+import type { MedReturnsInput } from '../contracts/med-returns.contract.js';
+import type { MedOutcome, OpenMedInput } from '../contracts/med.contract.js';
 
 export function medActivities(deps: Deps) {
   return {

@@ -3,8 +3,8 @@ import type { Deps } from '../src/runtime/deps.js';
 import { notifyChargePaid } from '../src/charges/workflow-client.js';
 import { transferRoute } from '../src/processors/registry.js';
 import * as lifecycle from '../src/transfers/lifecycle.js';
-import type { SettleOptions } from '../workflows/transaction.contract.js';
-import type { TransferDraft } from '../workflows/transfer.contract.js';
+import type { SettleOptions } from '../contracts/transaction.contract.js';
+import type { TransferDraft } from '../contracts/transfer.contract.js';
 import { settlement, type webhookActivities } from './webhooks.js';
 
 function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {

@@ -6,8 +6,8 @@
 import type { Deps } from '../src/runtime/deps.js';
 import { attemptDelivery, type AttemptInput } from '../src/webhooks/attempt.js';
 import { dispatchEvent } from '../src/webhooks/dispatch.js';
-import type { SettleOptions, Settled, TransactionState } from '../workflows/transaction.contract.js';
-import type { AttemptOutcome } from '../workflows/webhook-delivery.contract.js';
+import type { SettleOptions, Settled, TransactionState } from '../contracts/transaction.contract.js';
+import type { AttemptOutcome } from '../contracts/webhook-delivery.contract.js';
 
 export function webhookActivities(deps: Deps) {
   return {

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { connect } from '../src/db/database.js';
 import { bundleWorkflows } from '../src/temporal/bundle.js';
 import { parsePrometheusText, type Family } from '../test/helpers/prometheus-text.js';

@@ -37,12 +37,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
 import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
-import { chargeWorkflowId, refreshUpdate } from '../workflows/charge.contract.js';
-import { medWorkflowId } from '../workflows/med.contract.js';
-import { medReturnsWorkflowId } from '../workflows/med-returns.contract.js';
-import { PAYLOAD_NOT_ENCRYPTED } from '../workflows/payload-encryption.contract.js';
-import { TRANSFER_WORKFLOW, transferWorkflowId } from '../workflows/transfer.contract.js';
-import { webhookDeliveryWorkflowId } from '../workflows/webhook-delivery.contract.js';
+import { chargeWorkflowId, refreshUpdate } from '../contracts/charge.contract.js';
+import { medWorkflowId } from '../contracts/med.contract.js';
+import { medReturnsWorkflowId } from '../contracts/med-returns.contract.js';
+import { PAYLOAD_NOT_ENCRYPTED } from '../contracts/payload-encryption.contract.js';
+import { TRANSFER_WORKFLOW, transferWorkflowId } from '../contracts/transfer.contract.js';
+import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.contract.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HISTORIES_DIR = join(ROOT, 'test', 'replay', 'histories');

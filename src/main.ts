@@ -7,7 +7,7 @@ import type { Worker } from '@temporalio/worker';
 import { createAdminApp } from './admin/app.js';
 import { codecUiEndpoint, newCodecUiSecret } from './admin/routes/codec.js';
 import { createApiApp } from './api/app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { connectFromConfig, ensureDatabase } from './db/database.js';
 import { migrate, MigrationChangedError } from './db/migrate.js';
 import type { Deps } from './runtime/deps.js';

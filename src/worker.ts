@@ -4,7 +4,7 @@ import { activityInterceptors, createActivities } from '../activities/index.js';
 import type { Deps } from './runtime/deps.js';
 import { bundleWorkflows } from './temporal/bundle.js';
 import { encryptingDataConverter } from './temporal/codec/data-converter.js';
-import type { PayloadKeys } from './temporal/codec/keys.js';
+import type { PayloadKeys } from './config/payload-keys.js';
 import { activeTracing } from './tracing/provider.js';
 import { tracingWorkerOptions } from './tracing/temporal.js';
 

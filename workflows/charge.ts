@@ -15,7 +15,7 @@ import {
   type PaidAtRoute,
   type PersistedCharge,
   type RouteChargeState,
-} from './charge.contract.js';
+} from '../contracts/charge.contract.js';
 import {
   acceptUpdate,
   LOCAL_SETTLEMENT,
@@ -25,7 +25,7 @@ import {
   SETTLE_DISPATCHES_EVENTS,
   UNPROCESSABLE,
   type SettleOptions,
-} from './transaction.contract.js';
+} from '../contracts/transaction.contract.js';
 import { acceptAnswer, permanentFailure, readCharge, routeRefusal, transactionActivityCalls, type AcceptDecision } from './transaction-activities.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<ChargeActivities>();

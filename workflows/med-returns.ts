@@ -1,10 +1,10 @@
-// One run per check of a received Pix for MED devoluções (workflows/med-returns.contract.ts): one
+// One run per check of a received Pix for MED devoluções (contracts/med-returns.contract.ts): one
 // activity asks the route and records each devolução once, dispatching its events. A route that is
 // down is asked again, backing off to a minute, until it answers.
 import { proxyActivities } from '@temporalio/workflow';
 import type { MedActivities } from '../activities/meds.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
-import type { MedReturnsWorkflow } from './med-returns.contract.js';
+import { HEARTBEAT_TIMEOUT } from '../contracts/heartbeat.contract.js';
+import type { MedReturnsWorkflow } from '../contracts/med-returns.contract.js';
 
 const { recordMedReturnsAtRoute } = proxyActivities<MedActivities>({
   startToCloseTimeout: '30 seconds',

@@ -4,8 +4,8 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { MedActivities } from '../activities/meds.js';
 import type { WebhookActivities } from '../activities/webhooks.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
-import { decideUpdate, openedUpdate, type MedChangeResult, type MedWorkflow } from './med.contract.js';
+import { HEARTBEAT_TIMEOUT } from '../contracts/heartbeat.contract.js';
+import { decideUpdate, openedUpdate, type MedChangeResult, type MedWorkflow } from '../contracts/med.contract.js';
 
 const activities = proxyActivities<MedActivities & Pick<WebhookActivities, 'dispatchEvent'>>({
   startToCloseTimeout: '30 seconds',

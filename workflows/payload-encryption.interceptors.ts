@@ -10,7 +10,7 @@
 // Messages without arguments (paymentNotified, networkAnswered, refresh, opened) carry nothing to trust:
 // the workflow confirms each one with the route or only answers its state.
 import { ApplicationFailure, log, patched, type Headers, type WorkflowInterceptors } from '@temporalio/workflow';
-import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT, UNENCRYPTED_METADATA } from './payload-encryption.contract.js';
+import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT, UNENCRYPTED_METADATA } from '../contracts/payload-encryption.contract.js';
 
 const UNENCRYPTED_HEADER = 'engine-arguments-unencrypted';
 

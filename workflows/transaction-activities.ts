@@ -2,8 +2,8 @@
 // before included), recognise a route's definitive refusal, and answer the `accept` update. Workflow code
 // (proxies run only inside a workflow): it imports only @temporalio/workflow and contracts.
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { ChargeTransactionState } from './charge.contract.js';
-import { HEARTBEAT_TIMEOUT } from './heartbeat.contract.js';
+import type { ChargeTransactionState } from '../contracts/charge.contract.js';
+import { HEARTBEAT_TIMEOUT } from '../contracts/heartbeat.contract.js';
 import {
   PERMANENT_DATA_ERROR,
   ROUTE_REFUSED,
@@ -13,7 +13,7 @@ import {
   type Refusal,
   type TransactionState,
   type TransactionStatus,
-} from './transaction.contract.js';
+} from '../contracts/transaction.contract.js';
 
 /** Calls to the route, calls that settle in the ledger, and the accept step's calls, for activities `A`. */
 export function transactionActivityCalls<A>() {

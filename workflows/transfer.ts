@@ -15,8 +15,8 @@ import {
   type Persisted,
   type SettleOptions,
   type TransactionState,
-} from './transaction.contract.js';
-import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs, type RouteTransferState, type TransferWorkflow } from './transfer.contract.js';
+} from '../contracts/transaction.contract.js';
+import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs, type RouteTransferState, type TransferWorkflow } from '../contracts/transfer.contract.js';
 import { acceptAnswer, permanentFailure, readTransaction, routeRefusal, transactionActivityCalls, type AcceptDecision } from './transaction-activities.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<TransferActivities>();

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { connect, type Sql } from '../../src/db/database.js';
-import { newPayloadKeysJson } from '../../src/temporal/codec/keys.js';
+import { newPayloadKeysJson } from '../../src/config/payload-keys.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { bundleWorkflows } from '../../src/temporal/bundle.js';
 import { freePort } from '../../test/helpers/ports.js';

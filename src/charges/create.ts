@@ -11,7 +11,7 @@ import type { TransactionRow } from '../transactions/row.js';
 import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../transactions/idempotency.js';
 import { chargeTransactionId } from '../transactions/ids.js';
 import { TIMED_OUT } from '../async/within.js';
-import type { ChargeAsked, ChargeDraft } from '../../workflows/charge.contract.js';
+import type { ChargeAsked, ChargeDraft } from '../../contracts/charge.contract.js';
 import { chargeComparedFields, parseChargeBody, type ChargeRequest } from './schema.js';
 import { chargeTerms } from './terms.js';
 import { joinCharge, startCharge } from './workflow-client.js';

@@ -13,14 +13,14 @@ import { toTransactionRow, type RawTransactionRow, type StoredPayer, type Transa
 import { findTransactionByKey } from '../transactions/repository.js';
 import { loadTransactionRow, settleManyOnce, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
-import type { ChargeDraft, ChargeTransactionState, PaidAtRoute, PersistedCharge, RouteChargeState } from '../../workflows/charge.contract.js';
-import type { Settled } from '../../workflows/transaction.contract.js';
+import type { ChargeDraft, ChargeTransactionState, PaidAtRoute, PersistedCharge, RouteChargeState } from '../../contracts/charge.contract.js';
+import type { Settled } from '../../contracts/transaction.contract.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
 
 /** The route needs the configured routes and a logger besides PostgreSQL. */
 export type ChargeLifecycleDeps = ChargeRouteDeps;
 
-/** The charge as its workflow knows it (workflows/charge.contract.ts). */
+/** The charge as its workflow knows it (contracts/charge.contract.ts). */
 const chargeTransactionState = (row: TransactionRow): ChargeTransactionState => ({
   ...transactionState(row),
   expiresAtMs: row.expiresAt.getTime(),

@@ -6,9 +6,10 @@ import { isValidCpf, normalizeDocument, documentKind } from '../domain/documents
 import { reaisToCents } from '../domain/money.js';
 import { invalidRequest, Refusal } from '../domain/refusal.js';
 import { parseReceiverUrl } from '../webhooks/ssrf.js';
-import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
+import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
+import { errorPath } from '../json/pointer.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
-import type { SplitRequestItem } from '../../workflows/charge.contract.js';
+import type { SplitRequestItem } from '../../contracts/charge.contract.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
 

@@ -6,7 +6,7 @@ import type { Sql, TxSql } from '../db/database.js';
 import { chargeAmounts } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
 import { invalidRequest, operationRefused, Refusal } from '../domain/refusal.js';
-import type { ChargeAsked, SplitShare } from '../../workflows/charge.contract.js';
+import type { ChargeAsked, SplitShare } from '../../contracts/charge.contract.js';
 import { resolveSplitRecipients } from './recipients.js';
 
 export interface ChargeTerms {

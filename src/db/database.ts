@@ -1,6 +1,6 @@
 // PostgreSQL access: one pool per process, created after making sure the database exists.
 import postgres from 'postgres';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 export type Sql = postgres.Sql<Record<string, never>>;
 export type TxSql = postgres.TransactionSql<Record<string, never>>;

@@ -10,7 +10,7 @@ import { observeRequest } from '../metrics/http.js';
 import { traceRequest } from '../tracing/http.js';
 import { answerOf, type ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
 import { checkRawJson, checkJsonShape } from './json-shape.js';
-import { jsonPointer } from './pointer.js';
+import { jsonPointer } from '../json/pointer.js';
 import { checkText, forbiddenCharacter } from './text-rule.js';
 
 export const SERVICE_VERSION = '1.1.0';

@@ -6,7 +6,7 @@
 // (RFC 6901), e.g. /split/0/description. Both passes are linear in the body: the pointer and the
 // field's name are built for the one node that fails, never for the nodes that pass.
 import { invalidRequest } from './errors.js';
-import { jsonPointer } from './pointer.js';
+import { jsonPointer } from '../json/pointer.js';
 import { forbiddenCharacter, textRefusal } from './text-rule.js';
 
 // Far above any body of this API (its deepest is about 5 levels, its longest list a 10-item split; a

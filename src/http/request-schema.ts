@@ -56,11 +56,3 @@ export function compileRequestSchema<const T extends TSchema>(schema: T) {
   return { all: Compile(forEngine(schema, true) as T), fields: Compile(forEngine(schema, false) as T) };
 }
 
-/** Where an error points; a `required` error points at the missing property itself. */
-export function errorPath(error: { keyword: string; instancePath: string; params: object }): string {
-  if (error.keyword === 'required') {
-    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0];
-    if (missing) return `${error.instancePath}/${missing}`;
-  }
-  return error.instancePath;
-}

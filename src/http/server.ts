@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Server as TlsServer, type TlsOptions } from 'node:tls';
 import type Koa from 'koa';
-import type { ListenerBounds } from '../config.js';
+import type { ListenerBounds } from '../config/config.js';
 import type { Logger } from '../runtime/log.js';
 import { connectionsRefused } from '../metrics/registry.js';
 import { errorBody, newRequestId, SERVICE_VERSION } from './edge.js';

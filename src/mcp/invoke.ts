@@ -9,7 +9,7 @@ import type { RouteSpec } from '../routing/public-route.js';
 import type { Deps } from '../runtime/deps.js';
 import { invalidRequest } from '../http/errors.js';
 import { newRequestId } from '../http/edge.js';
-import { jsonPointer } from '../http/pointer.js';
+import { jsonPointer } from '../json/pointer.js';
 import { validateRequest } from '../routing/validate-request.js';
 import { pathParameterNames } from '../openapi/paths.js';
 

@@ -11,7 +11,7 @@ import { lockedBalances } from '../ledger/balance.js';
 import { post } from '../ledger/post.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused } from './results.js';
-import type { MedChangeResult, OpenMedInput } from '../../workflows/med.contract.js';
+import type { MedChangeResult, OpenMedInput } from '../../contracts/med.contract.js';
 
 /** The account's available balance, its row locked for the caller's PostgreSQL transaction. */
 export async function lockedAvailable(tx: TxSql, accountId: string): Promise<number> {

@@ -1,5 +1,5 @@
 // How the route table's Koa paths and the configured public address appear in the self-description.
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 /** Koa path under /v1 (`/transactions/:id`) in the spec's style (`/transactions/{id}`). */
 export function specPath(koaPath: string): string {

@@ -4,13 +4,13 @@
 // SIMULATOR_TRANSFER_DELAY_MS and tells the receiving side when a transfer pays one of its charges.
 // A PSP route is one client per process (its connections and its OAuth token are shared by every
 // call). A name no route answers to is a refusal that retrying cannot change (RouteRefused).
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Sql } from '../db/database.js';
 import type { Logger } from '../runtime/log.js';
 import { BcbApiPixChargeRoute } from './bcb-api-pix/charges.js';
 import { PspClient } from './bcb-api-pix/client.js';
 import { EfiTransferRoute } from './bcb-api-pix/efi-send.js';
-import type { BcbApiPixRouteConfig } from './bcb-api-pix/routes-file.js';
+import type { BcbApiPixRouteConfig } from '../config/routes-file.js';
 import { SIMULATOR_ROUTE, SimulatorChargeRoute, type NetworkCharge } from './simulator.js';
 import { SimulatorTransferRoute } from './simulator-transfers.js';
 import { RouteRefused, type ChargeRoute, type TransferRoute } from './types.js';

@@ -2,7 +2,7 @@
 // same interfaces as the built-in simulator; the account's `route` names which one.
 // Amounts are integer centavos; dates are Date objects.
 
-import { ROUTE_REFUSED } from '../../workflows/transaction.contract.js';
+import { ROUTE_REFUSED } from '../../contracts/transaction.contract.js';
 
 export interface RoutePayer {
   name?: string;

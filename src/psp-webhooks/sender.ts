@@ -7,7 +7,7 @@ import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import type Koa from 'koa';
 import { ApiError } from '../http/errors.js';
-import type { BcbApiPixRouteConfig } from '../processors/bcb-api-pix/routes-file.js';
+import type { BcbApiPixRouteConfig } from '../config/routes-file.js';
 
 const refused = () => new ApiError(403, 'permission_denied', 'Certificado do remetente não aceito para esta rota');
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/config.js';
 import type { Deps } from '../runtime/deps.js';
 import { boundedServer, createHttpServer } from '../http/server.js';
 import { createPspWebhookApp } from './app.js';

@@ -9,9 +9,9 @@ import type { SignalDefinition } from '@temporalio/common';
 import type { Sql, TxSql } from '../db/database.js';
 import type { Deps } from '../runtime/deps.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
-import { chargeWorkflowId, paymentNotifiedSignal } from '../../workflows/charge.contract.js';
-import { MED_RETURNS_WORKFLOW, medReturnsWorkflowId, type MedReturnsWorkflow } from '../../workflows/med-returns.contract.js';
-import { networkAnsweredSignal, transferWorkflowId } from '../../workflows/transfer.contract.js';
+import { chargeWorkflowId, paymentNotifiedSignal } from '../../contracts/charge.contract.js';
+import { MED_RETURNS_WORKFLOW, medReturnsWorkflowId, type MedReturnsWorkflow } from '../../contracts/med-returns.contract.js';
+import { networkAnsweredSignal, transferWorkflowId } from '../../contracts/transfer.contract.js';
 import type { HintKind } from './hints.js';
 
 const TEMPORAL_DEADLINE_MS = 5000;

@@ -11,9 +11,9 @@ import type { Static, TSchema } from 'typebox';
 import Value from 'typebox/value';
 import type { Deps } from '../runtime/deps.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
-import { jsonPointer, pointerSteps } from '../http/pointer.js';
+import { errorPath, jsonPointer, pointerSteps } from '../json/pointer.js';
 import type { OperationSpec } from './operation.js';
-import { compileRequestSchema, errorPath, refinementsOf } from '../http/request-schema.js';
+import { compileRequestSchema, refinementsOf } from '../http/request-schema.js';
 
 /** The annotation of a query or path parameter's schema that names the spec's code for its refusal. */
 export const ERROR_CODE_KEYWORD = 'x-error-code';

@@ -6,7 +6,7 @@ import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../runtime/deps.js';
 import { unavailable } from '../domain/refusal.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
-import { acceptUpdate, type AcceptOutcome, type TransactionWorkflowInput } from '../../workflows/transaction.contract.js';
+import { acceptUpdate, type AcceptOutcome, type TransactionWorkflowInput } from '../../contracts/transaction.contract.js';
 import { WORKFLOW_TASK_TIMEOUT } from './timeouts.js';
 
 /** A charge's or a transfer's workflow, as its contract names it. */

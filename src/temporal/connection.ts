@@ -1,10 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import type { TemporalServer } from '../config.js';
+import type { TemporalServer } from '../config/config.js';
 import type { Logger } from '../runtime/log.js';
 import { temporalMetricsExporter } from '../metrics/temporal.js';
 import { encryptingDataConverter } from './codec/data-converter.js';
-import type { PayloadKeys } from './codec/keys.js';
+import type { PayloadKeys } from '../config/payload-keys.js';
 import { activeTracing } from '../tracing/provider.js';
 import { tracingClientInterceptors } from '../tracing/temporal.js';
 

@@ -16,7 +16,7 @@ import {
   type RefusalCode,
   type RefusalReason,
 } from '../domain/refusal.js';
-import type { Refusal } from '../../workflows/transaction.contract.js';
+import type { Refusal } from '../../contracts/transaction.contract.js';
 
 /** The account's own state that any money movement needs: active and identity verified. */
 export function checkAccountState(account: Pick<Account, 'status' | 'kycStatus'>): void {

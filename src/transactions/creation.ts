@@ -7,7 +7,7 @@ import type { Caller } from '../accounts/account.js';
 import { idempotencyConflict } from './idempotency.js';
 import type { Deps } from '../runtime/deps.js';
 import { Refusal } from '../domain/refusal.js';
-import type { AcceptOutcome } from '../../workflows/transaction.contract.js';
+import type { AcceptOutcome } from '../../contracts/transaction.contract.js';
 import { recordedRefusal } from './acceptance.js';
 import { findTransaction } from './repository.js';
 import type { TransactionRow } from './row.js';

@@ -1,6 +1,6 @@
 // A transaction as known before its workflow persisted it: the row a 202 shows while the accept step
 // is still running. Charges and transfers fill in what is their own.
-import type { DraftBasics } from '../../workflows/transaction.contract.js';
+import type { DraftBasics } from '../../contracts/transaction.contract.js';
 import type { TransactionRow } from './row.js';
 
 export type DraftSpecifics = Pick<

@@ -1,6 +1,6 @@
 // A row of the `transactions` read model as the code sees it: centavos as numbers, camelCase.
 // Pure types and mapping only (no I/O), so workflows and activities can share them.
-import type { SplitShare } from '../../workflows/charge.contract.js';
+import type { SplitShare } from '../../contracts/charge.contract.js';
 
 export const TRANSACTION_STATUSES = ['pending', 'approved', 'failed', 'cancelled', 'refunded'] as const;
 export const TRANSACTION_TYPES = ['payment', 'deposit', 'withdrawal', 'internal_transfer'] as const;

@@ -1,7 +1,7 @@
 // A transaction row as the public API and webhooks show it: every field of the spec present,
 // amounts in reais, dates in ISO 8601 UTC with milliseconds.
 import { centsToReais } from '../domain/money.js';
-import type { SplitShare } from '../../workflows/charge.contract.js';
+import type { SplitShare } from '../../contracts/charge.contract.js';
 import type { StoredPayer, TransactionRow } from './row.js';
 import type { Transaction } from './schema.js';
 

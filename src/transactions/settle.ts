@@ -7,7 +7,7 @@ import { recordTransactionEvent, recordTransactionEvents } from './events.js';
 import { post, postAllNew, type Entry, type Posting } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from './row.js';
-import type { TransactionState } from '../../workflows/transaction.contract.js';
+import type { TransactionState } from '../../contracts/transaction.contract.js';
 
 /** A settlement as it happened: the row after it, and the events recorded with the change. */
 export interface Settlement {
@@ -16,7 +16,7 @@ export interface Settlement {
   eventIds: string[];
 }
 
-/** What a transaction's workflow knows of it (workflows/transaction.contract.ts). */
+/** What a transaction's workflow knows of it (contracts/transaction.contract.ts). */
 export const transactionState = (row: TransactionRow): TransactionState => ({ id: row.id, status: row.status });
 
 /** The ledger posting of a settlement; entries of zero are left out. */

@@ -14,8 +14,8 @@ import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '.
 import { findTransactionByKey } from '../transactions/repository.js';
 import { loadTransactionRow, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
-import type { Persisted, Settled } from '../../workflows/transaction.contract.js';
-import type { RouteTransferState, TransferDraft } from '../../workflows/transfer.contract.js';
+import type { Persisted, Settled } from '../../contracts/transaction.contract.js';
+import type { RouteTransferState, TransferDraft } from '../../contracts/transfer.contract.js';
 import { transferTerms, type TransferTerms } from './terms.js';
 
 export interface TransferLifecycleDeps {

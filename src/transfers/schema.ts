@@ -5,13 +5,14 @@
 // (destination, or pixKey with pixKeyType); resolveDestination names what is missing or extra. A text
 // `externalId` is an idempotency key, so the idempotency rules judge it first (400 `invalid_idempotency_key`).
 import Type, { type Static } from 'typebox';
-import { compileRequestSchema, errorPath, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
+import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
+import { errorPath } from '../json/pointer.js';
 import { checkExternalId, ExternalIdSchema } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
 import { invalidRequest } from '../domain/refusal.js';
 import { requiredAmountCents } from './amounts.js';
-import type { TransferDestination } from '../../workflows/transfer.contract.js';
+import type { TransferDestination } from '../../contracts/transfer.contract.js';
 import { resolveDestination } from './destination.js';
 
 export const DESTINATION_TYPES = ['pix_key', 'pix_copy_paste', 'qr_code'] as const;

@@ -7,7 +7,7 @@ import { SERVICE_VERSION } from '../http/edge.js';
 import { countWebhookAttempt } from '../metrics/webhooks.js';
 import { postWebhook, type AttemptResult } from './deliver.js';
 import { signPayload } from './sign.js';
-import type { AttemptOutcome, AttemptTrigger } from '../../workflows/webhook-delivery.contract.js';
+import type { AttemptOutcome, AttemptTrigger } from '../../contracts/webhook-delivery.contract.js';
 
 export interface AttemptInput {
   deliveryId: string;

@@ -1,4 +1,4 @@
-// Every call the engine makes to the webhook delivery workflows (workflows/webhook-delivery.contract.ts):
+// Every call the engine makes to the webhook delivery workflows (contracts/webhook-delivery.contract.ts):
 // the automatic delivery of an event to a target, and an operator's redelivery (one attempt, waited for).
 import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
@@ -17,7 +17,7 @@ import {
   type WebhookDeliveryInput,
   type WebhookDeliveryResult,
   type WebhookDeliveryWorkflow,
-} from '../../workflows/webhook-delivery.contract.js';
+} from '../../contracts/webhook-delivery.contract.js';
 
 /** How long an operator's redelivery request waits for its attempt (8 s at most, plus scheduling). */
 const REDELIVERY_WAIT_MS = 20_000;

@@ -1,7 +1,7 @@
 // A base for the fake activities of test/workflows that stand for a Pix route: it records each
 // call (TimedCalls), and the call that hands the transaction to the route can be refused or fail.
 import { ApplicationFailure } from '@temporalio/common';
-import { ROUTE_REFUSED } from '../../workflows/transaction.contract.js';
+import { ROUTE_REFUSED } from '../../contracts/transaction.contract.js';
 import { TimedCalls } from './time-skipping.js';
 
 export class FakeRoute extends TimedCalls {

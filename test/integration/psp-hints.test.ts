@@ -13,9 +13,9 @@ import { pspHintsOldestAge, pspHintsPending } from '../../src/metrics/registry.j
 import { processDueHints, type HintBatch } from '../../src/psp-webhooks/hint-processor.js';
 import { recordHints, type PixHints } from '../../src/psp-webhooks/hints.js';
 import { connectClient } from '../../src/temporal/connection.js';
-import { chargeWorkflowId } from '../../workflows/charge.contract.js';
-import { medReturnsWorkflowId } from '../../workflows/med-returns.contract.js';
-import { transferWorkflowId } from '../../workflows/transfer.contract.js';
+import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { medReturnsWorkflowId } from '../../contracts/med-returns.contract.js';
+import { transferWorkflowId } from '../../contracts/transfer.contract.js';
 import { eventually } from '../helpers/eventually.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';

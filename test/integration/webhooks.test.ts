@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Stripe from 'stripe';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { dispatchEvent } from '../../src/webhooks/dispatch.js';

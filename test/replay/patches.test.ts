@@ -14,9 +14,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COALESCED_REFRESH } from '../../workflows/charge.contract.js';
-import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../workflows/payload-encryption.contract.js';
-import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../workflows/transaction.contract.js';
+import { COALESCED_REFRESH } from '../../contracts/charge.contract.js';
+import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
+import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 

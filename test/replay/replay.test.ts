@@ -10,7 +10,7 @@ import { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
-import { REFUSE_UNENCRYPTED_INPUT } from '../../workflows/payload-encryption.contract.js';
+import { REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
 import { encodingOf, historyPayloads, isCoreMarkerData } from '../helpers/history-payloads.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
 

@@ -11,7 +11,7 @@ import { finalFailures } from '../../activities/final-failures.js';
 import { heartbeats } from '../../activities/heartbeats.js';
 import { workerActivityInterceptors } from '../../src/worker.js';
 import { tracingWorkerOptions } from '../../src/tracing/temporal.js';
-import { PERMANENT_DATA_ERROR } from '../../workflows/transaction.contract.js';
+import { PERMANENT_DATA_ERROR } from '../../contracts/transaction.contract.js';
 
 const QUIET = new DefaultLogger('ERROR');
 

@@ -12,7 +12,7 @@ import { PspClient } from '../../src/processors/bcb-api-pix/client.js';
 import { EfiTransferRoute } from '../../src/processors/bcb-api-pix/efi-send.js';
 import { PspUnavailable } from '../../src/processors/bcb-api-pix/errors.js';
 import { idEnvioOf, txidOf } from '../../src/processors/bcb-api-pix/ids.js';
-import { loadRoutesFile } from '../../src/processors/bcb-api-pix/routes-file.js';
+import { loadRoutesFile } from '../../src/config/routes-file.js';
 import { registerPspWebhooks } from '../../src/processors/bcb-api-pix/webhook-registration.js';
 import { RouteRefused, type RouteChargeRequest } from '../../src/processors/types.js';
 import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { PUBLISHED_SECRETS } from '../../src/exposed-settings.js';
+import { PUBLISHED_SECRETS } from '../../src/config/exposed-settings.js';
 
 const text = readFileSync(join(import.meta.dirname, '..', '..', 'docker-compose.yml'), 'utf8');
 const compose = parse(text) as { services: Record<string, { ports?: string[]; environment?: Record<string, string> }> };

@@ -1,7 +1,7 @@
 // The listener bounds of the configuration (HTTP_*): their documented defaults, and a headers timeout
 // longer than the request timeout refused at start (Node would throw it later, at the listener).
 import { expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 it('has the documented defaults, and reads each variable', () => {
   expect(loadConfig({}).listener).toEqual({ idleTimeoutMs: 60_000, headersTimeoutMs: 20_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnectionsPerIp: 1024 });

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_ADMIN_URL, loadCliConfig, loadConfig } from '../../src/config.js';
+import { ConfigError, DEFAULT_ADMIN_URL, loadCliConfig, loadConfig } from '../../src/config/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pix-temporal-config-'));
 const file = (name: string, text: string) => {

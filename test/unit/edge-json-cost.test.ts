@@ -3,11 +3,11 @@
 // the raw-text scan refuses a body of too many values before JSON.parse builds them.
 import { describe, expect, it, vi } from 'vitest';
 import { checkJsonShape, checkRawJson, JSON_LIMITS } from '../../src/http/json-shape.js';
-import { jsonPointer } from '../../src/http/pointer.js';
+import { jsonPointer } from '../../src/json/pointer.js';
 import { refusal } from '../helpers/refusal.js';
 
-vi.mock('../../src/http/pointer.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/http/pointer.js')>();
+vi.mock('../../src/json/pointer.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/json/pointer.js')>();
   return { ...actual, jsonPointer: vi.fn(actual.jsonPointer) };
 });
 

@@ -1,6 +1,6 @@
 // The folders of the engine import each other one way only: no folder reaches, through any chain of
 // imports, a folder that imports it back. A folder is one of src/ (its own files together are `src-root`),
-// activities/ or workflows/; every import counts, type-only ones included, as TypeScript reads them.
+// contracts/, activities/ or workflows/; every import counts, type-only ones included, as TypeScript reads them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,23 +8,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TREES = ['src', 'activities', 'workflows'];
-
-/**
- * Imports left out of the graph until the step of issue 26 that removes them lands; each must still be
- * found in the tree, so that it goes with them.
- * - The settings stand beside main.ts: everything imports src/config.ts, the readers it calls import
- *   src/settings-schema.ts, and main.ts imports everything. They move into a folder of their own with
- *   exposed-settings.ts and the two readers (processors/bcb-api-pix/routes-file.ts with its secret.ts,
- *   temporal/codec/keys.ts).
- * - Workflow code names the types of the activities it proxies (activities/*.ts) while activities/ imports
- *   the contracts: the activities' interfaces move into the contracts.
- */
-const SETTINGS = ['src/config.ts', 'src/settings-schema.ts'];
-const PENDING: Array<{ why: string; leaves: (from: string, to: string) => boolean }> = [
-  { why: 'the settings beside main.ts', leaves: (from, to) => SETTINGS.includes(from) || SETTINGS.includes(to) },
-  { why: 'workflow code naming the types of activities/', leaves: (from, to) => from.startsWith('workflows/') && to.startsWith('activities/') },
-];
+const TREES = ['src', 'contracts', 'activities', 'workflows'];
 
 /** The relative modules a file names: import and export … from (type-only too), import(), import('…') types. */
 function modulesNamed(source: string): string[] {
@@ -153,12 +137,8 @@ describe('folder imports', () => {
     expect(folderCycles(graphOf(edges('ab', 'bc', 'ac', 'dc')))).toEqual([]);
   });
 
-  it('has no cycle between the folders of src/, activities/ and workflows/', () => {
-    const imports = treeImports();
-    for (const pending of PENDING) {
-      expect(imports.some((i) => pending.leaves(i.file, i.target)), `pending: ${pending.why}: nothing left to leave out, remove it`).toBe(true);
-    }
-    const kept = imports.filter((i) => !PENDING.some((pending) => pending.leaves(i.file, i.target)));
+  it('has no cycle between the folders of src/, contracts/, activities/ and workflows/', () => {
+    const kept = treeImports();
     const named = folderCycles(graphOf(kept)).map((cycle) =>
       cycle
         .slice(1)

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const A_WORKFLOW = 'workflows/med.ts';
-const A_CONTRACT = 'workflows/med.contract.ts';
+const A_CONTRACT = 'contracts/med.contract.ts';
 const A_SRC_FILE = 'src/charges/create.ts';
 
 let eslint: ESLint;
@@ -52,7 +52,7 @@ describe('lint boundary of workflow code', { timeout: 60_000 }, () => {
   });
 
   it('lets a workflow file import a contract, not another workflow file', async () => {
-    expect(await errors("import { acceptUpdate } from './transaction.contract.js';\nexport const update = acceptUpdate;\n", A_WORKFLOW)).toEqual([]);
+    expect(await errors("import { acceptUpdate } from '../contracts/transaction.contract.js';\nexport const update = acceptUpdate;\n", A_WORKFLOW)).toEqual([]);
     expect(await errors("import { chargeWorkflow } from './charge.js';\nexport const run = chargeWorkflow;\n", A_WORKFLOW)).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);
@@ -69,7 +69,7 @@ describe('lint boundary of workflow code', { timeout: 60_000 }, () => {
   });
 
   it('lets src/ import a workflow contract, not a workflow file', async () => {
-    expect(await errors("import { acceptUpdate } from '../../workflows/transaction.contract.js';\nexport const update = acceptUpdate;\n", A_SRC_FILE)).toEqual([]);
+    expect(await errors("import { acceptUpdate } from '../../contracts/transaction.contract.js';\nexport const update = acceptUpdate;\n", A_SRC_FILE)).toEqual([]);
     expect(await errors("import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n", A_SRC_FILE)).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);

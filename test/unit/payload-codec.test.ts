@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { AesGcmPayloadCodec, PayloadDecryptionError } from '../../src/temporal/codec/aes-gcm-codec.js';
 import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
 import { resolvePayloadKeys } from '../../src/temporal/codec/key-file.js';
-import { parsePayloadKeys, type PayloadKeys } from '../../src/temporal/codec/keys.js';
-import { UNENCRYPTED_METADATA } from '../../workflows/payload-encryption.contract.js';
+import { parsePayloadKeys, type PayloadKeys } from '../../src/config/payload-keys.js';
+import { UNENCRYPTED_METADATA } from '../../contracts/payload-encryption.contract.js';
 
 const key = () => randomBytes(32).toString('base64');
 const keySet = (current: string, keys: Record<string, string>): PayloadKeys => parsePayloadKeys(JSON.stringify({ current, keys }), 'test');

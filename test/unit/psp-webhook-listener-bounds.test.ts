@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ListenerBounds } from '../../src/config.js';
+import type { ListenerBounds } from '../../src/config/config.js';
 import type { Deps } from '../../src/runtime/deps.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { createPspWebhookServer } from '../../src/psp-webhooks/server.js';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { context, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { activeTracing, startTracing } from '../../src/tracing/provider.js';
 import { inSpan, traceHeaders } from '../../src/tracing/spans.js';
 import { tracingClientInterceptors, tracingWorkerOptions, WORKFLOW_INTERCEPTOR_MODULES } from '../../src/tracing/temporal.js';

@@ -12,8 +12,8 @@ import {
   type ChargeTransactionState,
   type PaidAtRoute,
   type RouteChargeState,
-} from '../../workflows/charge.contract.js';
-import { acceptUpdate, type AcceptOutcome, type Refusal, type SettleOptions, type TransactionStatus } from '../../workflows/transaction.contract.js';
+} from '../../contracts/charge.contract.js';
+import { acceptUpdate, type AcceptOutcome, type Refusal, type SettleOptions, type TransactionStatus } from '../../contracts/transaction.contract.js';
 import { eventually } from '../helpers/eventually.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';

@@ -8,7 +8,7 @@ import { Context } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { TransferActivities } from '../../activities/transfers.js';
-import { paymentNotifiedSignal, type ChargeDraft, type ChargeTransactionState, type PaidAtRoute, type RouteChargeState } from '../../workflows/charge.contract.js';
+import { paymentNotifiedSignal, type ChargeDraft, type ChargeTransactionState, type PaidAtRoute, type RouteChargeState } from '../../contracts/charge.contract.js';
 import {
   acceptUpdate,
   LOCAL_SETTLEMENT,
@@ -17,8 +17,8 @@ import {
   type SettleOptions,
   type TransactionState,
   type TransactionStatus,
-} from '../../workflows/transaction.contract.js';
-import { pollDelayMs, type RouteTransferState } from '../../workflows/transfer.contract.js';
+} from '../../contracts/transaction.contract.js';
+import { pollDelayMs, type RouteTransferState } from '../../contracts/transfer.contract.js';
 import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
 import { eventTypes, firstAfterSignal, timersBeforeSignal } from '../helpers/workflow-history.js';
 import { draftBasics, pendingCharge, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';

@@ -3,7 +3,7 @@
 // by polling, retries, refusals), and the server's clock says when each step ran.
 import { describe, expect, it } from 'vitest';
 import type { TransferActivities } from '../../activities/transfers.js';
-import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, type RouteTransferState } from '../../workflows/transfer.contract.js';
+import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, type RouteTransferState } from '../../contracts/transfer.contract.js';
 import {
   acceptUpdate,
   type AcceptOutcome,
@@ -11,7 +11,7 @@ import {
   type SettleOptions,
   type TransactionState,
   type TransactionStatus,
-} from '../../workflows/transaction.contract.js';
+} from '../../contracts/transaction.contract.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';

@@ -2,10 +2,10 @@
 // a receiver that fails a given number of times, and the attempts are timed on the server's clock.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import type { AttemptInput } from '../../src/webhooks/attempt.js';
-import { FIRST_ATTEMPT_WAIT_MS, firstAttemptSignal, MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../workflows/webhook-delivery.contract.js';
-import type { AttemptOutcome, WebhookDeliveryInput, WebhookDeliveryResult } from '../../workflows/webhook-delivery.contract.js';
+import { FIRST_ATTEMPT_WAIT_MS, firstAttemptSignal, MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../contracts/webhook-delivery.contract.js';
+import type { AttemptOutcome, WebhookDeliveryInput, WebhookDeliveryResult } from '../../contracts/webhook-delivery.contract.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 
 const server = timeSkippingServer('webhook-delivery.ts');

@@ -1,5 +1,5 @@
 // pixctl's side of the admin API, at the URL and with the token of loadCliConfig (config.ts).
-import type { CliConfig } from '../../config.js';
+import type { CliConfig } from '../../config/config.js';
 
 /** The admin API refused the request, or could not be reached. */
 export class AdminError extends Error {}

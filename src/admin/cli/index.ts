@@ -2,7 +2,7 @@
 // Exit status: 0 done, 1 the admin API refused or could not be reached (or the result reports a failure),
 // 2 a mistake in the command line.
 import { parseArgs } from 'node:util';
-import { DEFAULT_ADMIN_URL, loadCliConfig, type CliConfig } from '../../config.js';
+import { DEFAULT_ADMIN_URL, loadCliConfig, type CliConfig } from '../../config/config.js';
 import { AdminClient, AdminError } from './client.js';
 import { UsageError, type Command, type CommandGroup, type OptionValues } from './command.js';
 import * as registry from './commands/index.js';

@@ -15,7 +15,7 @@ import { jsonBody } from '../../http/edge.js';
 import { ApiError, invalidRequest } from '../../http/errors.js';
 import { secretCheck } from '../auth.js';
 import { AesGcmPayloadCodec, PayloadDecryptionError } from '../../temporal/codec/aes-gcm-codec.js';
-import type { PayloadKeys } from '../../temporal/codec/keys.js';
+import type { PayloadKeys } from '../../config/payload-keys.js';
 
 export interface CodecEndpointOptions {
   keys: PayloadKeys;

@@ -2,7 +2,7 @@
 // still being accepted (202). The work happens in src/charges/create.ts.
 import { createCharge } from '../../charges/create.js';
 import { ChargeBodySchema, parseChargeBody } from '../../charges/schema.js';
-import { chargeWorkflowId } from '../../../workflows/charge.contract.js';
+import { chargeWorkflowId } from '../../../contracts/charge.contract.js';
 import { creationRoute } from '../creation-route.js';
 
 export const createChargeRoute = creationRoute({

@@ -2,7 +2,7 @@
 // GET /v1/openapi.json (OpenAPI 3.1) and GET /v1/llms.txt. Public, behind the per-IP protection only.
 // The table is passed as a function because these routes are part of it.
 import Type from 'typebox';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/config.js';
 import { ok } from '../../http/edge.js';
 import { toolsFor } from '../../mcp/tools.js';
 import { buildOpenApiDocument } from '../../openapi/document.js';

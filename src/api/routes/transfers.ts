@@ -4,7 +4,7 @@ import type { Caller } from '../../accounts/account.js';
 import { createTransfer } from '../../transfers/create.js';
 import { readQrImageDestination } from '../../transfers/destination.js';
 import { parseTransferBody, TransferBodySchema } from '../../transfers/schema.js';
-import { transferWorkflowId } from '../../../workflows/transfer.contract.js';
+import { transferWorkflowId } from '../../../contracts/transfer.contract.js';
 import { creationRoute } from '../creation-route.js';
 
 export const createTransferRoute = creationRoute({

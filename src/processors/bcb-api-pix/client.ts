@@ -9,7 +9,7 @@ import { Agent, fetch } from 'undici';
 import type { paths } from './api-pix.js';
 import { problemOf, PspRejected, PspUnavailable } from './errors.js';
 import { failureOf, OAuthTokens } from './oauth.js';
-import type { BcbApiPixRouteConfig } from './routes-file.js';
+import type { BcbApiPixRouteConfig } from '../../config/routes-file.js';
 
 /**
  * Under the accept step's 15 s local-activity timeout, which still runs a charge's creation: a token,

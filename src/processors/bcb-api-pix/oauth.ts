@@ -4,7 +4,7 @@
 // it was asked for, so it is never presented after it expired; concurrent callers wait for one request.
 import { fetch, type Dispatcher } from 'undici';
 import { PspUnavailable } from './errors.js';
-import type { BcbApiPixRouteConfig } from './routes-file.js';
+import type { BcbApiPixRouteConfig } from '../../config/routes-file.js';
 
 interface Token {
   value: string;

@@ -7,7 +7,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
 import protos from '@temporalio/proto'; // CommonJS: no named exports under Node's ESM loader
-import type { PayloadKeys } from './keys.js';
+import type { PayloadKeys } from '../../config/payload-keys.js';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';

@@ -4,7 +4,7 @@
 // refuse a start, signal or update nobody holding the keys could have made.
 import type { DataConverter } from '@temporalio/common';
 import { AesGcmPayloadCodec } from './aes-gcm-codec.js';
-import type { PayloadKeys } from './keys.js';
+import type { PayloadKeys } from '../../config/payload-keys.js';
 import { UnencryptedPayloadMarker } from './unencrypted-marker.js';
 
 export function encryptingDataConverter(keys: PayloadKeys): DataConverter {

@@ -5,8 +5,8 @@
 // they refuse to start without them.
 import { writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, readPayloadKeysFile, type Config } from '../../config.js';
-import { newPayloadKeysJson, type PayloadKeys } from './keys.js';
+import { ConfigError, readPayloadKeysFile, type Config } from '../../config/config.js';
+import { newPayloadKeysJson, type PayloadKeys } from '../../config/payload-keys.js';
 
 export const DEFAULT_KEY_FILE = 'payload-keys.json';
 

@@ -4,7 +4,7 @@
 // signal's or update's arguments (workflows/payload-encryption.interceptors.ts); a payload without it was
 // decrypted under a known key, whose codec returns the payload it encrypted, never the sender's metadata.
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { UNENCRYPTED_METADATA } from '../../../workflows/payload-encryption.contract.js';
+import { UNENCRYPTED_METADATA } from '../../../contracts/payload-encryption.contract.js';
 import { isEncrypted } from './aes-gcm-codec.js';
 
 const MARK = new TextEncoder().encode('true');

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Type, { type Static } from 'typebox';
-import { firstFailure, REFUSAL } from '../../settings-schema.js';
+import { firstFailure, REFUSAL } from './settings-schema.js';
 import { Secret } from './secret.js';
 
 export const BCB_API_PIX = 'bcb-api-pix';

@@ -7,8 +7,7 @@
 // order, each key before its value.
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { pointerSteps } from './http/pointer.js';
-import { errorPath } from './http/request-schema.js';
+import { errorPath, pointerSteps } from '../json/pointer.js';
 
 /** The annotation of a schema node that words its refusal: a phrase, or one made from the value refused. */
 export const REFUSAL = 'x-refusal';

@@ -4,7 +4,7 @@
 // making it current, and a key leaves the list only once no history still holding its payloads is kept.
 import { randomBytes } from 'node:crypto';
 import Type, { type Static } from 'typebox';
-import { firstFailure, REFUSAL } from '../../settings-schema.js';
+import { firstFailure, REFUSAL } from './settings-schema.js';
 
 export interface PayloadKeys {
   current: string;

@@ -9,3 +9,12 @@ export function jsonPointer(...steps: Array<string | number>): string {
 export function pointerSteps(pointer: string): string[] {
   return pointer === '' ? [] : pointer.slice(1).split('/').map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
+
+/** Where an error points; a `required` error points at the missing property itself. */
+export function errorPath(error: { keyword: string; instancePath: string; params: object }): string {
+  if (error.keyword === 'required') {
+    const missing = (error.params as { requiredProperties?: string[] }).requiredProperties?.[0];
+    if (missing) return `${error.instancePath}/${missing}`;
+  }
+  return error.instancePath;
+}

@@ -5,9 +5,9 @@ import type { NativeConnectionOptions } from '@temporalio/worker';
 import Type, { type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { isLoopbackHost, MIN_SECRET_LENGTH, weakness } from './exposed-settings.js';
-import { loadRoutesFile, RoutesFileError, type BcbApiPixRouteConfig } from './processors/bcb-api-pix/routes-file.js';
+import { loadRoutesFile, RoutesFileError, type BcbApiPixRouteConfig } from './routes-file.js';
 import { firstFailure, REFUSAL } from './settings-schema.js';
-import { parsePayloadKeys, PayloadKeysError, type PayloadKeys } from './temporal/codec/keys.js';
+import { parsePayloadKeys, PayloadKeysError, type PayloadKeys } from './payload-keys.js';
 
 /** A Temporal server the engine connects to, with what a secured one (Temporal Cloud, mTLS) needs. */
 export type TemporalServer = Pick<NativeConnectionOptions, 'tls' | 'apiKey' | 'metadata'> & { address: string };
