@@ -3,6 +3,7 @@
 // several where the statement shows its parts apart (a paid charge: its amount, minus its fee, minus
 // each split share); every entry carries the balance after it, so the opening balance plus the entries
 // is the closing balance, always. The window is [from, to): consecutive statements chain.
+import type { Fragment } from 'postgres';
 import type { Sql } from '../db/database.js';
 import { customerAccount, parseLedgerAccount } from './accounts.js';
 
@@ -89,28 +90,30 @@ const availableOf = (accountId: string) => customerAccount(accountId, 'available
 
 /**
  * The account's available ledger entries in the window, in order (time, then entry id), each with its
- * posting's parts. `after`/`limit`: one batch, resuming after a row. A charge whose split took all its
- * net credits the account nothing, yet is its charge: it comes as a row of 0 (its posting's key is the
- * charge settlement's, src/charges/lifecycle.ts).
+ * posting's parts. `after`/`limit`: one batch, resuming after a row, read from the index in order (the
+ * entries before it are not read again). A charge whose split took all its net credits the account
+ * nothing, yet is its charge: it comes as a row of 0 (its posting's key is the charge settlement's,
+ * src/charges/lifecycle.ts).
  */
 function ledgerRows(db: Sql, accountId: string, { from, to }: StatementWindow, batch?: { after: LedgerRow | undefined; limit: number }) {
   const available = availableOf(accountId);
-  const after = batch?.after ? db`where (u.created_at, u.id) > (${batch.after.cursor}::text::timestamptz, ${String(batch.after.id)}::bigint)` : db``;
+  const after = (row: Fragment) =>
+    batch?.after ? db`(${row}) > (${batch.after.cursor}::text::timestamptz, ${String(batch.after.id)}::bigint)` : db`true`;
   const limit = batch ? db`limit ${batch.limit}` : db``;
   return db<LedgerRow[]>`
     with moves as (
+      (select e.id, e.created_at, e.amount, e.posting_id
+       from ledger_entries e
+       where e.ledger_account_id = ${available} and e.created_at >= ${from} and e.created_at < ${to} and ${after(db`e.created_at, e.id`)}
+       order by e.created_at, e.id
+       ${limit})
+      union all
       select * from (
-        select e.id, e.created_at, e.amount, e.posting_id
-        from ledger_entries e
-        where e.ledger_account_id = ${available} and e.created_at >= ${from} and e.created_at < ${to}
-        union all
-        select (select min(x.id) from ledger_entries x where x.posting_id = p.id), p.created_at, 0::bigint, p.id
+        select (select min(x.id) from ledger_entries x where x.posting_id = p.id) as id, p.created_at, 0::bigint as amount, p.id as posting_id
         from transactions t join ledger_postings p on p.posting_key = 'charge:' || t.id || ':settle'
         where t.account_id = ${accountId} and t.direction = 'in' and t.net_amount = 0 and p.created_at >= ${from} and p.created_at < ${to}
-      ) u
-      ${after}
-      order by u.created_at, u.id
-      ${limit}
+      ) z
+      where ${after(db`z.created_at, z.id`)}
     )
     select m.id, m.created_at as at, m.created_at::text as cursor, m.amount, p.posting_key as "postingKey",
            p.transaction_id as "transactionId", p.description, o.own,
@@ -126,7 +129,8 @@ function ledgerRows(db: Sql, accountId: string, { from, to }: StatementWindow, b
       where o.own and o.step = any(${SPLIT_STEPS}::text[]) and x.posting_id = p.id
         and x.ledger_account_id like '%:available' and x.ledger_account_id <> ${available}
     ) s on true
-    order by m.created_at, m.id`;
+    order by m.created_at, m.id
+    ${limit}`;
 }
 
 /** The available balance at `from`: the balance now, less what was posted since (one snapshot: one statement). */

@@ -91,6 +91,7 @@ describe('MCP server over Streamable HTTP', () => {
     const med = await admin(stack, 'POST', '/simulator/meds', { transactionId: charge.id, amount: 30 });
     expect(med.status).toBe(201);
 
+    const window = { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() };
     const calls: Array<[string, Record<string, unknown>, string]> = [
       ['get_transaction', { id: charge.id }, `/transactions/${charge.id}`],
       ['list_transactions', { status: 'approved' }, '/transactions?status=approved'],
@@ -98,7 +99,7 @@ describe('MCP server over Streamable HTTP', () => {
       ['get_med', { id: charge.id }, `/meds/${charge.id}`],
       ['list_meds', { status: 'open', limit: 10 }, '/meds?status=open&limit=10'],
       ['get_balance', {}, '/balance'],
-      ['get_statement', { from: '2025-01-01T00:00:00Z', to: '2099-01-01T00:00:00Z', limit: 2 }, '/statement?from=2025-01-01T00:00:00Z&to=2099-01-01T00:00:00Z&limit=2'],
+      ['get_statement', { ...window, limit: 2 }, `/statement?${new URLSearchParams(window)}&limit=2`],
     ];
     for (const [name, args, path] of calls) {
       const result = await client.callTool({ name, arguments: args });

@@ -252,6 +252,14 @@ describe('statements of money moved through the API', () => {
     expect(badDate.body.error.message).toMatch(/^from deve ser um instante ISO 8601/);
     expect((await merchant.client.get(`/statement?${query(start, end, { limit: '101' })}`)).body.error.param).toBe('/limit');
 
+    // GET /v1/statement reads at most 31 days at a time; the admin route streams any window.
+    const month = (days: number) => query(new Date(end.getTime() - days * 86_400_000), end);
+    expect((await merchant.client.get(`/statement?${month(31)}`)).status).toBe(200);
+    const tooLong = await merchant.client.get(`/statement?${month(31.001)}`);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toEqual({ code: 'invalid_request', message: 'O período de from a to deve ser de no máximo 31 dias', param: '/to' });
+    expect((await adminStatement(live.stack, merchant.account.id, new Date(end.getTime() - 400 * 86_400_000), end)).status).toBe(200);
+
     const unknown = await adminStatement(live.stack, 'acc_000000000000000000000000', start, end);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ success: false, error: { code: 'not_found', message: 'Conta não encontrada' } });

@@ -8,7 +8,7 @@ import { getAccount } from '../../accounts/repository.js';
 import type { Deps } from '../../deps.js';
 import { centsToReais } from '../../domain/money.js';
 import { statementLines, type StatementEntry, type StatementLine } from '../../ledger/statement.js';
-import { statementEntryJson, statementSchema, statementWindow, StatementWindowQuery } from '../../ledger/statement-schema.js';
+import { statementEntryJson, statementSchema, statementWindow, statementWindowQuery } from '../../ledger/statement-schema.js';
 import { alsoServedAs } from '../../openapi/envelopes.js';
 import { AccountParams, accountNotFound } from './accounts.js';
 import { NOT_FOUND } from './errors.js';
@@ -22,7 +22,7 @@ const StatementCsv = Type.String({
   description: `Com Accept: ${CSV}. Uma linha de cabeçalho (${CSV_HEADER}), depois um lançamento por linha (CRLF), valores em reais com ponto decimal e duas casas (-12.50); o saldo inicial é o balanceAfter menos o amount da primeira linha`,
 });
 
-const StatementQuery = Type.Object(StatementWindowQuery);
+const StatementQuery = Type.Object(statementWindowQuery());
 
 const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
 

@@ -5,19 +5,19 @@ import type { Caller } from '../../accounts/account.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { statementPage } from '../../ledger/statement.js';
-import { statementEntryJson, statementSchema, statementWindow, StatementWindowQuery } from '../../ledger/statement-schema.js';
+import { MAX_PUBLIC_WINDOW_DAYS, statementEntryJson, statementSchema, statementWindow, statementWindowQuery } from '../../ledger/statement-schema.js';
 import { pagination, PageQuerySchema } from '../pagination.js';
 import type { RouteSpec } from '../routes.js';
 import { validQuery } from '../validate-request.js';
 
-const StatementQuery = Type.Object({ ...StatementWindowQuery, ...PageQuerySchema });
+const StatementQuery = Type.Object({ ...statementWindowQuery(MAX_PUBLIC_WINDOW_DAYS), ...PageQuerySchema });
 
 export const statementRoute: RouteSpec = {
   method: 'GET',
   path: '/statement',
   permission: 'balance:read',
   financial: true,
-  summary: 'Extrato do saldo disponível num período [from, to): saldo inicial, lançamentos com o saldo após cada um, saldo final; lançamentos em páginas',
+  summary: `Extrato do saldo disponível num período [from, to) de até ${MAX_PUBLIC_WINDOW_DAYS} dias: saldo inicial, lançamentos com o saldo após cada um, saldo final; lançamentos em páginas`,
   operationId: 'getStatement',
   request: { query: StatementQuery },
   response: statementSchema(),
@@ -26,7 +26,7 @@ export const statementRoute: RouteSpec = {
   async handler(ctx, deps) {
     const caller = ctx.state.caller as Caller;
     const { page, limit, ...window } = validQuery(ctx, StatementQuery) as { page: number; limit: number; from: string; to: string }; // defaults filled in
-    const statement = await statementPage(deps.sql, caller.account.id, statementWindow(window), { page, limit });
+    const statement = await statementPage(deps.sql, caller.account.id, statementWindow(window, MAX_PUBLIC_WINDOW_DAYS), { page, limit });
     ok(
       ctx,
       {
