@@ -77,7 +77,9 @@ async function main() {
         let body: any;
         for (let i = 0; i < RUNS; i += 1) {
           const started = performance.now();
-          const res = await fetch(`http://127.0.0.1:${engine.port}/v1/statement?${window(days)}&limit=100&page=${page}`, { headers: { authorization: `Bearer ${key}` } });
+          const res = await fetch(`http://127.0.0.1:${engine.port}/v1/statement?${window(days)}&limit=100&page=${page}`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
           body = await res.json();
           ms.push(performance.now() - started);
           if (res.status !== 200) throw new Error(`GET /v1/statement answered ${res.status}: ${JSON.stringify(body)}`);
@@ -86,7 +88,9 @@ async function main() {
       };
       const first = await timed(1);
       const last = await timed(first.body.pagination.pages);
-      console.log(`  ${String(days).padStart(2)} day${days === 1 ? ' ' : 's'}, ${first.body.pagination.total.toLocaleString('en').padStart(9)} entries: page 1 ${first.ms.toFixed(0)} ms, last page ${last.ms.toFixed(0)} ms`);
+      console.log(
+        `  ${String(days).padStart(2)} day${days === 1 ? ' ' : 's'}, ${first.body.pagination.total.toLocaleString('en').padStart(9)} entries: page 1 ${first.ms.toFixed(0)} ms, last page ${last.ms.toFixed(0)} ms`,
+      );
     }
 
     const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${engine.pid}/status`, 'utf8'))![1]) / 1024;
@@ -96,7 +100,9 @@ async function main() {
       let peak = before;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 50);
       const started = performance.now();
-      const res = await fetch(`http://127.0.0.1:${engine.adminPort}/admin/accounts/${BIG}/statement?${window(31)}`, { headers: { ...engine.adminHeaders, accept } });
+      const res = await fetch(`http://127.0.0.1:${engine.adminPort}/admin/accounts/${BIG}/statement?${window(31)}`, {
+        headers: { ...engine.adminHeaders, accept },
+      });
       let bytes = 0;
       let lines = 0;
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {

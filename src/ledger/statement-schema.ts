@@ -8,7 +8,10 @@ import { STATEMENT_KINDS, type StatementEntry, type StatementWindow } from './st
 
 const instant = (description: string) =>
   Type.Refine(
-    Type.String({ format: 'date-time', description: `${description} (ISO 8601 com fuso, por exemplo 2025-01-31T03:00:00.000Z; lido até o milissegundo)` }),
+    Type.String({
+      format: 'date-time',
+      description: `${description} (ISO 8601 com fuso, por exemplo 2025-01-31T03:00:00.000Z; lido até o milissegundo)`,
+    }),
     (value) => typeof value === 'string' && parseInstant(value) !== null,
     () => 'um instante ISO 8601 com data, hora e fuso (por exemplo 2025-01-31T03:00:00.000Z)',
   );

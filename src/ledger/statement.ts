@@ -166,7 +166,8 @@ function entriesOf(row: LedgerRow, balanceBefore: number): StatementEntry[] {
   });
 }
 
-export type StatementLine = { line: 'opening'; balanceCents: number } | ({ line: 'entry' } & StatementEntry) | { line: 'closing'; balanceCents: number };
+export type StatementLine =
+  { line: 'opening'; balanceCents: number } | ({ line: 'entry' } & StatementEntry) | { line: 'closing'; balanceCents: number };
 
 const BATCH_ROWS = 1000;
 
@@ -217,9 +218,16 @@ export interface StatementPage {
  * opening and closing balances and its number of entries, in one statement (one snapshot). Only the
  * ledger rows the page shows are returned from PostgreSQL; the others are counted and summed there.
  */
-export async function statementPage(sql: Sql, accountId: string, window: StatementWindow, { page, limit }: { page: number; limit: number }): Promise<StatementPage> {
+export async function statementPage(
+  sql: Sql,
+  accountId: string,
+  window: StatementWindow,
+  { page, limit }: { page: number; limit: number },
+): Promise<StatementPage> {
   const first = (page - 1) * limit;
-  const rows = await sql<Array<Partial<LedgerRow> & { opening: bigint; total: bigint; moved: bigint; partsBefore: bigint | null; centsBefore: bigint | null }>>`
+  const rows = await sql<
+    Array<Partial<LedgerRow> & { opening: bigint; total: bigint; moved: bigint; partsBefore: bigint | null; centsBefore: bigint | null }>
+  >`
     with moved as (${ledgerRows(sql, accountId, window)}),
     counted as (
       select r.*, 1 + (r.fee <> 0)::int + json_array_length(r.shares) as parts from moved r

@@ -30,7 +30,8 @@ interface Entry {
 }
 
 const cents = (reais: number) => Math.round(reais * 100);
-const query = (from: Date, to: Date, extra: Record<string, string> = {}) => new URLSearchParams({ from: from.toISOString(), to: to.toISOString(), ...extra }).toString();
+const query = (from: Date, to: Date, extra: Record<string, string> = {}) =>
+  new URLSearchParams({ from: from.toISOString(), to: to.toISOString(), ...extra }).toString();
 
 /** The database's clock: the ledger dates postings by it. */
 async function dbNow(sql: Sql): Promise<Date> {
@@ -39,10 +40,18 @@ async function dbNow(sql: Sql): Promise<Date> {
 }
 
 function adminStatement(stack: Stack, accountId: string, from: Date, to: Date, accept?: string): Promise<HttpResult> {
-  return http('GET', `${stack.adminUrl}/accounts/${accountId}/statement?${query(from, to)}`, { token: ADMIN_TOKEN, headers: accept ? { accept } : {} });
+  return http('GET', `${stack.adminUrl}/accounts/${accountId}/statement?${query(from, to)}`, {
+    token: ADMIN_TOKEN,
+    headers: accept ? { accept } : {},
+  });
 }
 
-async function statementOf(stack: Stack, accountId: string, from: Date, to: Date): Promise<{ openingBalance: number; closingBalance: number; entries: Entry[] }> {
+async function statementOf(
+  stack: Stack,
+  accountId: string,
+  from: Date,
+  to: Date,
+): Promise<{ openingBalance: number; closingBalance: number; entries: Entry[] }> {
   const res = await adminStatement(stack, accountId, from, to);
   expect(res.status, res.text).toBe(200);
   return res.body.data;
@@ -107,7 +116,10 @@ describe('statements of money moved through the API', () => {
 
     // A MED of 30.00 rejected (retained, then released), then one of 5.00 accepted (retained, then
     // returned from the retention: the available balance does not move again).
-    for (const [amount, outcome] of [[30, 'rejected'], [5, 'accepted']] as const) {
+    for (const [amount, outcome] of [
+      [30, 'rejected'],
+      [5, 'accepted'],
+    ] as const) {
       const med = await admin(stack, 'POST', '/simulator/meds', { transactionId: withSplit.id, amount });
       expect(med.status, med.text).toBe(201);
       expect((await admin(stack, 'POST', `/meds/${med.body.data.id}/decision`, { outcome })).status).toBe(200);
@@ -183,7 +195,9 @@ describe('statements of money moved through the API', () => {
     expect(lines.pop()).toBe('');
     expect(lines[0]).toBe('at,kind,transactionId,description,amount,balanceAfter');
     const reais = (value: number) => (value < 0 ? '-' : '') + (Math.abs(cents(value)) / 100).toFixed(2);
-    expect(lines.slice(1)).toEqual(json.entries.map((e) => [e.at, e.kind, e.transactionId, e.description, reais(e.amount), reais(e.balanceAfter)].join(',')));
+    expect(lines.slice(1)).toEqual(
+      json.entries.map((e) => [e.at, e.kind, e.transactionId, e.description, reais(e.amount), reais(e.balanceAfter)].join(',')),
+    );
     expect(lines).toContain(`${json.entries[7]!.at},transfer_fee,${ids.sent},Tarifa da transferência Pix,-0.75,67.25`);
     expect(lines[1]).toMatch(/,charge,txn_\w+,Cobrança Pix paga,100\.00,100\.00$/);
 
@@ -219,7 +233,10 @@ describe('statements of money moved through the API', () => {
     const received = await client(live.stack, recipient.key).get(`/statement?${query(start, end)}`);
     expect(received.body.data.entries.map((e: Entry) => e.kind)).toEqual(['split_in', 'split_in']);
 
-    const withoutPermission = client(live.stack, (await createKey(live.stack, merchant.account.id, ['transactions:read', 'payments:write', 'transfers:write'])).key);
+    const withoutPermission = client(
+      live.stack,
+      (await createKey(live.stack, merchant.account.id, ['transactions:read', 'payments:write', 'transfers:write'])).key,
+    );
     const refused = await withoutPermission.get(`/statement?${query(start, end)}`);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ success: false, error: { code: 'permission_denied' } });
@@ -243,7 +260,11 @@ describe('statements of money moved through the API', () => {
         await merchant.client.get(`/statement?${search}`),
       ]) {
         expect(res.status, search).toBe(400);
-        expect(res.body, search).toEqual({ success: false, error: { code: 'invalid_request', message: expect.any(String), param }, requestId: expect.any(String) });
+        expect(res.body, search).toEqual({
+          success: false,
+          error: { code: 'invalid_request', message: expect.any(String), param },
+          requestId: expect.any(String),
+        });
       }
     }
     const reversed = await merchant.client.get(`/statement?from=${to}&to=${from}`);
@@ -257,7 +278,11 @@ describe('statements of money moved through the API', () => {
     expect((await merchant.client.get(`/statement?${month(31)}`)).status).toBe(200);
     const tooLong = await merchant.client.get(`/statement?${month(31.001)}`);
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error).toEqual({ code: 'invalid_request', message: 'O período de from a to deve ser de no máximo 31 dias', param: '/to' });
+    expect(tooLong.body.error).toEqual({
+      code: 'invalid_request',
+      message: 'O período de from a to deve ser de no máximo 31 dias',
+      param: '/to',
+    });
     expect((await adminStatement(live.stack, merchant.account.id, new Date(end.getTime() - 400 * 86_400_000), end)).status).toBe(200);
 
     const unknown = await adminStatement(live.stack, 'acc_000000000000000000000000', start, end);
@@ -282,7 +307,16 @@ describe('statements of money moved through the API', () => {
     const json = await runPixctl(live.stack, [...args, '--json']);
     expect(JSON.parse(json.stdout)).toEqual(await statementOf(live.stack, merchant.account.id, start, end));
     expect((await runPixctl(live.stack, [...args, '--csv', '--json'])).code).toBe(2);
-    const unknown = await runPixctl(live.stack, ['accounts', 'statement', 'acc_nope', '--from', start.toISOString(), '--to', end.toISOString(), '--csv']);
+    const unknown = await runPixctl(live.stack, [
+      'accounts',
+      'statement',
+      'acc_nope',
+      '--from',
+      start.toISOString(),
+      '--to',
+      end.toISOString(),
+      '--csv',
+    ]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/Conta não encontrada \(not_found, HTTP 404\)/);
   });
@@ -294,7 +328,9 @@ describe('statements of money moved through the API', () => {
       const statement = await statementOf(live.stack, id, ever, now);
       expect(statement.openingBalance).toBe(0);
       expectChained(statement);
-      const [balance] = await live.sql<{ balance: bigint }[]>`select balance from ledger_balances where id = ${customerAccount(id, 'available')}`;
+      const [balance] = await live.sql<
+        { balance: bigint }[]
+      >`select balance from ledger_balances where id = ${customerAccount(id, 'available')}`;
       expect(cents(statement.closingBalance), id).toBe(Number(balance?.balance ?? 0n));
     }
   });
@@ -319,8 +355,24 @@ describe('a statement longer than a batch', () => {
     await live.sql.begin(async (tx) => {
       for (let i = 0; i < MEDS; i += 1) {
         const amount = 1 + (i % 7);
-        await post(tx, { key: `med:med_batch${i}:retain`, transactionId: charge.id, description: `retenção ${i}`, entries: [{ account: available, amount: -amount }, { account: retained, amount }] });
-        await post(tx, { key: `med:med_batch${i}:release`, transactionId: charge.id, description: `liberação ${i}`, entries: [{ account: retained, amount: -amount }, { account: available, amount }] });
+        await post(tx, {
+          key: `med:med_batch${i}:retain`,
+          transactionId: charge.id,
+          description: `retenção ${i}`,
+          entries: [
+            { account: available, amount: -amount },
+            { account: retained, amount },
+          ],
+        });
+        await post(tx, {
+          key: `med:med_batch${i}:release`,
+          transactionId: charge.id,
+          description: `liberação ${i}`,
+          entries: [
+            { account: retained, amount: -amount },
+            { account: available, amount },
+          ],
+        });
       }
     });
     end = new Date((await dbNow(live.sql)).getTime() + 1);
@@ -330,7 +382,9 @@ describe('a statement longer than a batch', () => {
     const statement = await statementOf(live.stack, merchant.account.id, start, end);
     expect(statement.entries).toHaveLength(1 + 2 * MEDS);
     expectChained(statement);
-    expect(statement.entries.slice(1).map((e) => e.description)).toEqual(Array.from({ length: 2 * MEDS }, (_, n) => `${n % 2 ? 'liberação' : 'retenção'} ${Math.floor(n / 2)}`));
+    expect(statement.entries.slice(1).map((e) => e.description)).toEqual(
+      Array.from({ length: 2 * MEDS }, (_, n) => `${n % 2 ? 'liberação' : 'retenção'} ${Math.floor(n / 2)}`),
+    );
     expect(statement.closingBalance).toBe(10);
 
     const csv = await adminStatement(live.stack, merchant.account.id, start, end, 'text/csv');

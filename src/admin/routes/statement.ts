@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
 import { getAccount } from '../../accounts/repository.js';
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../runtime/deps.js';
 import { centsToReais } from '../../domain/money.js';
 import { statementLines, type StatementEntry, type StatementLine } from '../../ledger/statement.js';
 import { statementEntryJson, statementSchema, statementWindow, statementWindowQuery } from '../../ledger/statement-schema.js';
@@ -55,11 +55,15 @@ const CHUNK_CHARS = 64 * 1024;
  * The body's text in chunks of about 64 KiB, from the statement's lines (the first one already read).
  * Stopped early (the client went away), it stops the reading of the statement, which ends its transaction.
  */
-async function* body(first: StatementLine, rest: AsyncGenerator<StatementLine>, pieces: (line: StatementLine, isFirstEntry: boolean) => Iterable<string>) {
+async function* body(
+  first: StatementLine,
+  rest: AsyncGenerator<StatementLine>,
+  pieces: (line: StatementLine, isFirstEntry: boolean) => Iterable<string>,
+) {
   try {
     let chunk = '';
     let entries = 0;
-    for (let line: StatementLine | undefined = first; line; ) {
+    for (let line: StatementLine | undefined = first; line;) {
       for (const piece of pieces(line, entries === 0)) chunk += piece;
       if (line.line === 'entry') entries += 1;
       if (chunk.length >= CHUNK_CHARS) {
@@ -84,7 +88,11 @@ async function statement(ctx: Koa.Context, deps: Deps) {
   const opening = await lines.next();
   const asCsv = ctx.accepts('application/json', CSV) === CSV;
   const requestId = ctx.state.requestId as string;
-  const text = body(opening.value as StatementLine, lines, asCsv ? csvPieces : (line, firstEntry) => jsonPieces(line, requestId, firstEntry));
+  const text = body(
+    opening.value as StatementLine,
+    lines,
+    asCsv ? csvPieces : (line, firstEntry) => jsonPieces(line, requestId, firstEntry),
+  );
   const stream = Readable.from(text);
   stream.on('error', (err) => deps.log.error({ err, requestId, accountId: account.id }, 'statement stream failed'));
   ctx.status = 200;

@@ -5,10 +5,16 @@ import type { Caller } from '../../accounts/account.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { statementPage } from '../../ledger/statement.js';
-import { MAX_PUBLIC_WINDOW_DAYS, statementEntryJson, statementSchema, statementWindow, statementWindowQuery } from '../../ledger/statement-schema.js';
-import { pagination, PageQuerySchema } from '../pagination.js';
-import type { RouteSpec } from '../routes.js';
-import { validQuery } from '../validate-request.js';
+import {
+  MAX_PUBLIC_WINDOW_DAYS,
+  statementEntryJson,
+  statementSchema,
+  statementWindow,
+  statementWindowQuery,
+} from '../../ledger/statement-schema.js';
+import { pagination, PageQuerySchema } from '../../routing/pagination.js';
+import type { RouteSpec } from '../../routing/public-route.js';
+import { validQuery } from '../../routing/validate-request.js';
 
 const StatementQuery = Type.Object({ ...statementWindowQuery(MAX_PUBLIC_WINDOW_DAYS), ...PageQuerySchema });
 
