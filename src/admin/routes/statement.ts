@@ -19,12 +19,19 @@ const CSV_HEADER = 'at,kind,transactionId,description,amount,balanceAfter';
 
 const StatementCsv = Type.String({
   pattern: `^${CSV_HEADER}\r\n`,
-  description: `Com Accept: ${CSV}. Uma linha de cabeçalho (${CSV_HEADER}), depois um lançamento por linha (CRLF), valores em reais com ponto decimal e duas casas (-12.50); o saldo inicial é o balanceAfter menos o amount da primeira linha`,
+  description: `Com Accept: ${CSV}. Uma linha de cabeçalho (${CSV_HEADER}), depois um lançamento por linha (CRLF), valores em reais com ponto decimal e duas casas (-12.50), descrição entre aspas quando tem vírgula, aspas ou quebra de linha e com ' à frente quando começaria uma fórmula de planilha (=, +, -, @); o saldo inicial é o balanceAfter menos o amount da primeira linha`,
 });
 
 const StatementQuery = Type.Object(statementWindowQuery());
 
-const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+/**
+ * A text field: quoted when it holds a comma, a quote or a line break; with a leading `'` when it starts as
+ * a spreadsheet formula would (`=`, `+`, `-`, `@`), so that opening the file never runs one.
+ */
+const csvField = (text: string) => {
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
 
 /** Centavos as CSV reais: -1250 → "-12.50". */
 function csvReais(cents: number): string {
@@ -32,7 +39,7 @@ function csvReais(cents: number): string {
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-function csvLine(entry: StatementEntry): string {
+export function csvLine(entry: StatementEntry): string {
   const { at, kind, transactionId, description, amountCents, balanceAfterCents } = entry;
   return `${[at.toISOString(), kind, transactionId ?? '', csvField(description), csvReais(amountCents), csvReais(balanceAfterCents)].join(',')}\r\n`;
 }

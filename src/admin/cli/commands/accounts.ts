@@ -46,7 +46,7 @@ function settingsBody(options: OptionValues) {
 
 export const accounts: CommandGroup = {
   name: 'accounts',
-  summary: 'create, show and change accounts',
+  summary: 'create, show and change accounts, and read their statements',
   commands: [
     {
       name: 'create',
