@@ -59,31 +59,47 @@ function* csvPieces(line: StatementLine): Generator<string> {
 const CHUNK_CHARS = 64 * 1024;
 
 /**
- * The body's text in chunks of about 64 KiB, from the statement's lines (the first one already read).
- * Stopped early (the client went away), it stops the reading of the statement, which ends its transaction.
+ * How long a client may leave the answer untaken (its connection's buffers full) before it is abandoned:
+ * the statement's snapshot, held open meanwhile, keeps vacuum from the rows changed since.
  */
-async function* body(
+export const STALLED_READER_MS = 60_000;
+
+/**
+ * The body: the statement's lines (the first one already read) as text, in chunks of about 64 KiB.
+ * Destroyed early (the client went away, or stalled), it stops the reading of the statement, which
+ * ends its transaction.
+ */
+export function statementBody(
   first: StatementLine,
   rest: AsyncGenerator<StatementLine>,
   pieces: (line: StatementLine, isFirstEntry: boolean) => Iterable<string>,
-) {
-  try {
-    let chunk = '';
-    let entries = 0;
-    for (let line: StatementLine | undefined = first; line;) {
-      for (const piece of pieces(line, entries === 0)) chunk += piece;
-      if (line.line === 'entry') entries += 1;
-      if (chunk.length >= CHUNK_CHARS) {
-        yield chunk;
-        chunk = '';
+): Readable {
+  const stalled = () => stream.destroy(new Error(`the client took nothing of the statement for ${STALLED_READER_MS / 1000} s`));
+  async function* chunks() {
+    let untaken: NodeJS.Timeout | undefined;
+    try {
+      let chunk = '';
+      let entries = 0;
+      for (let line: StatementLine | undefined = first; line;) {
+        for (const piece of pieces(line, entries === 0)) chunk += piece;
+        if (line.line === 'entry') entries += 1;
+        if (chunk.length >= CHUNK_CHARS) {
+          untaken = setTimeout(stalled, STALLED_READER_MS);
+          yield chunk;
+          clearTimeout(untaken);
+          chunk = '';
+        }
+        const next = await rest.next();
+        line = next.done ? undefined : next.value;
       }
-      const next = await rest.next();
-      line = next.done ? undefined : next.value;
+      if (chunk) yield chunk;
+    } finally {
+      clearTimeout(untaken);
+      await rest.return(undefined);
     }
-    if (chunk) yield chunk;
-  } finally {
-    await rest.return(undefined);
   }
+  const stream = Readable.from(chunks());
+  return stream;
 }
 
 async function statement(ctx: Koa.Context, deps: Deps) {
@@ -95,12 +111,11 @@ async function statement(ctx: Koa.Context, deps: Deps) {
   const opening = await lines.next();
   const asCsv = ctx.accepts('application/json', CSV) === CSV;
   const requestId = ctx.state.requestId as string;
-  const text = body(
+  const stream = statementBody(
     opening.value as StatementLine,
     lines,
     asCsv ? csvPieces : (line, firstEntry) => jsonPieces(line, requestId, firstEntry),
   );
-  const stream = Readable.from(text);
   stream.on('error', (err) => deps.log.error({ err, requestId, accountId: account.id }, 'statement stream failed'));
   ctx.status = 200;
   ctx.type = asCsv ? `${CSV}; charset=utf-8` : 'application/json; charset=utf-8';
