@@ -172,37 +172,28 @@ export type StatementLine =
 const BATCH_ROWS = 1000;
 
 /**
- * The whole statement, line by line (opening, each entry, closing), read in batches from one snapshot
- * (a read-only repeatable-read transaction on a connection of its own), so that a statement of any
- * length is never held in memory. Stopping the iteration ends the transaction.
+ * The whole statement, line by line (opening, each entry, closing), read in batches, each resuming
+ * after the last, so that a statement of any length is never held in memory, and no connection or
+ * snapshot is held while a client takes its time. Each batch sees what is committed when it is read:
+ * for a window in the past, that is the ledger as it stands; a window reaching the present shows the
+ * postings committed by the time the reading passes their instant.
  */
 export async function* statementLines(sql: Sql, accountId: string, window: StatementWindow): AsyncGenerator<StatementLine> {
-  const db = await sql.reserve();
-  let inTransaction = false;
-  try {
-    await db`begin isolation level repeatable read read only`;
-    inTransaction = true;
-    const [start] = await db<{ opening: bigint }[]>`select ${openingBalance(db, accountId, window.from)} as opening`;
-    let balance = Number(start!.opening);
-    yield { line: 'opening', balanceCents: balance };
-    let after: LedgerRow | undefined;
-    do {
-      const rows = await ledgerRows(db, accountId, window, { after, limit: BATCH_ROWS });
-      for (const row of rows) {
-        for (const entry of entriesOf(row, balance)) {
-          balance = entry.balanceAfterCents;
-          yield { line: 'entry', ...entry };
-        }
+  const [start] = await sql<{ opening: bigint }[]>`select ${openingBalance(sql, accountId, window.from)} as opening`;
+  let balance = Number(start!.opening);
+  yield { line: 'opening', balanceCents: balance };
+  let after: LedgerRow | undefined;
+  do {
+    const rows = await ledgerRows(sql, accountId, window, { after, limit: BATCH_ROWS });
+    for (const row of rows) {
+      for (const entry of entriesOf(row, balance)) {
+        balance = entry.balanceAfterCents;
+        yield { line: 'entry', ...entry };
       }
-      after = rows.length === BATCH_ROWS ? rows[rows.length - 1] : undefined;
-    } while (after);
-    yield { line: 'closing', balanceCents: balance };
-    await db`commit`;
-    inTransaction = false;
-  } finally {
-    if (inTransaction) await db`rollback`.catch(() => {});
-    db.release();
-  }
+    }
+    after = rows.length === BATCH_ROWS ? rows[rows.length - 1] : undefined;
+  } while (after);
+  yield { line: 'closing', balanceCents: balance };
 }
 
 export interface StatementPage {

@@ -397,25 +397,6 @@ describe('a statement longer than a batch', () => {
       expect(res.body.data.entries).toEqual(statement.entries.slice((page - 1) * 100, page * 100));
     }
   });
-
-  it('ends its reading of the ledger when the client goes away mid-statement', async () => {
-    const inTransaction = async () => {
-      const [row] = await live.sql<{ n: number }[]>`
-        select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
-      return row!.n;
-    };
-    const abort = new AbortController();
-    const res = await fetch(`${live.stack.adminUrl}/accounts/${merchant.account.id}/statement?${query(start, end)}`, {
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'text/csv' },
-      signal: abort.signal,
-    });
-    const reader = res.body!.getReader();
-    expect((await reader.read()).value!.length).toBeGreaterThan(0);
-    abort.abort();
-    await eventually(async () => (await inTransaction()) === 0, 10_000, 50);
-    // The engine still answers statements (its connection went back to the pool).
-    expect((await adminStatement(live.stack, merchant.account.id, start, end)).status).toBe(200);
-  });
 });
 
 describe('a MED devolução the PSP made', () => {

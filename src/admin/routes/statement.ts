@@ -1,6 +1,6 @@
 // GET /admin/accounts/{id}/statement: an account's statement for operators (books.md, "Statements"),
-// as JSON or, with `Accept: text/csv`, as CSV. Both are written as the ledger is read, batch by batch,
-// so that a statement of a million entries is never held in memory.
+// as JSON or, with `Accept: text/csv`, as CSV. Both are written as the ledger is read, batch by batch
+// (src/ledger/statement.ts), so that a statement of a million entries is never held in memory.
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
@@ -58,48 +58,25 @@ function* csvPieces(line: StatementLine): Generator<string> {
 
 const CHUNK_CHARS = 64 * 1024;
 
-/**
- * How long a client may leave the answer untaken (its connection's buffers full) before it is abandoned:
- * the statement's snapshot, held open meanwhile, keeps vacuum from the rows changed since.
- */
-export const STALLED_READER_MS = 60_000;
-
-/**
- * The body: the statement's lines (the first one already read) as text, in chunks of about 64 KiB.
- * Destroyed early (the client went away, or stalled), it stops the reading of the statement, which
- * ends its transaction.
- */
-export function statementBody(
+/** The body's text in chunks of about 64 KiB, from the statement's lines (the first one already read). */
+async function* body(
   first: StatementLine,
-  rest: AsyncGenerator<StatementLine>,
+  rest: AsyncIterator<StatementLine>,
   pieces: (line: StatementLine, isFirstEntry: boolean) => Iterable<string>,
-): Readable {
-  const stalled = () => stream.destroy(new Error(`the client took nothing of the statement for ${STALLED_READER_MS / 1000} s`));
-  async function* chunks() {
-    let untaken: NodeJS.Timeout | undefined;
-    try {
-      let chunk = '';
-      let entries = 0;
-      for (let line: StatementLine | undefined = first; line;) {
-        for (const piece of pieces(line, entries === 0)) chunk += piece;
-        if (line.line === 'entry') entries += 1;
-        if (chunk.length >= CHUNK_CHARS) {
-          untaken = setTimeout(stalled, STALLED_READER_MS);
-          yield chunk;
-          clearTimeout(untaken);
-          chunk = '';
-        }
-        const next = await rest.next();
-        line = next.done ? undefined : next.value;
-      }
-      if (chunk) yield chunk;
-    } finally {
-      clearTimeout(untaken);
-      await rest.return(undefined);
+) {
+  let chunk = '';
+  let entries = 0;
+  for (let line: StatementLine | undefined = first; line;) {
+    for (const piece of pieces(line, entries === 0)) chunk += piece;
+    if (line.line === 'entry') entries += 1;
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
     }
+    const next = await rest.next();
+    line = next.done ? undefined : next.value;
   }
-  const stream = Readable.from(chunks());
-  return stream;
+  if (chunk) yield chunk;
 }
 
 async function statement(ctx: Koa.Context, deps: Deps) {
@@ -111,10 +88,8 @@ async function statement(ctx: Koa.Context, deps: Deps) {
   const opening = await lines.next();
   const asCsv = ctx.accepts('application/json', CSV) === CSV;
   const requestId = ctx.state.requestId as string;
-  const stream = statementBody(
-    opening.value as StatementLine,
-    lines,
-    asCsv ? csvPieces : (line, firstEntry) => jsonPieces(line, requestId, firstEntry),
+  const stream = Readable.from(
+    body(opening.value as StatementLine, lines, asCsv ? csvPieces : (line, firstEntry) => jsonPieces(line, requestId, firstEntry)),
   );
   stream.on('error', (err) => deps.log.error({ err, requestId, accountId: account.id }, 'statement stream failed'));
   ctx.status = 200;
