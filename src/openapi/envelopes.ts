@@ -29,6 +29,19 @@ export function rawMediaType(schema: TSchema | undefined): string | undefined {
   return schema === undefined ? undefined : rawMediaTypes.get(schema);
 }
 
+/** Other media types a route also answers when the request's Accept asks for one, each with the schema of its body. */
+const alternatives = new WeakMap<TSchema, Record<string, TSchema>>();
+
+/** Marks a route's response schema as also served, whole, as `mediaType` (a statement as CSV). */
+export function alsoServedAs<T extends TSchema>(schema: T, mediaType: string, body: TSchema): T {
+  alternatives.set(schema, { ...alternatives.get(schema), [mediaType]: body });
+  return schema;
+}
+
+export function alternativeMediaTypes(schema: TSchema | undefined): Record<string, TSchema> {
+  return (schema && alternatives.get(schema)) ?? {};
+}
+
 /** True when the route answers a page of a list: it reads `page` (pagination.ts) and the envelope carries `pagination`. */
 export function isPaginated(route: OperationSpec): boolean {
   return (route.request?.query as { properties?: Record<string, unknown> } | undefined)?.properties?.page !== undefined;

@@ -5,7 +5,7 @@
 import type { TSchema } from 'typebox';
 import type { OperationSpec } from '../routing/operation.js';
 import { SchemaComponents, type Json } from './components.js';
-import { errorEnvelope, RateLimitErrorSchema, rawMediaType, successEnvelope } from './envelopes.js';
+import { alternativeMediaTypes, errorEnvelope, RateLimitErrorSchema, rawMediaType, successEnvelope } from './envelopes.js';
 import { errorsByStatus, STATUS_MEANING, type DocumentedError } from './errors.js';
 import { pathParameterNames, specPath } from './paths.js';
 
@@ -60,7 +60,8 @@ function successResponse<R extends OperationSpec>(route: R, status: number, prof
     ? components.inline(route.response!)
     : components.name(`${name}Response`, successEnvelope(route, route.response ?? ({} as TSchema)));
   const description = route.idempotent && status === 200 ? REPEAT_MEANING : (SUCCESS_MEANING[status] ?? 'Success.');
-  return { description, headers: profile.headers(route, status), content: { [mediaType ?? 'application/json']: { schema } } };
+  const alternatives = Object.entries(alternativeMediaTypes(route.response)).map(([type, body]) => [type, { schema: components.inline(body) }]);
+  return { description, headers: profile.headers(route, status), content: { [mediaType ?? 'application/json']: { schema }, ...Object.fromEntries(alternatives) } };
 }
 
 function errorResponse<R extends OperationSpec>(route: R, status: number, codes: string[], profile: ApiProfile<R>, components: SchemaComponents): Json {

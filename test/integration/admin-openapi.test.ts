@@ -92,12 +92,20 @@ describe('admin answers conform to the admin document', () => {
     expectConforms('GET', '/webhook-deliveries', await admin(live.stack, 'GET', '/webhook-deliveries?eventId=evt_none'));
     expectConforms('GET', '/webhook-deliveries', await admin(live.stack, 'GET', '/webhook-deliveries'));
     expectConforms('GET', '/ledger/check', await admin(live.stack, 'GET', '/ledger/check'));
+    const statement = `/accounts/${id}/statement?from=2025-01-01T00:00:00Z&to=2099-01-01T00:00:00Z`;
+    expectConforms('GET', '/accounts/{id}/statement', await admin(live.stack, 'GET', statement));
+    const csv = await http('GET', `${live.stack.adminUrl}${statement}`, { token: ADMIN_TOKEN, headers: { accept: 'text/csv' } });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expectConforms('GET', '/accounts/{id}/statement', csv);
+    expectConforms('GET', '/accounts/{id}/statement', await admin(live.stack, 'GET', '/accounts/acc_unknown/statement?from=2025-01-01T00:00:00Z&to=2099-01-01T00:00:00Z'));
+    expectConforms('GET', '/accounts/{id}/statement', await admin(live.stack, 'GET', `/accounts/${id}/statement?from=2025-01-01T00:00:00Z`));
     expectConforms('POST', '/simulator/transfers/{id}/complete', await admin(live.stack, 'POST', '/simulator/transfers/out_x/complete', { outcome: 'lost' }));
   });
 
   it('refuses a bad admin query or body with param pointing at the field', async () => {
     const cases: Array<[string, string, unknown, string]> = [
       ['GET', '/webhook-deliveries?eventId=', undefined, '/eventId'],
+      ['GET', '/accounts/acc_x/statement?from=2025-01-01&to=2025-01-02T00:00:00Z', undefined, '/from'],
       ['POST', '/simulator/meds', { transactionId: 'txn_x', amount: -1 }, '/amount'],
       ['POST', '/meds/med_x/decision', { outcome: 'maybe' }, '/outcome'],
       ['POST', '/simulator/charges/txn_x/pay', { payer: { state: 'sp' } }, '/payer/state'],

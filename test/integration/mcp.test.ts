@@ -53,7 +53,7 @@ describe('MCP server over Streamable HTTP', () => {
 
   it('lists the read-only tools with input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_balance', 'get_med', 'get_transaction', 'list_meds', 'list_transactions']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_balance', 'get_med', 'get_statement', 'get_transaction', 'list_meds', 'list_transactions']);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
       expect(tool.inputSchema.type).toBe('object');
@@ -64,6 +64,9 @@ describe('MCP server over Streamable HTTP', () => {
     expect(getTransaction.inputSchema.required).toEqual(['id']);
     const list = tools.find((t) => t.name === 'list_transactions')!;
     expect(Object.keys(list.inputSchema.properties ?? {}).sort()).toEqual(['limit', 'page', 'status', 'type']);
+    const statement = tools.find((t) => t.name === 'get_statement')!;
+    expect(statement.inputSchema.required).toEqual(['from', 'to']);
+    expect(statement.description).toMatch(/balance:read/);
   });
 
   it('answers every tool with what the REST route answers', async () => {
@@ -88,6 +91,7 @@ describe('MCP server over Streamable HTTP', () => {
     const med = await admin(stack, 'POST', '/simulator/meds', { transactionId: charge.id, amount: 30 });
     expect(med.status).toBe(201);
 
+    const window = { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() };
     const calls: Array<[string, Record<string, unknown>, string]> = [
       ['get_transaction', { id: charge.id }, `/transactions/${charge.id}`],
       ['list_transactions', { status: 'approved' }, '/transactions?status=approved'],
@@ -95,6 +99,7 @@ describe('MCP server over Streamable HTTP', () => {
       ['get_med', { id: charge.id }, `/meds/${charge.id}`],
       ['list_meds', { status: 'open', limit: 10 }, '/meds?status=open&limit=10'],
       ['get_balance', {}, '/balance'],
+      ['get_statement', { ...window, limit: 2 }, `/statement?${new URLSearchParams(window)}&limit=2`],
     ];
     for (const [name, args, path] of calls) {
       const result = await client.callTool({ name, arguments: args });
@@ -130,6 +135,8 @@ describe('MCP server over Streamable HTTP', () => {
     expect(answer(badRefresh).error).toMatchObject({ code: 'invalid_request', param: '/refresh' });
     const badMedStatus = await client.callTool({ name: 'list_meds', arguments: { status: 'closed' } });
     expect(answer(badMedStatus).error.code).toBe('invalid_med_status');
+    const noWindow = await client.callTool({ name: 'get_statement', arguments: { from: '2025-01-01T00:00:00Z' } });
+    expect(answer(noWindow).error).toMatchObject({ code: 'invalid_request', param: '/to' });
     const noId = await client.callTool({ name: 'get_transaction', arguments: {} });
     expect(answer(noId).error.code).toBe('invalid_request');
     await expect(client.callTool({ name: 'create_charge', arguments: {} })).rejects.toThrow(/desconhecida/);

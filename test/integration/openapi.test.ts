@@ -30,6 +30,8 @@ afterAll(async () => {
 /** The spec's endpoint summary: every one must be in the document, with its permission. */
 const SPEC_ENDPOINTS: Array<[string, string, string | null]> = [
   ['GET', '/balance', 'balance:read'],
+  // books.md, "Statements".
+  ['GET', '/statement', 'balance:read'],
   ['POST', '/transactions', 'payments:write'],
   ['GET', '/transactions', 'transactions:read'],
   ['GET', '/transactions/{id}', 'transactions:read'],
@@ -201,9 +203,21 @@ async function buildWorld(): Promise<World> {
   };
 }
 
+/** The query of a statement window: the last `days` days, to a minute from now. */
+const lastDays = (days: number) => {
+  const to = Date.now() + 60_000;
+  return new URLSearchParams({ from: new Date(to - days * 86_400_000).toISOString(), to: new Date(to).toISOString() }).toString();
+};
+
 /** Probes of each operation's own answers, by operationId. */
 const PROBES: Record<string, (w: World) => Probe[]> = {
   getBalance: (w) => [{ name: 'balance', expect: [200, null], send: () => w.merchant.client.get('/balance') }],
+  getStatement: (w) => [
+    { name: 'statement', expect: [200, null], send: () => w.merchant.client.get(`/statement?${lastDays(2)}&limit=3`) },
+    { name: 'no window', expect: [400, 'invalid_request'], send: () => w.merchant.client.get('/statement') },
+    { name: 'to before from', expect: [400, 'invalid_request'], send: () => w.merchant.client.get('/statement?from=2025-01-02T00:00:00Z&to=2025-01-01T00:00:00Z') },
+    { name: 'window over 31 days', expect: [400, 'invalid_request'], send: () => w.merchant.client.get(`/statement?${lastDays(32)}`) },
+  ],
   createCharge: (w) => {
     const recipient = w.other.account.email;
     const split = (items: unknown[]) => chargeBody({ split: items });

@@ -17,6 +17,20 @@ export class AdminClient {
 
   /** Calls /admin{path} and returns the envelope's `data`. */
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+    const { res, text } = await this.send(method, path, body, headers);
+    const envelope = parsed(text);
+    if (!res.ok || envelope?.success !== true) throw refusal(res, envelope);
+    return envelope.data;
+  }
+
+  /** GETs /admin{path} as `mediaType` (a statement as CSV) and returns the body as it came. */
+  async text(path: string, mediaType: string): Promise<string> {
+    const { res, text } = await this.send('GET', path, undefined, { accept: mediaType });
+    if (!res.ok) throw refusal(res, parsed(text));
+    return text;
+  }
+
+  private async send(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ res: Response; text: string }> {
     const url = `${this.baseUrl}/admin${path}`;
     let res: Response;
     try {
@@ -29,17 +43,21 @@ export class AdminClient {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new AdminError(`cannot reach the admin API at ${this.baseUrl}: ${cause?.code ?? cause?.message ?? String(err)}`);
     }
-    const text = await res.text();
-    let envelope: { success?: boolean; data?: unknown; error?: { code?: string; message?: string } } | undefined;
-    try {
-      envelope = JSON.parse(text);
-    } catch {
-      envelope = undefined;
-    }
-    if (!res.ok || envelope?.success !== true) {
-      const error = envelope?.error;
-      throw new AdminError(error?.message ? `${error.message} (${error.code}, HTTP ${res.status})` : `HTTP ${res.status} from ${url}`);
-    }
-    return envelope.data;
+    return { res, text: await res.text() };
   }
+}
+
+type Envelope = { success?: boolean; data?: unknown; error?: { code?: string; message?: string } };
+
+function parsed(text: string): Envelope | undefined {
+  try {
+    return JSON.parse(text) as Envelope;
+  } catch {
+    return undefined;
+  }
+}
+
+function refusal(res: Response, envelope: Envelope | undefined): AdminError {
+  const error = envelope?.error;
+  return new AdminError(error?.message ? `${error.message} (${error.code}, HTTP ${res.status})` : `HTTP ${res.status} from ${res.url}`);
 }

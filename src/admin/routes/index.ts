@@ -11,6 +11,7 @@ import { adminDocumentRoute } from './openapi.js';
 import { ROUTE_ROUTES } from './routes.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
+import { STATEMENT_ROUTES } from './statement.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
 
 /** An admin route: Koa path under /admin; every one is behind ADMIN_TOKEN. */
@@ -18,6 +19,7 @@ export type AdminRoute = OperationSpec;
 
 export const ADMIN_ROUTES: AdminRoute[] = [
   ...ACCOUNT_ROUTES,
+  ...STATEMENT_ROUTES,
   ...API_KEY_ROUTES,
   ...WEBHOOK_ROUTES,
   ...SIMULATOR_CHARGE_ROUTES,

@@ -6,10 +6,12 @@ import { getTransactionRoute, listTransactionsRoute } from './transactions.js';
 import { createTransferRoute } from './transfers.js';
 import { transparencyRoutes } from './transparency.js';
 import { selfDescriptionRoutes } from './self.js';
+import { statementRoute } from './statement.js';
 
-/** Every public route under /v1, in the order of the spec's endpoint summary. */
+/** Every public route under /v1, in the order of the spec's endpoint summary (the statement, books.md's, beside the balance). */
 export const ROUTES: RouteSpec[] = [
   balanceRoute,
+  statementRoute,
   createChargeRoute,
   listTransactionsRoute,
   getTransactionRoute,

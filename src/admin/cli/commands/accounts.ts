@@ -1,5 +1,6 @@
-// pixctl accounts create | show | set
-import { adminCall, booleanOption, compact, numberOption, pathOf, type CommandGroup, type OptionSpec, type OptionValues } from '../command.js';
+// pixctl accounts create | show | set | statement
+import { adminCall, booleanOption, compact, numberOption, pathOf, UsageError, type CommandGroup, type OptionSpec, type OptionValues } from '../command.js';
+import { table } from '../output.js';
 
 /** Settings both `create` and `set` accept (reais and percent). */
 const SETTINGS: Record<string, OptionSpec> = {
@@ -20,6 +21,18 @@ const CHANGEABLE: Record<string, OptionSpec> = {
   'transfer-min': { type: 'string', description: 'minimum transfer, reais' },
 };
 
+interface Statement {
+  openingBalance: number;
+  closingBalance: number;
+  entries: unknown[];
+}
+
+const renderStatement = (data: unknown) => {
+  if (typeof data === 'string') return data.replace(/\r\n$/, ''); // the CSV as it came, its last line break printed by the CLI
+  const { openingBalance, closingBalance, entries } = data as Statement;
+  return `${table({ openingBalance, closingBalance })}\n\n${table(entries)}`;
+};
+
 function settingsBody(options: OptionValues) {
   return {
     kycStatus: options.kyc,
@@ -33,7 +46,7 @@ function settingsBody(options: OptionValues) {
 
 export const accounts: CommandGroup = {
   name: 'accounts',
-  summary: 'create, show and change accounts',
+  summary: 'create, show and change accounts, and read their statements',
   commands: [
     {
       name: 'create',
@@ -76,6 +89,23 @@ export const accounts: CommandGroup = {
             ...settingsBody(options),
           }) ?? {},
         ),
+    },
+    {
+      name: 'statement',
+      summary: 'the account\'s available balance over [from, to), entry by entry, from the ledger',
+      args: ['accountId'],
+      options: {
+        from: { type: 'string', description: 'start, included: an ISO 8601 instant (2025-01-01T03:00:00Z)', required: true },
+        to: { type: 'string', description: 'end, excluded: an ISO 8601 instant', required: true },
+        csv: { type: 'boolean', description: 'print the CSV the admin API answers (header row, one entry per line)' },
+      },
+      run: ({ args, options, admin }) => {
+        const path = `${pathOf('/accounts/:accountId/statement', args)}?${new URLSearchParams({ from: String(options.from), to: String(options.to) })}`;
+        if (!options.csv) return admin.request('GET', path);
+        if (options.json) throw new UsageError('--csv and --json are two ways to print it: choose one');
+        return admin.text(path, 'text/csv');
+      },
+      render: renderStatement,
     },
   ],
 };
