@@ -7,6 +7,7 @@ import { webhookActivities } from './webhooks.js';
 import { chargeActivities } from './charges.js';
 import { transferActivities } from './transfers.js';
 import { medActivities } from './meds.js';
+import { refundActivities } from './refunds.js';
 import { finalFailures } from './final-failures.js';
 import { heartbeats } from './heartbeats.js';
 
@@ -16,6 +17,7 @@ export function createActivities(deps: Deps) {
     ...chargeActivities(deps),
     ...transferActivities(deps),
     ...medActivities(deps),
+    ...refundActivities(deps),
   };
 }
 

@@ -2,6 +2,7 @@
 //
 //   npm run record-history                               every scenario
 //   npm run record-history -- charge-paid charge-expired
+//   npm run record-history -- refund-approved refund-failed
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
 //   npm run record-history -- --as refuse-unencrypted-input transfer-forged-start med-forged-decision charge-forged-signal
@@ -41,6 +42,7 @@ import { chargeWorkflowId, refreshUpdate } from '../contracts/charge.contract.js
 import { medWorkflowId } from '../contracts/med.contract.js';
 import { medReturnsWorkflowId } from '../contracts/med-returns.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED } from '../contracts/payload-encryption.contract.js';
+import { refundWorkflowId } from '../contracts/refund.contract.js';
 import { TRANSFER_WORKFLOW, transferWorkflowId } from '../contracts/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.contract.js';
 
@@ -53,7 +55,7 @@ const CHARGE_TTL_SECONDS = 4;
 interface ScenarioContext {
   merchant: { accountId: string; key: string };
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
-  admin(method: string, path: string, body?: unknown): Promise<any>;
+  admin(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<any>;
   waitForStatus(transactionId: string, status: string): Promise<any>;
   /** The fake PSP behind the `psp` route, and its webhook naming these Pix sent to the engine's listener. */
   psp: FakePsp;
@@ -92,6 +94,17 @@ async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'fail
   await ctx.admin('POST', `/simulator/transfers/${created.body.data.id}/complete`, { outcome });
   await ctx.waitForStatus(created.body.data.id, outcome);
   return transferWorkflowId(ctx.merchant.accountId, key);
+}
+
+/** An operator refunds part of a paid charge; the simulated network settles the devolução with `outcome`. */
+async function settledRefund(ctx: ScenarioContext, outcome: 'approved' | 'failed'): Promise<string> {
+  const transactionId = await paidCharge(ctx);
+  const key = `replay-${randomBytes(6).toString('hex')}`;
+  const created = await ctx.admin('POST', `/transactions/${transactionId}/refunds`, { amount: 10, reason: 'Replay' }, { 'Idempotency-Key': key });
+  if (created.status !== 201) throw new Error(`refund creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const completed = await ctx.admin('POST', `/simulator/refunds/${created.body.data.id}/complete`, { outcome });
+  if (completed.status !== 200) throw new Error(`refund completion answered ${completed.status}: ${JSON.stringify(completed.body)}`);
+  return refundWorkflowId(ctx.merchant.accountId, key);
 }
 
 /** The payer's institution disputes part of a paid charge; the operator decides. */
@@ -257,6 +270,8 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'transfer-approved': (ctx) => settledTransfer(ctx, 'approved'),
   'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
+  'refund-approved': (ctx) => settledRefund(ctx, 'approved'),
+  'refund-failed': (ctx) => settledRefund(ctx, 'failed'),
   'med-accepted': (ctx) => decidedMed(ctx, 'accepted'),
   'med-rejected': (ctx) => decidedMed(ctx, 'rejected'),
   'webhook-retried': webhookRetried,
@@ -328,7 +343,7 @@ async function main() {
   const forger = new Client({ connection: client.connection });
   try {
     const urls = { api: `http://127.0.0.1:${engine.port}/v1`, admin: `http://127.0.0.1:${engine.adminPort}/admin` };
-    const admin: ScenarioContext['admin'] = (method, path, body) => call(`${urls.admin}${path}`, method, engine.adminHeaders, body);
+    const admin: ScenarioContext['admin'] = (method, path, body, headers) => call(`${urls.admin}${path}`, method, engine.adminHeaders, body, headers);
     mkdirSync(HISTORIES_DIR, { recursive: true });
     for (const name of names) {
       const merchant = await merchantOf(admin);

@@ -6,3 +6,4 @@ export { chargeWorkflow } from './charge.js';
 export { transferWorkflow } from './transfer.js';
 export { medWorkflow } from './med.js';
 export { medReturnsWorkflow } from './med-returns.js';
+export { refundWorkflow } from './refund.js';

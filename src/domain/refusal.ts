@@ -71,6 +71,7 @@ export const withdrawalInProgress = () => new Refusal('WITHDRAWAL_IN_PROGRESS', 
 export const withdrawalsBlocked = () =>
   new Refusal('invalid_request', 'Transferências bloqueadas pela administração da conta', { reason: 'withdrawals_blocked' });
 export const insufficientBalance = () => operationRefused('Saldo disponível insuficiente para a transferência');
+export const insufficientRefundBalance = () => operationRefused('Saldo disponível da conta insuficiente para a devolução');
 /** The engine could not take the request now (nothing was judged): the client repeats it, with the same key. */
 export const unavailable = (message: string, retryAfterSeconds?: number) =>
   new Refusal('internal_error', message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });

@@ -1,9 +1,12 @@
 // The events delivered to webhook receivers (the spec's Event kinds), with the resource each carries,
-// read from what the engine records (transactions/events.ts, meds/events.ts): `transaction.<status>`
+// read from what the engine records (transactions/events.ts, meds/events.ts, refunds/events.ts): `transaction.<status>`
 // for every status a transaction reaches after `pending` (settlements, and `refunded` when an accepted
-// MED returned the whole amount), `med.created` and `med.updated` for the MED changes. Both lists are
-// exhaustive over the code's types: a new status or MED change does not compile until it is documented here.
+// MED or refunds returned the whole amount), `med.created` and `med.updated` for the MED changes,
+// `refund.<change>` for refunds (refunds/events.ts). The lists are exhaustive over the code's types: a
+// new status, MED or refund change does not compile until it is documented here.
 import type { MedChange } from '../meds/events.js';
+import type { RefundChange } from '../refunds/events.js';
+import { RefundSchema } from '../refunds/schema.js';
 import { MedSchema } from '../meds/schema.js';
 import type { TransactionStatus } from '../transactions/row.js';
 import { TransactionSchema } from '../transactions/schema.js';
@@ -13,7 +16,7 @@ const TRANSACTION_EVENTS: Record<Exclude<TransactionStatus, 'pending'>, string> 
   approved: 'A charge was paid or a transfer was sent (pending → approved)',
   failed: 'The operation failed definitively (pending → failed)',
   cancelled: 'A charge was cancelled, including by expiry (`data.expired` true)',
-  refunded: 'A dispute (MED) was accepted and the whole amount of the charge went back to the payer (approved → refunded)',
+  refunded: 'The whole amount of the charge went back to the payer, by refunds or accepted disputes (MED) (approved → refunded)',
 };
 
 /** The event each MED change is recorded as. */
@@ -44,4 +47,14 @@ const medEvents = Object.entries(MED_SUMMARIES).map(([name, summary]): WebhookEv
   return { name, summary, dataName: 'Med', data: MedSchema, idPattern: `^evt_med_.+_(${changes.join('|')})$` };
 });
 
-export const WEBHOOK_EVENTS: WebhookEvent[] = [...transactionEvents, ...medEvents];
+const REFUND_EVENTS: Record<RefundChange, string> = {
+  created: 'An operator asked for a refund (devolução) of a charge; its amount is reserved from the available balance',
+  approved: 'The refund reached the payer (pending → approved)',
+  failed: 'The refund was not made; its reservation went back to the available balance (pending → failed)',
+};
+
+const refundEvents = Object.entries(REFUND_EVENTS).map(
+  ([change, summary]): WebhookEvent => ({ name: `refund.${change}`, summary, dataName: 'Refund', data: RefundSchema, idPattern: `^evt_rfd_.+_${change}$` }),
+);
+
+export const WEBHOOK_EVENTS: WebhookEvent[] = [...transactionEvents, ...medEvents, ...refundEvents];

@@ -13,6 +13,8 @@ import { EfiTransferRoute } from './bcb-api-pix/efi-send.js';
 import type { BcbApiPixRouteConfig } from '../config/routes-file.js';
 import { SIMULATOR_ROUTE, SimulatorChargeRoute, type NetworkCharge } from './simulator.js';
 import { SimulatorTransferRoute } from './simulator-transfers.js';
+import { SimulatorRefundRoute } from './simulator-refunds.js';
+import type { RefundRoute } from './refund-route.js';
 import { RouteRefused, type ChargeRoute, type TransferRoute } from './types.js';
 
 /** What the routes are built from: the configured PSP routes and the charge validity they are told. */
@@ -91,7 +93,7 @@ export function pspClients(config: RouteSettings, log: Logger): PspClient[] {
 }
 
 /** Whether the route `resolve` finds is reached over the network; a name no route answers to is not (it is refused where the route is used). */
-export function routeIsRemote(resolve: () => ChargeRoute | TransferRoute): boolean {
+export function routeIsRemote(resolve: () => ChargeRoute | TransferRoute | RefundRoute): boolean {
   try {
     return resolve().remote;
   } catch (err) {
@@ -115,4 +117,10 @@ export function transferRoute(deps: TransferRouteDeps, name: string): TransferRo
   if (!psp) throw new RouteRefused(`no Pix transfer route named ${name}`);
   if (!psp.transfers) throw new RouteRefused(`Pix route ${name} has no send API: it cannot send transfers`);
   return psp.transfers;
+}
+
+/** The route that returns a received Pix to its payer: the charge's. */
+export function refundRoute(deps: ChargeRouteDeps & { simulatorTransferDelayMs: number }, name: string): RefundRoute {
+  if (name === SIMULATOR_ROUTE) return new SimulatorRefundRoute(deps.sql, deps.simulatorTransferDelayMs);
+  throw new RouteRefused(`Pix route ${name} cannot return a received Pix`);
 }

@@ -6,13 +6,19 @@ import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../runtime/deps.js';
 import { unavailable } from '../domain/refusal.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from './search-attributes.js';
-import { acceptUpdate, type AcceptOutcome, type TransactionWorkflowInput } from '../../contracts/transaction.contract.js';
+import { acceptUpdate, type AcceptOutcome } from '../../contracts/transaction.contract.js';
 import { WORKFLOW_TASK_TIMEOUT } from './timeouts.js';
 
-/** A charge's or a transfer's workflow, as its contract names it. */
+/** A charge's, a transfer's or a refund's workflow, as its contract names it. */
 export interface TransactionWorkflow {
   type: string;
   workflowId(accountId: string, key: string): string;
+}
+
+/** What such a workflow starts with: its draft names the account, the key and the transaction (a refund's: the charge). */
+export interface AcceptedInput {
+  requestId: string;
+  draft: { accountId: string; externalId: string; transactionId: string };
 }
 
 /** How long the reachability check after a timed-out wait may take (Temporal's client retries a lost connection for longer). */
@@ -44,7 +50,7 @@ export async function ensureStarted(deps: Deps, workflowId: string): Promise<voi
 export async function acceptWithStart(
   deps: Deps,
   workflow: TransactionWorkflow,
-  input: TransactionWorkflowInput,
+  input: AcceptedInput,
   fingerprint: string,
 ): Promise<AcceptOutcome | typeof TIMED_OUT> {
   const { requestId, draft } = input;

@@ -82,7 +82,17 @@ describe('the served OpenAPI document', () => {
 
   it('describes every webhook with its signed delivery headers and payload', () => {
     const { webhooks, components } = contract.document;
-    expect(Object.keys(webhooks).sort()).toEqual(['med.created', 'med.updated', 'transaction.approved', 'transaction.cancelled', 'transaction.failed', 'transaction.refunded']);
+    expect(Object.keys(webhooks).sort()).toEqual([
+      'med.created',
+      'med.updated',
+      'refund.approved',
+      'refund.created',
+      'refund.failed',
+      'transaction.approved',
+      'transaction.cancelled',
+      'transaction.failed',
+      'transaction.refunded',
+    ]);
     for (const [name, item] of Object.entries<any>(webhooks)) {
       const headers = item.post.parameters.filter((p: any) => p.in === 'header' && p.required).map((p: any) => p.name);
       expect(headers.sort()).toEqual(['X-Service-Delivery', 'X-Service-Event', 'X-Service-Signature']);
@@ -90,7 +100,7 @@ describe('the served OpenAPI document', () => {
       expect(body.required).toEqual(['id', 'event', 'createdAt', 'data']);
       expect(body.properties.event.const).toBe(name);
       const data = body.properties.data.$ref.split('/').pop();
-      expect(data).toBe(name.startsWith('med.') ? 'Med' : 'Transaction');
+      expect(data).toBe(name.startsWith('med.') ? 'Med' : name.startsWith('refund.') ? 'Refund' : 'Transaction');
       expect(components.schemas[data].properties.id).toBeDefined();
     }
   });

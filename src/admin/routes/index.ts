@@ -8,9 +8,11 @@ import { API_KEY_ROUTES } from './api-keys.js';
 import { LEDGER_ROUTES } from './ledger.js';
 import { MED_ROUTES } from './meds.js';
 import { adminDocumentRoute } from './openapi.js';
+import { REFUND_ROUTES } from './refunds.js';
 import { ROUTE_ROUTES } from './routes.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
+import { SIMULATOR_REFUND_ROUTES } from './simulator-refunds.js';
 import { STATEMENT_ROUTES } from './statement.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
 
@@ -24,7 +26,9 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...WEBHOOK_ROUTES,
   ...SIMULATOR_CHARGE_ROUTES,
   ...SIMULATOR_TRANSFER_ROUTES,
+  ...SIMULATOR_REFUND_ROUTES,
   ...MED_ROUTES,
+  ...REFUND_ROUTES,
   ...LEDGER_ROUTES,
   ...ROUTE_ROUTES,
   adminDocumentRoute(() => ADMIN_ROUTES),

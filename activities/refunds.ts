@@ -1,0 +1,26 @@
+// Refund activities: thin wrappers over src/refunds/lifecycle.ts.
+import type { Deps } from '../src/runtime/deps.js';
+import { refundRoute } from '../src/processors/registry.js';
+import * as lifecycle from '../src/refunds/lifecycle.js';
+import type { SettleOptions } from '../contracts/transaction.contract.js';
+import type { RefundDraft } from '../contracts/refund.contract.js';
+import { settlement, type webhookActivities } from './webhooks.js';
+
+export function refundActivities(deps: Deps) {
+  const lifecycleDeps: lifecycle.RefundLifecycleDeps = {
+    sql: deps.sql,
+    refundRoute: (name) => refundRoute({ sql: deps.sql, config: deps.config, log: deps.log, simulatorTransferDelayMs: deps.config.simulatorTransferDelayMs }, name),
+  };
+  return {
+    persistRefund: (draft: RefundDraft) => lifecycle.persistRefund(lifecycleDeps, draft),
+    sendRefundAtRoute: (refundId: string) => lifecycle.sendRefundAtRoute(lifecycleDeps, refundId),
+    refundStateAtRoute: (refundId: string) => lifecycle.refundStateAtRoute(lifecycleDeps, refundId),
+    settleRefundApproved: (refundId: string, settledAt: string, options?: SettleOptions) =>
+      settlement(deps, lifecycle.settleRefundApproved(lifecycleDeps, refundId, settledAt), options),
+    settleRefundFailed: (refundId: string, reason: string, options?: SettleOptions) =>
+      settlement(deps, lifecycle.settleRefundFailed(lifecycleDeps, refundId, reason), options),
+  };
+}
+
+/** What the refund workflow calls: these and the webhook machinery's `dispatchEvent` (for `refund.created`). */
+export type RefundActivities = ReturnType<typeof refundActivities> & Pick<ReturnType<typeof webhookActivities>, 'dispatchEvent'>;
