@@ -42,6 +42,8 @@ const POSTINGS: Record<string, PostingOnStatement> = {
   'charge:settle': { kind: 'charge', fee: { kind: 'fee', description: 'Tarifa da cobrança Pix' }, split: true },
   'transfer:reserve': { kind: 'transfer', fee: { kind: 'transfer_fee', description: 'Tarifa da transferência Pix' } },
   'transfer:release': { kind: 'transfer_released' },
+  'refund:reserve': { kind: 'refund' },
+  'refund:release': { kind: 'refund_released' },
   'med:retain': { kind: 'med_retained' },
   'med:release': { kind: 'med_released' },
   'med:return': { kind: 'med_returned' },

@@ -134,6 +134,15 @@ describe('refunds', () => {
     expect(createdEvent).toMatchObject({ event: 'refund.created', data: { id: rfd.id, status: 'pending', amount: 50 } });
     const approvedEvent = await deliveredEvent(`evt_${rfd.id}_approved`);
     expect(approvedEvent).toMatchObject({ event: 'refund.approved', data: { id: rfd.id, status: 'approved' } });
+
+    // On the account's statement the reservation is the refund's entry (approval moves only reserved money).
+    const window = `from=${encodeURIComponent(rfd.createdAt)}&to=${encodeURIComponent(new Date(Date.parse(rfd.createdAt) + 60_000).toISOString())}`;
+    const statement = await admin(live.stack, 'GET', `/accounts/${merchant.account.id}/statement?${window}`);
+    expect(statement.status, statement.text).toBe(200);
+    const refundEntries = statement.body.data.entries.filter((entry: { transactionId: string }) => entry.transactionId === chargeA.id);
+    expect(refundEntries).toEqual([expect.objectContaining({ kind: 'refund', amount: -50 })]);
+    const sum = statement.body.data.entries.reduce((total: number, entry: { amount: number }) => total + Math.round(entry.amount * 100), 0);
+    expect(Math.round(statement.body.data.openingBalance * 100) + sum).toBe(Math.round(statement.body.data.closingBalance * 100));
   });
 
   it('refuses more than is refundable, and two keys racing for the last centavos refund it once', async () => {
