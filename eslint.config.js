@@ -64,7 +64,11 @@ export default tseslint.config(
       'no-restricted-properties': [
         'error',
         ...['describe', 'it', 'test'].flatMap((object) =>
-          ['only', 'skip', 'todo', 'skipIf', 'runIf'].map((property) => ({ object, property, message: 'Every test runs in CI: no focused, skipped or conditional test.' })),
+          ['only', 'skip', 'todo', 'skipIf', 'runIf'].map((property) => ({
+            object,
+            property,
+            message: 'Every test runs in CI: no focused, skipped or conditional test.',
+          })),
         ),
       ],
     },
@@ -113,7 +117,8 @@ export default tseslint.config(
             { group: ['node:*', ...NODE_BUILTINS], message: 'Contracts are imported by workflow code: no Node built-ins.' },
             {
               regex: '^(?!@temporalio/(?:workflow|common)$|\\./[\\w-]+\\.contract\\.js$)',
-              message: 'A contract imports only @temporalio/workflow, @temporalio/common and other contracts: it defines the types it carries, and src/ imports them.',
+              message:
+                'A contract imports only @temporalio/workflow, @temporalio/common and other contracts: it defines the types it carries, and src/ imports them.',
             },
           ],
         },

@@ -15,7 +15,8 @@ export function chargeActivities(deps: Deps) {
       settlement(deps, lifecycle.settleChargePaid(deps, transactionId, paid), options),
     settleChargeCancelled: (transactionId: string, expired: boolean, options?: SettleOptions) =>
       settlement(deps, lifecycle.settleChargeCancelled(deps, transactionId, expired), options),
-    settleChargeFailed: (transactionId: string, options?: SettleOptions) => settlement(deps, lifecycle.settleChargeFailed(deps, transactionId), options),
+    settleChargeFailed: (transactionId: string, options?: SettleOptions) =>
+      settlement(deps, lifecycle.settleChargeFailed(deps, transactionId), options),
   };
 }
 

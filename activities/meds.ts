@@ -20,7 +20,13 @@ export function medActivities(deps: Deps) {
       if (!overdue) return [];
       const { med } = overdue;
       deps.log.warn(
-        { alert: 'med_decision_overdue', medId, accountId: med.accountId, transactionId: med.transactionId, deadlineAt: med.deadlineAt.toISOString() },
+        {
+          alert: 'med_decision_overdue',
+          medId,
+          accountId: med.accountId,
+          transactionId: med.transactionId,
+          deadlineAt: med.deadlineAt.toISOString(),
+        },
         'MED decision deadline passed without a decision: an operator must decide it',
       );
       return [overdue.eventId];

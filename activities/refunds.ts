@@ -9,7 +9,11 @@ import { settlement, type webhookActivities } from './webhooks.js';
 export function refundActivities(deps: Deps) {
   const lifecycleDeps: lifecycle.RefundLifecycleDeps = {
     sql: deps.sql,
-    refundRoute: (name) => refundRoute({ sql: deps.sql, config: deps.config, log: deps.log, simulatorTransferDelayMs: deps.config.simulatorTransferDelayMs }, name),
+    refundRoute: (name) =>
+      refundRoute(
+        { sql: deps.sql, config: deps.config, log: deps.log, simulatorTransferDelayMs: deps.config.simulatorTransferDelayMs },
+        name,
+      ),
   };
   return {
     persistRefund: (draft: RefundDraft) => lifecycle.persistRefund(lifecycleDeps, draft),

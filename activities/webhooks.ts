@@ -28,8 +28,13 @@ export type WebhookActivities = ReturnType<typeof webhookActivities>;
  * itself (one activity instead of one per event); a retry dispatches the same events again, which starts
  * nothing new. Runs started before the patch call without options and dispatch each event themselves.
  */
-export async function settlement<S extends TransactionState>(deps: Deps, settling: Promise<Settled<S>>, options?: SettleOptions): Promise<Settled<S>> {
+export async function settlement<S extends TransactionState>(
+  deps: Deps,
+  settling: Promise<Settled<S>>,
+  options?: SettleOptions,
+): Promise<Settled<S>> {
   const settled = await settling;
-  if (options?.dispatch) for (const eventId of settled.eventIds) await dispatchEvent(deps, eventId, { firstAttemptNow: options.firstAttemptNow === true });
+  if (options?.dispatch)
+    for (const eventId of settled.eventIds) await dispatchEvent(deps, eventId, { firstAttemptNow: options.firstAttemptNow === true });
   return settled;
 }

@@ -20,10 +20,18 @@ const call = jsonCalls(agent);
 async function main() {
   const { port, adminPort, adminHeaders, stop } = await startEngine();
   try {
-    const account = await call(adminPort, 'POST', '/admin/accounts', adminHeaders, { name: 'Bench', document: '52998224725', email: 'bench@example.com', kycStatus: 'approved' });
+    const account = await call(adminPort, 'POST', '/admin/accounts', adminHeaders, {
+      name: 'Bench',
+      document: '52998224725',
+      email: 'bench@example.com',
+      kycStatus: 'approved',
+    });
     const keys: string[] = [];
     for (let i = 0; i < Math.ceil((N + WARMUP) / CALLS_PER_KEY); i += 1) {
-      keys.push((await call(adminPort, 'POST', `/admin/accounts/${account.body.data.id}/api-keys`, adminHeaders, { permissions: ['balance:read'] })).body.data.key);
+      keys.push(
+        (await call(adminPort, 'POST', `/admin/accounts/${account.body.data.id}/api-keys`, adminHeaders, { permissions: ['balance:read'] }))
+          .body.data.key,
+      );
     }
 
     const guarded: number[] = [];
@@ -39,7 +47,8 @@ async function main() {
     }
     guarded.sort((a, b) => a - b);
     open.sort((a, b) => a - b);
-    const row = (name: string, s: number[]) => `${name.padEnd(30)} median ${quantile(s, 0.5).toFixed(3)} ms   p99 ${quantile(s, 0.99).toFixed(3)} ms`;
+    const row = (name: string, s: number[]) =>
+      `${name.padEnd(30)} median ${quantile(s, 0.5).toFixed(3)} ms   p99 ${quantile(s, 0.99).toFixed(3)} ms`;
     console.log(`${N} sequential requests each (after ${WARMUP} warm-up), one keep-alive connection`);
     console.log(row('GET /healthz (no auth)', open));
     console.log(row('GET /v1/balance (auth + quota)', guarded));

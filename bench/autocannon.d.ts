@@ -20,7 +20,10 @@ declare module 'autocannon' {
     path?: string;
     body?: string;
     headers?: Record<string, string>;
-    setupRequest?: (request: { method: string; path: string; body?: string; headers: Record<string, string> }, context: Record<string, unknown>) => unknown;
+    setupRequest?: (
+      request: { method: string; path: string; body?: string; headers: Record<string, string> },
+      context: Record<string, unknown>,
+    ) => unknown;
   }
   interface Options {
     url: string;

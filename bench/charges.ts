@@ -49,7 +49,11 @@ const MAX_RATE_PER_S = 500;
 const OPEN_LOOP_SHARE = 0.5;
 const TARGET_BASELINE_SHARE = 0.9;
 const TARGET_OPEN_LOOP_P99_MS = 150;
-const CHARGE_BODY = { amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' };
+const CHARGE_BODY = {
+  amount: 49.9,
+  payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' },
+  description: 'bench',
+};
 
 /** One update-with-start of the baseline workflow, answered once its no-op activity has run. */
 async function baselineCall(client: Client, taskQueue: string): Promise<void> {
@@ -82,13 +86,24 @@ async function baselineLoad(client: Client, taskQueue: string, seconds: number, 
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
   const elapsedS = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { label, requests: latencies.length, perSecond: latencies.length / elapsedS, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors };
+  return {
+    label,
+    requests: latencies.length,
+    perSecond: latencies.length / elapsedS,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    errors,
+  };
 }
 
 /** Merchants and enough API keys that no key passes its quota during the run. */
 async function bearerTokens(adminUrl: string, adminHeaders: BenchEngine['adminHeaders'], count: number): Promise<string[]> {
   const call = async (path: string, body: unknown) => {
-    const res = await fetch(`${adminUrl}${path}`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${adminUrl}${path}`, {
+      method: 'POST',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 201) throw new Error(`admin ${path} answered ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { data: any }).data;
   };
@@ -102,17 +117,27 @@ async function bearerTokens(adminUrl: string, adminHeaders: BenchEngine['adminHe
       kycStatus: 'approved',
       fees: { charge: { fixed: 0.5, percent: 1.99 } },
     });
-    for (let k = 0; k < 10 && tokens.length < count; k++) tokens.push((await call(`/accounts/${account.id}/api-keys`, { permissions: ['payments:write'] })).key);
+    for (let k = 0; k < 10 && tokens.length < count; k++)
+      tokens.push((await call(`/accounts/${account.id}/api-keys`, { permissions: ['payments:write'] })).key);
   }
   return tokens;
 }
 
 /** autocannon posting charges: a unique idempotency key per request, API keys in rotation. */
 async function chargeLoad(apiUrl: string, tokens: string[], seconds: number, label: string): Promise<Figures> {
-  const result = await postLoad({ url: `${apiUrl}/transactions`, body: JSON.stringify(CHARGE_BODY), tokens, seconds, connections: CONCURRENCY, run: label.replace(/\W/g, '') });
+  const result = await postLoad({
+    url: `${apiUrl}/transactions`,
+    body: JSON.stringify(CHARGE_BODY),
+    tokens,
+    seconds,
+    connections: CONCURRENCY,
+    run: label.replace(/\W/g, ''),
+  });
   const unexpected = Object.entries(result.statusCodeStats).filter(([status]) => status !== '201');
   if (unexpected.length || result.errors) {
-    process.stderr.write(`${label}: ${unexpected.map(([status, { count }]) => `${count} × ${status}`).join(', ')}; ${result.errors} connection errors (${result.timeouts} timeouts)\n`);
+    process.stderr.write(
+      `${label}: ${unexpected.map(([status, { count }]) => `${count} × ${status}`).join(', ')}; ${result.errors} connection errors (${result.timeouts} timeouts)\n`,
+    );
   }
   return createdFigures(label, result);
 }
@@ -142,9 +167,17 @@ function report(rows: Figures[]): void {
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
 async function main() {
-  process.stdout.write(`charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up), then ${DURATION_S} s open loop at ${OPEN_LOOP_SHARE * 100} % of that rate\n`);
+  process.stdout.write(
+    `charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up), then ${DURATION_S} s open loop at ${OPEN_LOOP_SHARE * 100} % of that rate\n`,
+  );
   const temporalPort = await freePort();
-  const temporalServer = await startDevServer({ port: temporalPort, uiPort: null, dbFile: null, namespace: 'default', searchPath: process.env.PATH ?? '' });
+  const temporalServer = await startDevServer({
+    port: temporalPort,
+    uiPort: null,
+    dbFile: null,
+    namespace: 'default',
+    searchPath: process.env.PATH ?? '',
+  });
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
   let baselineWorker: ChildProcess | undefined;
   let engine: BenchEngine | undefined;
@@ -160,7 +193,9 @@ async function main() {
     baselineWorker = await startBaselineWorker(temporalServer.address, taskQueue);
     const baselineParties = { temporalPort, baselineWorker: baselineWorker.pid };
     await baselineLoad(client, taskQueue, WARMUP_S, 'warm-up');
-    const baseline = await measured('baseline, closed loop', baselineParties, () => baselineLoad(client, taskQueue, DURATION_S, 'bare Temporal (update-with-start + 1 no-op activity)'));
+    const baseline = await measured('baseline, closed loop', baselineParties, () =>
+      baselineLoad(client, taskQueue, DURATION_S, 'bare Temporal (update-with-start + 1 no-op activity)'),
+    );
     const baselineOpen = await measured('baseline, open loop', baselineParties, () =>
       openLoop('bare Temporal', baseline.perSecond * OPEN_LOOP_SHARE, DURATION_S, () => baselineCall(client, taskQueue).then(() => true)),
     );
@@ -170,18 +205,28 @@ async function main() {
     engine = await startEngine({ TEMPORAL_ADDRESS: temporalServer.address, SIMULATOR_TRANSFER_DELAY_MS: '0' });
     const engineParties = { temporalPort, engine: engine.pid, database: new URL(engine.databaseUrl).pathname.slice(1) };
     const chargesAtMost = MAX_RATE_PER_S * (WARMUP_S + DURATION_S * (1 + OPEN_LOOP_SHARE));
-    const tokens = await bearerTokens(`http://127.0.0.1:${engine.adminPort}/admin`, engine.adminHeaders, Math.ceil(chargesAtMost / REQUESTS_PER_KEY));
+    const tokens = await bearerTokens(
+      `http://127.0.0.1:${engine.adminPort}/admin`,
+      engine.adminHeaders,
+      Math.ceil(chargesAtMost / REQUESTS_PER_KEY),
+    );
     const apiUrl = `http://127.0.0.1:${engine.port}/v1`;
     await chargeLoad(apiUrl, tokens, WARMUP_S, 'warm-up');
-    const charges = await measured('charges, closed loop', engineParties, () => chargeLoad(apiUrl, tokens, DURATION_S, 'charges (POST /v1/transactions, 201)'));
-    const chargesOpen = await measured('charges, open loop', engineParties, () => openLoopCharges(engine!.port, tokens, charges.perSecond * OPEN_LOOP_SHARE, 'charges (POST /v1/transactions, 201)'));
+    const charges = await measured('charges, closed loop', engineParties, () =>
+      chargeLoad(apiUrl, tokens, DURATION_S, 'charges (POST /v1/transactions, 201)'),
+    );
+    const chargesOpen = await measured('charges, open loop', engineParties, () =>
+      openLoopCharges(engine!.port, tokens, charges.perSecond * OPEN_LOOP_SHARE, 'charges (POST /v1/transactions, 201)'),
+    );
 
     const sql = connect(engine.databaseUrl, { max: 1 });
     const [count] = await sql<{ n: number }[]>`select count(*)::int as n from transactions`;
     await sql.end();
     const payers = await transferAccounts(engine.databaseUrl, MAX_RATE_PER_S);
     await transferLoad(apiUrl, payers, WARMUP_S, CONCURRENCY, 'warm-up');
-    const transfers = await measured('transfers, closed loop', engineParties, () => transferLoad(apiUrl, payers, DURATION_S, CONCURRENCY, 'transfers (POST /v1/transfers, 201)'));
+    const transfers = await measured('transfers, closed loop', engineParties, () =>
+      transferLoad(apiUrl, payers, DURATION_S, CONCURRENCY, 'transfers (POST /v1/transfers, 201)'),
+    );
     report([baseline, charges, transfers]);
     printOpenLoopTable([baselineOpen, chargesOpen]);
     printCpuTable(cpu);

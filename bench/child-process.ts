@@ -8,8 +8,16 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Spawns `node --import tsx <args>` and resolves once `ready()` says so (it fails if the process exits first). */
-export async function spawnProcess(args: string[], env: Record<string, string>, ready: (output: () => string) => Promise<boolean>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function spawnProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: (output: () => string) => Promise<boolean>,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   process.once('exit', () => child.kill('SIGKILL'));
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -33,5 +41,7 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** The baseline worker (bench/baseline/worker.ts) on its own task queue of the Temporal server at `address`. */
 export function startBaselineWorker(address: string, taskQueue: string): Promise<ChildProcess> {
-  return spawnProcess(['bench/baseline/worker.ts'], { TEMPORAL_ADDRESS: address, BASELINE_TASK_QUEUE: taskQueue }, async (output) => output().includes('baseline worker running'));
+  return spawnProcess(['bench/baseline/worker.ts'], { TEMPORAL_ADDRESS: address, BASELINE_TASK_QUEUE: taskQueue }, async (output) =>
+    output().includes('baseline worker running'),
+  );
 }

@@ -22,7 +22,11 @@ const HOSTILE_CONNECTIONS = 8;
 /** The argument that makes this file the hostile clients' process. */
 const HOSTILE_LOAD = '--hostile-load';
 const BODY_LIMIT = 1024 * 1024;
-const CHARGE_BODY = { amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' };
+const CHARGE_BODY = {
+  amount: 49.9,
+  payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' },
+  description: 'bench',
+};
 /** Calls per API key, under the 100-per-minute quota. */
 const CALLS_PER_KEY = 90;
 
@@ -35,7 +39,7 @@ const SHAPES: Record<string, string> = {
   'nested arrays': filled(`${'['.repeat(30)}${']'.repeat(30)}`),
   'short strings': list(1000, list(260, '"x"')),
   'many keys': list(1000, `{${Array.from({ length: 90 }, (_, i) => `"k${i}":${i}`).join(',')}}`),
-  'escapes': `["${'\\u00e9\\"\\\\'.repeat(Math.floor((BODY_LIMIT - 4) / 10))}"]`,
+  escapes: `["${'\\u00e9\\"\\\\'.repeat(Math.floor((BODY_LIMIT - 4) / 10))}"]`,
   unicode: `["${'é😀ação'.repeat(Math.floor((BODY_LIMIT - 4) / 12))}"]`,
   // Just under the edge's 10,000 values, of the kind JSON.parse builds slowest (keys of wide objects): parsed and walked in full.
   'most values allowed': list(9, `{${Array.from({ length: 999 }, (_, i) => `"${'k'.repeat(90)}${i}":${i}`).join(',')}}`),
@@ -147,7 +151,13 @@ function timedCheck(work: () => void, runs = 5): { ms: number; refusal: string |
     }
     if (run > 0) times.push(performance.now() - started);
   }
-  return { ms: quantile(times.sort((a, b) => a - b), 0.5), refusal };
+  return {
+    ms: quantile(
+      times.sort((a, b) => a - b),
+      0.5,
+    ),
+    refusal,
+  };
 }
 
 /** The edge's checks of each shape in this process, what the engine's main thread spends on a body once it is read. */
@@ -180,9 +190,16 @@ async function main() {
       return res.body.data;
     };
     const keysOf = async (name: string, count: number) => {
-      const account = await admin('/admin/accounts', { name, document: '11222333000181', allowDuplicate: true, email: `${name.replace(/\W/g, '')}@example.com`, kycStatus: 'approved' });
+      const account = await admin('/admin/accounts', {
+        name,
+        document: '11222333000181',
+        allowDuplicate: true,
+        email: `${name.replace(/\W/g, '')}@example.com`,
+        kycStatus: 'approved',
+      });
       const keys: string[] = [];
-      for (let i = 0; i < count; i++) keys.push((await admin(`/admin/accounts/${account.id}/api-keys`, { permissions: ['payments:write', 'balance:read'] })).key);
+      for (let i = 0; i < count; i++)
+        keys.push((await admin(`/admin/accounts/${account.id}/api-keys`, { permissions: ['payments:write', 'balance:read'] })).key);
       return keys;
     };
     // Probe keys enough for both phases at one charge every 100 ms; hostile keys on another account, so their quota is theirs.
@@ -213,7 +230,15 @@ async function main() {
         while (Date.now() < until) {
           const key = probeKeys[Math.floor(probeCalls / CALLS_PER_KEY)]!;
           probeCalls += 1;
-          charges.push(await timed(engine.port, 'POST', '/v1/transactions', { authorization: `Bearer ${key}`, 'idempotency-key': `probe-${probeCalls}` }, CHARGE_BODY));
+          charges.push(
+            await timed(
+              engine.port,
+              'POST',
+              '/v1/transactions',
+              { authorization: `Bearer ${key}`, 'idempotency-key': `probe-${probeCalls}` },
+              CHARGE_BODY,
+            ),
+          );
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -228,8 +253,18 @@ async function main() {
 
     const hostileUntil = Date.now() + SECONDS * 1000;
     // The hostile clients in a process of their own, so that their sending never delays the probes' clocks.
-    const params: HostileParams = { apiPort: engine.port, adminPort: engine.adminPort, adminAuthorization: engine.adminHeaders.authorization, keys: hostileKeys, until: hostileUntil };
-    const loader = await spawnProcess([fileURLToPath(import.meta.url), HOSTILE_LOAD], { HOSTILE_PARAMS: JSON.stringify(params) }, async (output) => output().includes('hostile load running'));
+    const params: HostileParams = {
+      apiPort: engine.port,
+      adminPort: engine.adminPort,
+      adminAuthorization: engine.adminHeaders.authorization,
+      keys: hostileKeys,
+      until: hostileUntil,
+    };
+    const loader = await spawnProcess(
+      [fileURLToPath(import.meta.url), HOSTILE_LOAD],
+      { HOSTILE_PARAMS: JSON.stringify(params) },
+      async (output) => output().includes('hostile load running'),
+    );
     let loaderOutput = '';
     loader.stdout!.on('data', (chunk: Buffer) => (loaderOutput += chunk.toString()));
     const closed = once(loader, 'close');
@@ -243,12 +278,18 @@ async function main() {
       const failed = samples.filter((x) => x.status !== ok).length;
       return [label, String(s.n), s.p50.toFixed(1), s.p99.toFixed(1), s.max.toFixed(1), String(failed)];
     };
-    console.log(`${HOSTILE_CONNECTIONS} concurrent hostile bodies of up to 1 MB for ${SECONDS} s (${sent} sent, ${(sent / SECONDS).toFixed(1)}/s; baseline ${BASELINE_SECONDS} s without)`);
+    console.log(
+      `${HOSTILE_CONNECTIONS} concurrent hostile bodies of up to 1 MB for ${SECONDS} s (${sent} sent, ${(sent / SECONDS).toFixed(1)}/s; baseline ${BASELINE_SECONDS} s without)`,
+    );
     console.log(
       `engine CPU: ${baselineCpuPerS.toFixed(0)} ms/s without, ${hostileCpuPerS.toFixed(0)} ms/s with the hostile load: ` +
         `about ${(((hostileCpuPerS - baselineCpuPerS) * SECONDS) / sent).toFixed(2)} ms per hostile body (all the engine's threads)`,
     );
-    console.log(`shapes: ${hostileBodies().map((b) => `${b.name} (${Math.round(b.bytes.length / 1024)} kB)`).join(', ')}`);
+    console.log(
+      `shapes: ${hostileBodies()
+        .map((b) => `${b.name} (${Math.round(b.bytes.length / 1024)} kB)`)
+        .join(', ')}`,
+    );
     printTable(
       ['probe', 'n', 'p50 ms', 'p99 ms', 'max ms', 'not 2xx'],
       [
@@ -260,11 +301,19 @@ async function main() {
     );
     printTable(
       ['hostile target', 'answers by status (0: connection closed first)'],
-      answers.map(([label, byStatus]) => [label, byStatus.sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')]),
+      answers.map(([label, byStatus]) => [
+        label,
+        byStatus
+          .sort(([a], [b]) => a - b)
+          .map(([status, n]) => `${status}×${n}`)
+          .join(' '),
+      ]),
     );
     const healthP99 = stats(underLoad.healthz.map((x) => x.ms)).p99;
     const chargeMax = stats(underLoad.charges.map((x) => x.ms)).max;
-    console.log(`\ntargets: /healthz p99 ${healthP99.toFixed(1)} ms (< 100: ${healthP99 < 100 ? 'met' : 'NOT met'}), charge creation max ${chargeMax.toFixed(1)} ms (< 1000: ${chargeMax < 1000 ? 'met' : 'NOT met'})`);
+    console.log(
+      `\ntargets: /healthz p99 ${healthP99.toFixed(1)} ms (< 100: ${healthP99 < 100 ? 'met' : 'NOT met'}), charge creation max ${chargeMax.toFixed(1)} ms (< 1000: ${chargeMax < 1000 ? 'met' : 'NOT met'})`,
+    );
   } finally {
     agent.destroy();
     await engine.stop();

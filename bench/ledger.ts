@@ -75,7 +75,9 @@ const cpuMs = (pids: number[]): number => pids.reduce((sum, pid) => sum + proces
 
 /** Opens every connection of the pool (so that their backends' CPU time can be read) and returns their pids. */
 async function backendPids(sql: Sql): Promise<number[]> {
-  const rows = await Promise.all(Array.from({ length: CONCURRENCY }, () => sql<{ pid: number }[]>`select pg_backend_pid() as pid from pg_sleep(0.05)`));
+  const rows = await Promise.all(
+    Array.from({ length: CONCURRENCY }, () => sql<{ pid: number }[]>`select pg_backend_pid() as pid from pg_sleep(0.05)`),
+  );
   return [...new Set(rows.map(([row]) => row!.pid))];
 }
 
@@ -208,8 +210,22 @@ async function main() {
     };
     clean = (await report(sql, await measured(`approvals, ${MERCHANTS} merchants`, approve('spread')), 2000)) && clean;
     clean = (await report(sql, await measured('approvals, one merchant', approve('hot')), 500)) && clean;
-    clean = (await report(sql, await measured(`post() alone, ${MERCHANTS} merchants`, plainPost('post_spread', (i) => merchantId(1 + (i % MERCHANTS)))))) && clean;
-    clean = (await report(sql, await measured('post() alone, one merchant', plainPost('post_hot', () => HOT)))) && clean;
+    clean =
+      (await report(
+        sql,
+        await measured(
+          `post() alone, ${MERCHANTS} merchants`,
+          plainPost('post_spread', (i) => merchantId(1 + (i % MERCHANTS))),
+        ),
+      )) && clean;
+    clean =
+      (await report(
+        sql,
+        await measured(
+          'post() alone, one merchant',
+          plainPost('post_hot', () => HOT),
+        ),
+      )) && clean;
   } finally {
     await sql.end();
     await sampler.end();

@@ -23,21 +23,33 @@ export interface Figures {
 export type Call = (port: number, method: string, path: string, headers?: Record<string, string>, body?: unknown) => Promise<Answer>;
 
 /** JSON calls to 127.0.0.1 over `agent`. */
-export const jsonCalls = (agent: Agent): Call => (port, method, path, headers = {}, body) =>
-  new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const started = process.hrtime.bigint();
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || 'null'), ms });
-      });
+export const jsonCalls =
+  (agent: Agent): Call =>
+  (port, method, path, headers = {}, body) =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const started = process.hrtime.bigint();
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          agent,
+          headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const ms = Number(process.hrtime.bigint() - started) / 1e6;
+            resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || 'null'), ms });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
     });
-    req.on('error', reject);
-    req.end(payload);
-  });
 
 /** The q-quantile of ascending `sorted` (NaN when empty). */
 export function quantile(sorted: number[], q: number): number {
@@ -65,13 +77,22 @@ export function processTimes(pid: number | string): ProcessTimes {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const closing = stat.lastIndexOf(')');
   // After the command name: state is field 3 of stat(5), so ppid (4) is at 1, utime (14) at 11, stime 12, cutime 13, cstime 14.
-  const fields = stat.slice(closing + 2).split(' ').map(Number);
-  return { ppid: fields[1]!, comm: stat.slice(stat.indexOf('(') + 1, closing), own: fields[11]! + fields[12]!, reaped: fields[13]! + fields[14]! };
+  const fields = stat
+    .slice(closing + 2)
+    .split(' ')
+    .map(Number);
+  return {
+    ppid: fields[1]!,
+    comm: stat.slice(stat.indexOf('(') + 1, closing),
+    own: fields[11]! + fields[12]!,
+    reaped: fields[13]! + fields[14]!,
+  };
 }
 
 let ticksPerSecond: number | undefined;
 
-export const ticksToMs = (ticks: number) => (ticks * 1000) / (ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()));
+export const ticksToMs = (ticks: number) =>
+  (ticks * 1000) / (ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()));
 
 /** CPU time (user + system) a process has used so far, in ms. */
 export const processCpuMs = (pid: number): number => ticksToMs(processTimes(pid).own);

@@ -109,20 +109,36 @@ function transactionsPage(account: string, offset: number, filters: Record<strin
   return `select t.* from transactions t join (select id from transactions where ${where} order by created_at desc, id desc limit 20 offset ${offset}) page using (id) order by t.created_at desc, t.id desc`;
 }
 
-const deepPagePath = (filters: Record<string, string> = {}) => `/transactions?${new URLSearchParams({ ...filters, page: String(DEEP_PAGE), limit: '20' })}`;
+const deepPagePath = (filters: Record<string, string> = {}) =>
+  `/transactions?${new URLSearchParams({ ...filters, page: String(DEEP_PAGE), limit: '20' })}`;
 
 /** The statements behind each endpoint, as the repositories send them, with the bench's values. */
 function statements(deepOffset: number): { endpoint: string; sql: string }[] {
   const account = `'${BIG}'`;
   const medSelect = 'select m.*, t.external_id from meds m join transactions t on t.id = m.transaction_id';
   return [
-    { endpoint: 'balance', sql: `select kind, balance from ledger_balances where owner_id = ${account} and kind = any('{available,reserved,retained}'::text[])` },
+    {
+      endpoint: 'balance',
+      sql: `select kind, balance from ledger_balances where owner_id = ${account} and kind = any('{available,reserved,retained}'::text[])`,
+    },
     { endpoint: 'transactions page 1', sql: transactionsPage(account, 0) },
-    { endpoint: 'transactions total (counters of migration 110)', sql: `select coalesce(sum(transactions), 0)::bigint as total from transaction_counts where account_id = ${account}` },
+    {
+      endpoint: 'transactions total (counters of migration 110)',
+      sql: `select coalesce(sum(transactions), 0)::bigint as total from transaction_counts where account_id = ${account}`,
+    },
     { endpoint: `transactions page ${DEEP_PAGE}`, sql: transactionsPage(account, deepOffset) },
-    ...DEEP_FILTERS.map((filters) => ({ endpoint: `transactions page ${DEEP_PAGE}, ${new URLSearchParams(filters)}`, sql: transactionsPage(account, deepOffset, filters) })),
-    { endpoint: 'transaction by externalId', sql: `select * from transactions where account_id = ${account} and (id = 'ext_11' or external_id = 'ext_11') order by (id = 'ext_11') desc limit 1` },
-    { endpoint: 'meds page 1', sql: `${medSelect} where m.account_id = ${account} order by m.created_at desc, m.id desc limit 20 offset 0` },
+    ...DEEP_FILTERS.map((filters) => ({
+      endpoint: `transactions page ${DEEP_PAGE}, ${new URLSearchParams(filters)}`,
+      sql: transactionsPage(account, deepOffset, filters),
+    })),
+    {
+      endpoint: 'transaction by externalId',
+      sql: `select * from transactions where account_id = ${account} and (id = 'ext_11' or external_id = 'ext_11') order by (id = 'ext_11') desc limit 1`,
+    },
+    {
+      endpoint: 'meds page 1',
+      sql: `${medSelect} where m.account_id = ${account} order by m.created_at desc, m.id desc limit 20 offset 0`,
+    },
     { endpoint: 'meds page 1 (count)', sql: `select count(*)::int as total from meds m where m.account_id = ${account}` },
     {
       endpoint: 'transparency (counters of migration 110)',
@@ -151,7 +167,9 @@ async function main() {
     await seed(sql);
     const [counted] = await sql<{ big: number }[]>`select count(*)::int as big from transactions where account_id = ${BIG}`;
     const big = counted!.big;
-    console.log(`seeded ${ROWS.toLocaleString('en')} transactions (${big.toLocaleString('en')} of the big merchant) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${ROWS.toLocaleString('en')} transactions (${big.toLocaleString('en')} of the big merchant) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     engine = await startEngine({ DATABASE_URL: databaseUrl });
     const adminUrl = `http://127.0.0.1:${engine.adminPort}/admin`;
@@ -215,8 +233,13 @@ async function main() {
       await sleep(5_100);
     }
     results.push(figures('GET /v1/transparency (cold, 3 calls 5.1 s apart)', coldHttp));
-    console.log(`\n${ROWS.toLocaleString('en')} transactions, one caller, ${REQUESTS} sequential requests each (${((Date.now() - started) / 1000).toFixed(0)} s):`);
-    for (const r of results) console.log(`  ${r.label.padEnd(62)} p50 ${r.p50.toFixed(1).padStart(7)} ms   p99 ${r.p99.toFixed(1).padStart(7)} ms${r.over ? `   > ${TARGET_P99_MS} ms` : ''}`);
+    console.log(
+      `\n${ROWS.toLocaleString('en')} transactions, one caller, ${REQUESTS} sequential requests each (${((Date.now() - started) / 1000).toFixed(0)} s):`,
+    );
+    for (const r of results)
+      console.log(
+        `  ${r.label.padEnd(62)} p50 ${r.p50.toFixed(1).padStart(7)} ms   p99 ${r.p99.toFixed(1).padStart(7)} ms${r.over ? `   > ${TARGET_P99_MS} ms` : ''}`,
+      );
 
     console.log('\nPlans (EXPLAIN (ANALYZE, BUFFERS)):');
     for (const { endpoint, sql: text } of statements((DEEP_PAGE - 1) * 20)) {

@@ -25,7 +25,12 @@ export interface OpenLoopFigures {
 }
 
 /** `send(i)` resolves true for a success; it is called `ratePerS × seconds` times at evenly spaced times. */
-export async function openLoop(label: string, ratePerS: number, seconds: number, send: (i: number) => Promise<boolean>): Promise<OpenLoopFigures> {
+export async function openLoop(
+  label: string,
+  ratePerS: number,
+  seconds: number,
+  send: (i: number) => Promise<boolean>,
+): Promise<OpenLoopFigures> {
   const total = Math.floor(ratePerS * seconds);
   const intervalMs = 1000 / ratePerS;
   const latencies: number[] = [];
@@ -46,7 +51,7 @@ export async function openLoop(label: string, ratePerS: number, seconds: number,
       });
     inFlight.add(done);
   };
-  for (let next = 0; next < total; ) {
+  for (let next = 0; next < total;) {
     const now = performance.now();
     for (; next < total && start + next * intervalMs <= now; next++) fire(next, start + next * intervalMs);
     if (next < total) await sleep(start + next * intervalMs - performance.now());
@@ -72,6 +77,16 @@ export async function openLoop(label: string, ratePerS: number, seconds: number,
 export function printOpenLoopTable(rows: OpenLoopFigures[]): void {
   printTable(
     ['open loop', 'asked/s', 'achieved/s', 'ok', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'send lag max ms'],
-    rows.map((r) => [r.label, r.askedPerSecond.toFixed(1), r.achievedPerSecond.toFixed(1), String(r.requests), r.p50.toFixed(1), r.p99.toFixed(1), r.max.toFixed(1), String(r.errors), r.maxSendLag.toFixed(1)]),
+    rows.map((r) => [
+      r.label,
+      r.askedPerSecond.toFixed(1),
+      r.achievedPerSecond.toFixed(1),
+      String(r.requests),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      r.max.toFixed(1),
+      String(r.errors),
+      r.maxSendLag.toFixed(1),
+    ]),
   );
 }

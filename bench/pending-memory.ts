@@ -43,7 +43,11 @@ const TARGET_CHARGES = 50_000;
 /** Charges per API key, below the 100-per-minute quota whatever the rate. */
 const CHARGES_PER_KEY = 90;
 const CHARGE_TTL_SECONDS = 24 * 60 * 60;
-const CHARGE = { amount: 49.9, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'bench' };
+const CHARGE = {
+  amount: 49.9,
+  payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' },
+  description: 'bench',
+};
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 2 });
 const call = jsonCalls(agent);
@@ -63,7 +67,10 @@ function childPids(pid: number): number[] {
 
 /** The sum of every series named `name` (all label sets: the SDK labels its series by task queue, worker type…). */
 function total(families: Map<string, Family>, name: string): number {
-  return [...families.values()].flatMap((family) => family.samples).filter((sample) => sample.name === name).reduce((sum, sample) => sum + sample.value, 0);
+  return [...families.values()]
+    .flatMap((family) => family.samples)
+    .filter((sample) => sample.name === name)
+    .reduce((sum, sample) => sum + sample.value, 0);
 }
 
 interface Sample {
@@ -114,7 +121,12 @@ async function prebuiltBundle(): Promise<string> {
 /** One merchant and enough payments:write keys that none takes more than CHARGES_PER_KEY of the N charges. */
 async function chargeKeys(engine: BenchEngine): Promise<string[]> {
   const admin = (path: string, body: unknown) => call(engine.adminPort, 'POST', `/admin${path}`, engine.adminHeaders, body);
-  const account = await admin('/accounts', { name: 'Loja Bench Memória', document: '11222333000181', email: 'memoria@example.com', kycStatus: 'approved' });
+  const account = await admin('/accounts', {
+    name: 'Loja Bench Memória',
+    document: '11222333000181',
+    email: 'memoria@example.com',
+    kycStatus: 'approved',
+  });
   if (account.status !== 201) throw new Error(`account creation answered ${account.status}`);
   const keys: string[] = [];
   for (let i = 0; i < Math.ceil(N / CHARGES_PER_KEY); i += 1) {
@@ -132,7 +144,13 @@ async function createCharges(engine: BenchEngine, keys: string[], progress: { cr
   const started = performance.now();
   const loop = async () => {
     for (let i = next++; i < N; i = next++) {
-      const answer = await call(engine.port, 'POST', '/v1/transactions', { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `memory-${i}` }, CHARGE);
+      const answer = await call(
+        engine.port,
+        'POST',
+        '/v1/transactions',
+        { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `memory-${i}` },
+        CHARGE,
+      );
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       if (answer.status >= 200 && answer.status < 300) {
         ids[i] = answer.body.data.id;
@@ -144,7 +162,14 @@ async function createCharges(engine: BenchEngine, keys: string[], progress: { cr
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { ids: ids.filter(Boolean), seconds, perSecond: progress.created / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), statuses };
+  return {
+    ids: ids.filter(Boolean),
+    seconds,
+    perSecond: progress.created / seconds,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    statuses,
+  };
 }
 
 /** Pays `ids` through the simulator, CONCURRENCY at a time, and waits until PostgreSQL shows them approved: the seconds it took. */
@@ -160,9 +185,11 @@ async function payAndSettle(engine: BenchEngine, ids: string[]): Promise<number>
   await Promise.all(Array.from({ length: CONCURRENCY }, payer));
   const sql = connect(engine.databaseUrl, { max: 1 });
   try {
-    const approved = async () => (await sql<{ n: number }[]>`select count(*)::int as n from transactions where id = any(${ids}) and status = 'approved'`)[0]!.n;
+    const approved = async () =>
+      (await sql<{ n: number }[]>`select count(*)::int as n from transactions where id = any(${ids}) and status = 'approved'`)[0]!.n;
     while ((await approved()) < ids.length) {
-      if (performance.now() - started > PAY_DEADLINE_MS) throw new Error(`the paid charges were not all approved within ${PAY_DEADLINE_MS / 1000} s`);
+      if (performance.now() - started > PAY_DEADLINE_MS)
+        throw new Error(`the paid charges were not all approved within ${PAY_DEADLINE_MS / 1000} s`);
       await sleep(100);
     }
   } finally {
@@ -192,7 +219,10 @@ async function main() {
     `pending-memory bench: ${N} charges, ${CONCURRENCY} in flight, then ${IDLE_S} s idle; worker cache ${cache} workflows (TEMPORAL_MAX_CACHED_WORKFLOWS); ` +
       `${bundle ? 'workflows bundled before the start (BENCH_PREBUILT_BUNDLE=1)' : 'workflows bundled by the engine at start'}\n`,
   );
-  const engine = await startEngine({ CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS), ...(bundle ? { TEMPORAL_WORKFLOW_BUNDLE: bundle } : {}) });
+  const engine = await startEngine({
+    CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
+    ...(bundle ? { TEMPORAL_WORKFLOW_BUNDLE: bundle } : {}),
+  });
   const progress = { created: 0 };
   const memory = sampler(engine, () => progress.created);
   try {

@@ -97,7 +97,9 @@ function treeTicks(sample: CpuSample, roots: number[], without: number[] = []): 
 }
 
 function postmasters(sample: CpuSample): number[] {
-  return [...sample.processes].filter(([, p]) => p.comm === 'postgres' && sample.processes.get(p.ppid)?.comm !== 'postgres').map(([pid]) => pid);
+  return [...sample.processes]
+    .filter(([, p]) => p.comm === 'postgres' && sample.processes.get(p.ppid)?.comm !== 'postgres')
+    .map(([pid]) => pid);
 }
 
 /** A backend's process title is `postgres: [<cluster>: ]<user> <database> <client> <activity>`. */
@@ -137,13 +139,34 @@ export async function measureCpu<T>(parties: CpuParties, run: () => Promise<T>):
 export function printCpuTable(rows: { label: string; operations: number; cpu: CpuUse }[]): void {
   const perOp = (ms: number | null, operations: number) => (ms === null ? '-' : (ms / operations).toFixed(2));
   printTable(
-    ['CPU-ms per operation', 'ops', 'engine', 'Temporal', 'PostgreSQL', '(bench db)', 'load gen', 'baseline worker', 'machine', 'other', 'cores busy'],
+    [
+      'CPU-ms per operation',
+      'ops',
+      'engine',
+      'Temporal',
+      'PostgreSQL',
+      '(bench db)',
+      'load gen',
+      'baseline worker',
+      'machine',
+      'other',
+      'cores busy',
+    ],
     rows.map(({ label, operations, cpu }) => {
       const parties = (cpu.engine ?? 0) + cpu.temporal + cpu.postgres + cpu.loadGenerator + (cpu.baselineWorker ?? 0);
       return [
         label,
         String(operations),
-        ...[cpu.engine, cpu.temporal, cpu.postgres, cpu.benchDatabaseBackends, cpu.loadGenerator, cpu.baselineWorker, cpu.machine, cpu.machine - parties].map((ms) => perOp(ms, operations)),
+        ...[
+          cpu.engine,
+          cpu.temporal,
+          cpu.postgres,
+          cpu.benchDatabaseBackends,
+          cpu.loadGenerator,
+          cpu.baselineWorker,
+          cpu.machine,
+          cpu.machine - parties,
+        ].map((ms) => perOp(ms, operations)),
         (cpu.machine / cpu.elapsedMs).toFixed(2),
       ];
     }),

@@ -28,7 +28,10 @@ const call = jsonCalls(agent);
 
 /** What a PSP request was, for the count per paid charge. */
 function kind(request: { method: string; path: string }): string {
-  const path = request.path.replace(/\/(txn|out)[0-9a-f]{24}/, '/{id}').replace(/\/E[0-9A-Za-z]{31}/, '/{e2eid}').replace(/\/webhook\/[^/]+$/, '/webhook/{chave}');
+  const path = request.path
+    .replace(/\/(txn|out)[0-9a-f]{24}/, '/{id}')
+    .replace(/\/E[0-9A-Za-z]{31}/, '/{e2eid}')
+    .replace(/\/webhook\/[^/]+$/, '/webhook/{chave}');
   return `${request.method} ${path}`;
 }
 
@@ -40,13 +43,22 @@ async function main() {
   const { port, adminPort, adminHeaders } = engine;
   try {
     const account = (
-      await call(adminPort, 'POST', '/admin/accounts', adminHeaders, { name: 'Bench PSP', document: '11222333000181', email: 'bench@example.com', kycStatus: 'approved', route: 'psp' })
+      await call(adminPort, 'POST', '/admin/accounts', adminHeaders, {
+        name: 'Bench PSP',
+        document: '11222333000181',
+        email: 'bench@example.com',
+        kycStatus: 'approved',
+        route: 'psp',
+      })
     ).body.data;
     if (!account?.id) throw new Error('account creation failed');
     const total = N + WARMUP;
     const keys: string[] = [];
     for (let i = 0; i < Math.ceil(total / CHARGES_PER_KEY); i += 1) {
-      keys.push((await call(adminPort, 'POST', `/admin/accounts/${account.id}/api-keys`, adminHeaders, { permissions: ['payments:write'] })).body.data.key);
+      keys.push(
+        (await call(adminPort, 'POST', `/admin/accounts/${account.id}/api-keys`, adminHeaders, { permissions: ['payments:write'] })).body
+          .data.key,
+      );
     }
     const requestsBefore = psp.requests.length;
     const tokensBefore = psp.tokensIssued;
@@ -57,10 +69,16 @@ async function main() {
     const started = Date.now();
     async function payer() {
       for (let i = next++; i < total; i = next++) {
-        const charge = await call(port, 'POST', '/v1/transactions', { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `bench-psp-${i}` }, {
-          amount: 10 + (i % 50),
-          payer: { name: 'Maria da Silva', document: '52998224725' },
-        });
+        const charge = await call(
+          port,
+          'POST',
+          '/v1/transactions',
+          { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `bench-psp-${i}` },
+          {
+            amount: 10 + (i % 50),
+            payer: { name: 'Maria da Silva', document: '52998224725' },
+          },
+        );
         if (charge.status !== 201) throw new Error(`charge ${i} answered ${charge.status}: ${JSON.stringify(charge.body)}`);
         const id = charge.body.data.id as string;
         const { endToEndId } = psp.pay(txidOf(id));
@@ -78,7 +96,9 @@ async function main() {
     await Promise.all(Array.from({ length: CONCURRENCY }, payer));
     const seconds = (Date.now() - started) / 1000;
 
-    const rows = await sql<{ id: string; updatedAt: Date }[]>`select id, updated_at as "updatedAt" from transactions where id = any(${measured})`;
+    const rows = await sql<
+      { id: string; updatedAt: Date }[]
+    >`select id, updated_at as "updatedAt" from transactions where id = any(${measured})`;
     const latencies = rows.map((row) => row.updatedAt.getTime() - sentAtMs.get(row.id)!).sort((a, b) => a - b);
 
     const requests = psp.requests.slice(requestsBefore);
@@ -87,11 +107,18 @@ async function main() {
     const tokens = psp.tokensIssued - tokensBefore;
     const nonConforming = requests.filter((r) => !r.conforms).length;
 
-    console.log(`${N} charges paid on the PSP route (after ${WARMUP} warm-up), ${CONCURRENCY} in flight, ${(total / seconds).toFixed(1)} charges/s`);
-    console.log(`PSP calls per paid charge: ${(requests.length / total).toFixed(2)} (${requests.length} calls for ${total} charges; ${nonConforming} not conforming to the standard)`);
-    for (const [name, count] of [...kinds].sort((a, b) => b[1] - a[1])) console.log(`  ${name.padEnd(40)} ${String(count).padStart(6)}   ${(count / total).toFixed(2)} per charge`);
+    console.log(
+      `${N} charges paid on the PSP route (after ${WARMUP} warm-up), ${CONCURRENCY} in flight, ${(total / seconds).toFixed(1)} charges/s`,
+    );
+    console.log(
+      `PSP calls per paid charge: ${(requests.length / total).toFixed(2)} (${requests.length} calls for ${total} charges; ${nonConforming} not conforming to the standard)`,
+    );
+    for (const [name, count] of [...kinds].sort((a, b) => b[1] - a[1]))
+      console.log(`  ${name.padEnd(40)} ${String(count).padStart(6)}   ${(count / total).toFixed(2)} per charge`);
     console.log(`OAuth tokens issued during the run: ${tokens} (${psp.tokensIssued} since start: the token is reused)`);
-    console.log(`PSP webhook sent -> approved        p50 ${quantile(latencies, 0.5)} ms   p99 ${quantile(latencies, 0.99)} ms   max ${latencies.at(-1)} ms`);
+    console.log(
+      `PSP webhook sent -> approved        p50 ${quantile(latencies, 0.5)} ms   p99 ${quantile(latencies, 0.99)} ms   max ${latencies.at(-1)} ms`,
+    );
   } finally {
     agent.destroy();
     await sql.end({ timeout: 5 });

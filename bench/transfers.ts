@@ -31,7 +31,13 @@ export async function transferAccounts(databaseUrl: string, maxRatePerS: number)
   try {
     const count = maxRatePerS * ACCOUNT_COOLDOWN_S;
     const one = async (i: number) => {
-      const account = await createAccount(sql, { name: `Pagador Bench ${i}`, document: '11222333000181', email: `payer${i}@bench.example.com`, kycStatus: 'approved', allowDuplicate: true });
+      const account = await createAccount(sql, {
+        name: `Pagador Bench ${i}`,
+        document: '11222333000181',
+        email: `payer${i}@bench.example.com`,
+        kycStatus: 'approved',
+        allowDuplicate: true,
+      });
       await sql.begin((tx) =>
         post(tx, {
           key: `bench:fund:${account.id}`,
@@ -45,7 +51,8 @@ export async function transferAccounts(databaseUrl: string, maxRatePerS: number)
       return (await createApiKey(sql, account.id, { permissions: ['transfers:write'], allowedIps: [] }))!.key;
     };
     const tokens: string[] = [];
-    for (let i = 0; i < count; i += 8) tokens.push(...(await Promise.all(Array.from({ length: Math.min(8, count - i) }, (_, j) => one(i + j)))));
+    for (let i = 0; i < count; i += 8)
+      tokens.push(...(await Promise.all(Array.from({ length: Math.min(8, count - i) }, (_, j) => one(i + j)))));
     return tokens;
   } finally {
     await sql.end({ timeout: 5 });
@@ -53,7 +60,13 @@ export async function transferAccounts(databaseUrl: string, maxRatePerS: number)
 }
 
 /** autocannon posting transfers: a unique idempotency key per request, accounts in rotation. */
-export async function transferLoad(apiUrl: string, tokens: string[], seconds: number, connections: number, label: string): Promise<TransferFigures> {
+export async function transferLoad(
+  apiUrl: string,
+  tokens: string[],
+  seconds: number,
+  connections: number,
+  label: string,
+): Promise<TransferFigures> {
   const run = `${label.replace(/\W/g, '')}${Date.now()}`;
   const result = await postLoad({ url: `${apiUrl}/transfers`, body: TRANSFER_BODY, tokens, seconds, connections, run });
   return { ...createdFigures(label, result), inProgress: result.statusCodeStats['409']?.count ?? 0 };

@@ -54,7 +54,8 @@ async function startReceiver() {
       const receivedAtMs = Date.now();
       res.writeHead(204).end();
       const event = JSON.parse(Buffer.concat(chunks).toString());
-      if (event.event === 'transaction.approved') waiters.get(event.data.id)?.({ receivedAtMs, approvedAtMs: Date.parse(event.data.approvedAt) });
+      if (event.event === 'transaction.approved')
+        waiters.get(event.data.id)?.({ receivedAtMs, approvedAtMs: Date.parse(event.data.approvedAt) });
       if (event.event === 'baseline.paid') waiters.get(event.id)?.({ receivedAtMs });
     });
   });
@@ -83,7 +84,11 @@ interface RunFigures extends Latencies {
 }
 
 /** Pays `ids` with `concurrency` in flight, or at `rate` per second when given (open loop); the latencies of each. */
-async function payAll(ids: string[], pay: (id: string) => Promise<{ sentAtMs: number; received: Received }>, pace: { concurrency: number } | { rate: number }) {
+async function payAll(
+  ids: string[],
+  pay: (id: string) => Promise<{ sentAtMs: number; received: Received }>,
+  pace: { concurrency: number } | { rate: number },
+) {
   const figures: Latencies = { fromApproval: [], fromSend: [] };
   const one = async (id: string) => {
     const { sentAtMs, received } = await pay(id);
@@ -101,9 +106,11 @@ async function payAll(ids: string[], pay: (id: string) => Promise<{ sentAtMs: nu
     await Promise.all(payments);
   } else {
     let next = 0;
-    await Promise.all(Array.from({ length: pace.concurrency }, async () => {
-      for (let i = next++; i < ids.length; i = next++) await one(ids[i]!);
-    }));
+    await Promise.all(
+      Array.from({ length: pace.concurrency }, async () => {
+        for (let i = next++; i < ids.length; i = next++) await one(ids[i]!);
+      }),
+    );
   }
   figures.fromApproval.sort((a, b) => a - b);
   figures.fromSend.sort((a, b) => a - b);
@@ -131,7 +138,8 @@ async function main() {
     // The bare baseline: N + WARMUP waiting workflows for each run.
     const baselineIds = (run: string) => Array.from({ length: N + WARMUP }, (_, i) => `baseline-${run}-${i}`);
     const [baselineOne, baselineRate] = [baselineIds('one'), baselineIds('rate')];
-    for (const workflowId of [...baselineOne, ...baselineRate]) await client.workflow.start(paymentBaselineWorkflow, { workflowId, taskQueue, args: [receiver.url] });
+    for (const workflowId of [...baselineOne, ...baselineRate])
+      await client.workflow.start(paymentBaselineWorkflow, { workflowId, taskQueue, args: [receiver.url] });
     const signal = async (workflowId: string) => {
       const delivered = receiver.delivered(workflowId);
       const sentAtMs = Date.now();
@@ -148,17 +156,32 @@ async function main() {
     }
     await stopProcess(baselineWorker);
 
-    const account = (await call(adminPort, 'POST', '/admin/accounts', adminHeaders, { name: 'Bench Webhooks', document: '11222333000181', email: 'bench@example.com', kycStatus: 'approved' })).body.data;
+    const account = (
+      await call(adminPort, 'POST', '/admin/accounts', adminHeaders, {
+        name: 'Bench Webhooks',
+        document: '11222333000181',
+        email: 'bench@example.com',
+        kycStatus: 'approved',
+      })
+    ).body.data;
     const endpoint = await call(adminPort, 'POST', `/admin/accounts/${account.id}/webhook-endpoints`, adminHeaders, { url: receiver.url });
     if (endpoint.status !== 201) throw new Error(`endpoint registration answered ${endpoint.status}`);
     const chargeIds: string[] = [];
     let key = '';
     for (let i = 0; i < 2 * (N + WARMUP); i += 1) {
-      if (i % CHARGES_PER_KEY === 0) key = (await call(adminPort, 'POST', `/admin/accounts/${account.id}/api-keys`, adminHeaders, { permissions: ['payments:write'] })).body.data.key;
-      const charge = await call(port, 'POST', '/v1/transactions', { authorization: `Bearer ${key}`, 'idempotency-key': `bench-${i}` }, {
-        amount: 10 + (i % 50),
-        payer: { name: 'Maria da Silva', document: '52998224725' },
-      });
+      if (i % CHARGES_PER_KEY === 0)
+        key = (await call(adminPort, 'POST', `/admin/accounts/${account.id}/api-keys`, adminHeaders, { permissions: ['payments:write'] }))
+          .body.data.key;
+      const charge = await call(
+        port,
+        'POST',
+        '/v1/transactions',
+        { authorization: `Bearer ${key}`, 'idempotency-key': `bench-${i}` },
+        {
+          amount: 10 + (i % 50),
+          payer: { name: 'Maria da Silva', document: '52998224725' },
+        },
+      );
       if (charge.status !== 201) throw new Error(`charge ${i} answered ${charge.status}: ${JSON.stringify(charge.body)}`);
       chargeIds.push(charge.body.data.id);
     }
@@ -189,9 +212,17 @@ async function main() {
   console.log(`approval -> signed webhook received, ${N} payments per run after ${WARMUP} of warm-up`);
   printTable(
     ['run', 'per s', 'p50 ms', 'p99 ms', 'max ms', 'from the send: p50 ms', 'p99 ms'],
-    runs.map((r) => [r.label, r.perSecond.toFixed(1), ms(r.fromApproval, 0.5), ms(r.fromApproval, 0.99), ms(r.fromApproval, 1), ms(r.fromSend, 0.5), ms(r.fromSend, 0.99)]),
+    runs.map((r) => [
+      r.label,
+      r.perSecond.toFixed(1),
+      ms(r.fromApproval, 0.5),
+      ms(r.fromApproval, 0.99),
+      ms(r.fromApproval, 1),
+      ms(r.fromSend, 0.5),
+      ms(r.fromSend, 0.99),
+    ]),
   );
-  console.log('(bare baseline: from the signal\'s send; payments: from the approval, and from the pay call\'s send)');
+  console.log("(bare baseline: from the signal's send; payments: from the approval, and from the pay call's send)");
   printCpuTable(cpuRows);
   const one = runs.find((r) => r.label === `payments, ${inFlight}`)!;
   const met = quantile(one.fromApproval, 0.5) <= TARGET_P50_MS && quantile(one.fromApproval, 0.99) <= TARGET_P99_MS;

@@ -25,10 +25,7 @@ export interface RefundWorkflowInput {
 }
 
 /** A route's answer about a refund, in a form that travels through Temporal (dates as ISO strings). */
-export type RouteRefundState =
-  | { status: 'pending' }
-  | { status: 'approved'; settledAt: string }
-  | { status: 'failed'; reason: string };
+export type RouteRefundState = { status: 'pending' } | { status: 'approved'; settledAt: string } | { status: 'failed'; reason: string };
 
 /** The settled refund (`id` rfd_…); null when the accept step refused it (nothing was kept). */
 export type RefundWorkflow = (input: RefundWorkflowInput) => Promise<TransactionState | null>;

@@ -71,9 +71,7 @@ export type Persisted<S extends TransactionState = TransactionState> =
 
 /** What the `accept` update of every kind answers; the edge reads the transaction it names from the read model. */
 export type AcceptOutcome =
-  | { outcome: 'created' | 'repeated'; transaction: TransactionState }
-  | { outcome: 'conflict' }
-  | { outcome: 'refused'; refusal: Refusal };
+  { outcome: 'created' | 'repeated'; transaction: TransactionState } | { outcome: 'conflict' } | { outcome: 'refused'; refusal: Refusal };
 
 /**
  * Every transaction workflow's `accept` update: the API starts the workflow with it (or joins the key's

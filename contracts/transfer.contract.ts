@@ -54,10 +54,7 @@ export interface TransferWorkflowInput extends TransactionWorkflowInput {
 }
 
 /** A route's answer about a transfer, in a form that travels through Temporal (dates as ISO strings). */
-export type RouteTransferState =
-  | { status: 'pending' }
-  | { status: 'approved'; settledAt: string }
-  | { status: 'failed'; reason: string };
+export type RouteTransferState = { status: 'pending' } | { status: 'approved'; settledAt: string } | { status: 'failed'; reason: string };
 
 /** The settled transfer; null when the accept step refused it (nothing was kept). */
 export type TransferWorkflow = (input: TransferWorkflowInput) => Promise<TransactionState | null>;

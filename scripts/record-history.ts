@@ -69,7 +69,11 @@ interface ScenarioContext {
 /** A scenario plays one run and returns the id of the workflow whose history is recorded. */
 type Scenario = (ctx: ScenarioContext) => Promise<string>;
 
-const chargeBody = { amount: 25.5, payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' }, description: 'Replay' };
+const chargeBody = {
+  amount: 25.5,
+  payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' },
+  description: 'Replay',
+};
 
 async function createCharge(ctx: ScenarioContext): Promise<{ id: string; workflowId: string }> {
   const key = `replay-${randomBytes(6).toString('hex')}`;
@@ -89,7 +93,12 @@ async function paidCharge(ctx: ScenarioContext): Promise<string> {
 async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'failed'): Promise<string> {
   await paidCharge(ctx);
   const key = `replay-${randomBytes(6).toString('hex')}`;
-  const created = await ctx.api('POST', '/transfers', { amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf' }, { 'Idempotency-Key': key });
+  const created = await ctx.api(
+    'POST',
+    '/transfers',
+    { amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf' },
+    { 'Idempotency-Key': key },
+  );
   if (created.status !== 201) throw new Error(`transfer creation answered ${created.status}: ${JSON.stringify(created.body)}`);
   await ctx.admin('POST', `/simulator/transfers/${created.body.data.id}/complete`, { outcome });
   await ctx.waitForStatus(created.body.data.id, outcome);
@@ -100,7 +109,12 @@ async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'fail
 async function settledRefund(ctx: ScenarioContext, outcome: 'approved' | 'failed'): Promise<string> {
   const transactionId = await paidCharge(ctx);
   const key = `replay-${randomBytes(6).toString('hex')}`;
-  const created = await ctx.admin('POST', `/transactions/${transactionId}/refunds`, { amount: 10, reason: 'Replay' }, { 'Idempotency-Key': key });
+  const created = await ctx.admin(
+    'POST',
+    `/transactions/${transactionId}/refunds`,
+    { amount: 10, reason: 'Replay' },
+    { 'Idempotency-Key': key },
+  );
   if (created.status !== 201) throw new Error(`refund creation answered ${created.status}: ${JSON.stringify(created.body)}`);
   const completed = await ctx.admin('POST', `/simulator/refunds/${created.body.data.id}/complete`, { outcome });
   if (completed.status !== 200) throw new Error(`refund completion answered ${completed.status}: ${JSON.stringify(completed.body)}`);
@@ -159,7 +173,10 @@ async function pspMedReturn(ctx: ScenarioContext): Promise<string> {
   const charge = await pspPaidCharge(ctx);
   ctx.psp.addDevolucao(charge.endToEndId, { id: 'D1replay', amountCents: 1000, natureza: 'MED_OPERACIONAL' });
   await ctx.pspWebhook([charge.endToEndId]);
-  await until(async () => ((await ctx.api('GET', `/transactions/${charge.id}`)).body?.data?.refundedAmount === 10 ? true : undefined), 'the devolução to be recorded');
+  await until(
+    async () => ((await ctx.api('GET', `/transactions/${charge.id}`)).body?.data?.refundedAmount === 10 ? true : undefined),
+    'the devolução to be recorded',
+  );
   return medReturnsWorkflowId('psp', charge.endToEndId);
 }
 
@@ -167,10 +184,18 @@ async function pspMedReturn(ctx: ScenarioContext): Promise<string> {
 async function pspApprovedTransfer(ctx: ScenarioContext): Promise<string> {
   await pspPaidCharge(ctx);
   const key = `replay-${randomBytes(6).toString('hex')}`;
-  const created = await ctx.api('POST', '/transfers', { amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf' }, { 'Idempotency-Key': key });
+  const created = await ctx.api(
+    'POST',
+    '/transfers',
+    { amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf' },
+    { 'Idempotency-Key': key },
+  );
   if (created.status !== 201) throw new Error(`transfer creation answered ${created.status}: ${JSON.stringify(created.body)}`);
   const idEnvio = idEnvioOf(created.body.data.id);
-  await until(async () => (ctx.psp.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/id-envio/${idEnvio}`)) ? true : undefined), 'the first poll of the envio');
+  await until(
+    async () => (ctx.psp.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/id-envio/${idEnvio}`)) ? true : undefined),
+    'the first poll of the envio',
+  );
   await ctx.pspWebhook([ctx.psp.completeEnvio(idEnvio, 'REALIZADO').endToEndId]);
   await ctx.waitForStatus(created.body.data.id, 'approved');
   return transferWorkflowId(ctx.merchant.accountId, key);
@@ -178,7 +203,9 @@ async function pspApprovedTransfer(ctx: ScenarioContext): Promise<string> {
 
 /** The refusal a forged start or update meets (workflows/payload-encryption.interceptors.ts). */
 const refusedAsUnencrypted = (err: unknown): boolean =>
-  (err instanceof WorkflowFailedError || err instanceof WorkflowUpdateFailedError) && err.cause instanceof ApplicationFailure && err.cause.type === PAYLOAD_NOT_ENCRYPTED;
+  (err instanceof WorkflowFailedError || err instanceof WorkflowUpdateFailedError) &&
+  err.cause instanceof ApplicationFailure &&
+  err.cause.type === PAYLOAD_NOT_ENCRYPTED;
 
 /** A transfer started with a plain JSON draft, as `temporal workflow start --input` would: the run fails at once. */
 async function forgedTransferStart(ctx: ScenarioContext): Promise<string> {
@@ -201,7 +228,11 @@ async function forgedTransferStart(ctx: ScenarioContext): Promise<string> {
     payer: { name: 'Loja Replay', document: '11222333000181', email: 'forged@example.com' },
     counterparty: {},
   };
-  const handle = await ctx.forger.workflow.start(TRANSFER_WORKFLOW, { taskQueue: 'pix', workflowId, args: [{ requestId: 'req_forged', draft }] });
+  const handle = await ctx.forger.workflow.start(TRANSFER_WORKFLOW, {
+    taskQueue: 'pix',
+    workflowId,
+    args: [{ requestId: 'req_forged', draft }],
+  });
   const outcome = await handle.result().catch((err: unknown) => err);
   if (!refusedAsUnencrypted(outcome)) throw new Error(`the forged transfer was not refused: ${String(outcome)}`);
   return workflowId;
@@ -213,7 +244,10 @@ async function forgedMedDecision(ctx: ScenarioContext): Promise<string> {
   const opened = await ctx.admin('POST', '/simulator/meds', { transactionId, amount: 10, reason: 'fraud' });
   if (opened.status !== 201) throw new Error(`MED opening answered ${opened.status}: ${JSON.stringify(opened.body)}`);
   const workflowId = medWorkflowId(opened.body.data.id);
-  const forged = await ctx.forger.workflow.getHandle(workflowId).executeUpdate('decide', { args: ['accepted'] }).catch((err: unknown) => err);
+  const forged = await ctx.forger.workflow
+    .getHandle(workflowId)
+    .executeUpdate('decide', { args: ['accepted'] })
+    .catch((err: unknown) => err);
   if (!refusedAsUnencrypted(forged)) throw new Error(`the forged MED decision was not refused: ${String(forged)}`);
   const decided = await ctx.admin('POST', `/meds/${opened.body.data.id}/decision`, { outcome: 'rejected' });
   if (decided.status !== 200) throw new Error(`MED decision answered ${decided.status}: ${JSON.stringify(decided.body)}`);
@@ -263,7 +297,8 @@ const SCENARIOS: Record<string, Scenario> = {
     const charge = await createCharge(ctx);
     const handle = ctx.temporal.workflow.getHandle(charge.workflowId);
     const answers = await Promise.all([1, 2, 3].map(() => handle.executeUpdate(refreshUpdate)));
-    if (answers.some((t) => t.status !== 'pending')) throw new Error('concurrent refreshes of an unpaid charge answered other than pending');
+    if (answers.some((t) => t.status !== 'pending'))
+      throw new Error('concurrent refreshes of an unpaid charge answered other than pending');
     await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`);
     await ctx.waitForStatus(charge.id, 'approved');
     return charge.workflowId;
@@ -305,9 +340,16 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, timeo
 
 async function merchantOf(admin: ScenarioContext['admin']): Promise<ScenarioContext['merchant']> {
   // One account per document and e-mail: a fresh CNPJ for each scenario's merchant.
-  const account = await admin('POST', '/accounts', { name: 'Loja Replay', document: generateCnpj(), email: `replay.${Date.now()}@example.com`, kycStatus: 'approved' });
+  const account = await admin('POST', '/accounts', {
+    name: 'Loja Replay',
+    document: generateCnpj(),
+    email: `replay.${Date.now()}@example.com`,
+    kycStatus: 'approved',
+  });
   if (account.status !== 201) throw new Error(`account creation answered ${account.status}: ${JSON.stringify(account.body)}`);
-  const key = await admin('POST', `/accounts/${account.body.data.id}/api-keys`, { permissions: ['payments:write', 'transactions:read', 'transfers:write', 'balance:read'] });
+  const key = await admin('POST', `/accounts/${account.body.data.id}/api-keys`, {
+    permissions: ['payments:write', 'transactions:read', 'transfers:write', 'balance:read'],
+  });
   if (key.status !== 201) throw new Error(`api key creation answered ${key.status}`);
   return { accountId: account.body.data.id, key: key.body.data.key };
 }
@@ -323,7 +365,8 @@ async function main() {
   const names = wanted.length ? wanted : Object.keys(SCENARIOS);
   const fileOf = (name: string) => join(HISTORIES_DIR, label === null ? `${name}-encrypted.json` : `${name}-${label}-encrypted.json`);
   const recorded = names.map(fileOf).filter((file) => existsSync(file));
-  if (recorded.length) throw new Error(`already recorded (committed histories are never recorded again; use --as <label>): ${recorded.join(', ')}`);
+  if (recorded.length)
+    throw new Error(`already recorded (committed histories are never recorded again; use --as <label>): ${recorded.join(', ')}`);
 
   const psp = await startFakePsp();
   const { listenerUrl, env: pspEnv } = await engineOnFakePsp(psp);
@@ -343,16 +386,22 @@ async function main() {
   const forger = new Client({ connection: client.connection });
   try {
     const urls = { api: `http://127.0.0.1:${engine.port}/v1`, admin: `http://127.0.0.1:${engine.adminPort}/admin` };
-    const admin: ScenarioContext['admin'] = (method, path, body, headers) => call(`${urls.admin}${path}`, method, engine.adminHeaders, body, headers);
+    const admin: ScenarioContext['admin'] = (method, path, body, headers) =>
+      call(`${urls.admin}${path}`, method, engine.adminHeaders, body, headers);
     mkdirSync(HISTORIES_DIR, { recursive: true });
     for (const name of names) {
       const merchant = await merchantOf(admin);
-      const api: ScenarioContext['api'] = (method, path, body, headers) => call(`${urls.api}${path}`, method, { authorization: `Bearer ${merchant.key}` }, body, headers);
+      const api: ScenarioContext['api'] = (method, path, body, headers) =>
+        call(`${urls.api}${path}`, method, { authorization: `Bearer ${merchant.key}` }, body, headers);
       const ctx: ScenarioContext = {
         merchant,
         api,
         admin,
-        waitForStatus: (id, status) => until(async () => ((await api('GET', `/transactions/${id}`)).body?.data?.status === status ? true : undefined), `${id} to be ${status}`),
+        waitForStatus: (id, status) =>
+          until(
+            async () => ((await api('GET', `/transactions/${id}`)).body?.data?.status === status ? true : undefined),
+            `${id} to be ${status}`,
+          ),
         psp,
         temporal: client,
         forger,

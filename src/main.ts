@@ -141,7 +141,9 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
         process.stdout.write(
           `\n  Pix engine ready\n  API            http://localhost:${apiPort}/v1\n  Admin API      http://${config.adminHost}:${adminPort}/admin${config.adminToken ? '' : '  (ADMIN_TOKEN unset: refuses all)'}\n` +
             (devServer?.uiUrl ? `  Temporal Web UI ${devServer.uiUrl}\n` : '') +
-            (payloadKeys.file ? `  Payload keys   ${payloadKeys.file}${payloadKeys.created ? '  (created now: back it up, histories do not decrypt without it)' : ''}\n` : '') +
+            (payloadKeys.file
+              ? `  Payload keys   ${payloadKeys.file}${payloadKeys.created ? '  (created now: back it up, histories do not decrypt without it)' : ''}\n`
+              : '') +
             '\n',
         );
       }

@@ -26,7 +26,14 @@ import {
   UNPROCESSABLE,
   type SettleOptions,
 } from '../contracts/transaction.contract.js';
-import { acceptAnswer, permanentFailure, readCharge, routeRefusal, transactionActivityCalls, type AcceptDecision } from './transaction-activities.js';
+import {
+  acceptAnswer,
+  permanentFailure,
+  readCharge,
+  routeRefusal,
+  transactionActivityCalls,
+  type AcceptDecision,
+} from './transaction-activities.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<ChargeActivities>();
 
@@ -77,10 +84,12 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   }
 
   const persist = patched(PERSIST_AND_OPEN) ? acceptCalls.persistAndOpenCharge : acceptCalls.persistCharge;
-  const persisted = await persist({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds }).catch((err): PersistedCharge => {
-    if (!permanentFailure(err, transactionId)) throw err;
-    return { outcome: 'refused', refusal: UNPROCESSABLE };
-  });
+  const persisted = await persist({ draft: input.draft, createdAtMs: Date.now(), ttlSeconds: input.ttlSeconds }).catch(
+    (err): PersistedCharge => {
+      if (!permanentFailure(err, transactionId)) throw err;
+      return { outcome: 'refused', refusal: UNPROCESSABLE };
+    },
+  );
   // Tested by its field: runs recorded before the step answered an `outcome` have none.
   if ('refusal' in persisted) {
     // Nothing was kept: the key stays free, and a request after this run ends is a new attempt.
@@ -100,7 +109,8 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   // Runs whose persist step did not say `remote` (before it existed, or on the simulator) take the old path.
   const remote = persisted.remote === true && patched(REMOTE_ROUTE_CALLS);
   /** Route state and settlement: local activities on the simulator from LOCAL_SETTLEMENT on. */
-  const settlementCalls = () => (!remote && patched(LOCAL_SETTLEMENT) ? { route: acceptCalls, ledger: acceptCalls } : { route: routeCalls, ledger: ledgerCalls });
+  const settlementCalls = () =>
+    !remote && patched(LOCAL_SETTLEMENT) ? { route: acceptCalls, ledger: acceptCalls } : { route: routeCalls, ledger: ledgerCalls };
 
   // Not opened yet: a run before PERSIST_AND_OPEN, a remote route, or an open in the accept step that failed.
   if (transaction.status === 'pending' && !transaction.opened) {
@@ -124,7 +134,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
 
   /** Waits for the payment or the expiry (polling a remote route meanwhile); the route's answer decides. */
   async function awaitOutcome(expiresAtMs: number): Promise<RouteChargeState | { status: 'failed' }> {
-    for (let poll = 0; ; ) {
+    for (let poll = 0; ;) {
       const remainingMs = expiresAtMs - Date.now();
       let pollDue = false;
       if (remainingMs > 0) {

@@ -52,12 +52,18 @@ export const interceptors = (): WorkflowInterceptors => ({
       },
       handleSignal(input, next) {
         if (!refused(input.headers)) return next(input);
-        log.error(`alert: signal ${input.signalName} ignored: its arguments are not encrypted with a known payload key`, { alert: 'payload_not_encrypted', signal: input.signalName });
+        log.error(`alert: signal ${input.signalName} ignored: its arguments are not encrypted with a known payload key`, {
+          alert: 'payload_not_encrypted',
+          signal: input.signalName,
+        });
         return Promise.resolve();
       },
       handleUpdate(input, next) {
         if (!refused(input.headers)) return next(input);
-        log.error(`alert: update ${input.name} refused: its arguments are not encrypted with a known payload key`, { alert: 'payload_not_encrypted', update: input.name });
+        log.error(`alert: update ${input.name} refused: its arguments are not encrypted with a known payload key`, {
+          alert: 'payload_not_encrypted',
+          update: input.name,
+        });
         return Promise.reject(ApplicationFailure.nonRetryable(`update ${input.name}: arguments ${NOT_ENCRYPTED}`, PAYLOAD_NOT_ENCRYPTED));
       },
     },

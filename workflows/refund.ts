@@ -5,10 +5,23 @@
 // settles once: approved settles the reservation to Pix clearing, failed releases it.
 import { allHandlersFinished, condition, continueAsNew, setHandler } from '@temporalio/workflow';
 import type { RefundActivities } from '../activities/refunds.js';
-import { acceptUpdate, remotePollDelayMs, UNPROCESSABLE, type Persisted, type TransactionState } from '../contracts/transaction.contract.js';
+import {
+  acceptUpdate,
+  remotePollDelayMs,
+  UNPROCESSABLE,
+  type Persisted,
+  type TransactionState,
+} from '../contracts/transaction.contract.js';
 import type { RefundWorkflow, RouteRefundState } from '../contracts/refund.contract.js';
 import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs } from '../contracts/transfer.contract.js';
-import { acceptAnswer, permanentFailure, readTransaction, routeRefusal, transactionActivityCalls, type AcceptDecision } from './transaction-activities.js';
+import {
+  acceptAnswer,
+  permanentFailure,
+  readTransaction,
+  routeRefusal,
+  transactionActivityCalls,
+  type AcceptDecision,
+} from './transaction-activities.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<RefundActivities>();
 

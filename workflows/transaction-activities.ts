@@ -48,7 +48,12 @@ export function routeRefusal(err: unknown): ApplicationFailure | null {
  */
 export function permanentFailure(err: unknown, transactionId: string): ApplicationFailure | null {
   const failure = failureOfType(err, PERMANENT_DATA_ERROR);
-  if (failure) log.error('alert: operation stopped by a permanent data error', { alert: 'permanent_data_error', transactionId, error: failure.message });
+  if (failure)
+    log.error('alert: operation stopped by a permanent data error', {
+      alert: 'permanent_data_error',
+      transactionId,
+      error: failure.message,
+    });
   return failure;
 }
 
@@ -75,7 +80,8 @@ export function readCharge(answered: ChargeTransactionState | RecordedTransactio
 }
 
 /** What the accept step decided: the refusal, or the key's transaction (`fingerprint` null: the key is another operation's). */
-export type AcceptDecision = { refusal: Refusal } | { transaction: TransactionState; fingerprint: string | null; createdByThisRun: boolean };
+export type AcceptDecision =
+  { refusal: Refusal } | { transaction: TransactionState; fingerprint: string | null; createdByThisRun: boolean };
 
 /** The `accept` update's answer to `request`, from the decision; `startRequestId`: the request that started the run. */
 export function acceptAnswer(decision: AcceptDecision, request: AcceptRequest, startRequestId: string): AcceptOutcome {

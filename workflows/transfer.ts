@@ -16,8 +16,21 @@ import {
   type SettleOptions,
   type TransactionState,
 } from '../contracts/transaction.contract.js';
-import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs, type RouteTransferState, type TransferWorkflow } from '../contracts/transfer.contract.js';
-import { acceptAnswer, permanentFailure, readTransaction, routeRefusal, transactionActivityCalls, type AcceptDecision } from './transaction-activities.js';
+import {
+  networkAnsweredSignal,
+  POLLS_PER_RUN,
+  pollDelayMs,
+  type RouteTransferState,
+  type TransferWorkflow,
+} from '../contracts/transfer.contract.js';
+import {
+  acceptAnswer,
+  permanentFailure,
+  readTransaction,
+  routeRefusal,
+  transactionActivityCalls,
+  type AcceptDecision,
+} from './transaction-activities.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<TransferActivities>();
 

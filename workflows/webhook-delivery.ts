@@ -5,7 +5,13 @@
 import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.js';
 import { HEARTBEAT_TIMEOUT } from '../contracts/heartbeat.contract.js';
-import { FIRST_ATTEMPT_WAIT_MS, firstAttemptSignal, retryDelayMs, type AttemptOutcome, type WebhookDeliveryWorkflow } from '../contracts/webhook-delivery.contract.js';
+import {
+  FIRST_ATTEMPT_WAIT_MS,
+  firstAttemptSignal,
+  retryDelayMs,
+  type AttemptOutcome,
+  type WebhookDeliveryWorkflow,
+} from '../contracts/webhook-delivery.contract.js';
 
 // The activity's own retries cover infrastructure failures (database, worker crash), not the
 // receiver's answer, which comes back as an outcome: without a limit, backing off to a minute.

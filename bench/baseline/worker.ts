@@ -17,10 +17,14 @@ const activities: BaselineActivities = {
     new Promise((resolve, reject) => {
       const body = JSON.stringify({ event: 'baseline.paid', id });
       const signature = signPayload(SIGNING_KEY, body, Math.floor(Date.now() / 1000));
-      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-service-signature': signature } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve());
-      });
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-service-signature': signature } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
       req.on('error', reject);
       req.end(body);
     }),

@@ -3,7 +3,16 @@
 // (like a charge waiting for its payment) waits on a durable timer.
 // bench/webhooks.ts: a workflow waiting for a payment signal that then POSTs a signed notice from a local
 // activity: the least a payment's path to its webhook can cost here (signal, one workflow task, one POST).
-import { condition, defineSignal, defineUpdate, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 
 export const acceptBaselineUpdate = defineUpdate<string, []>('accept');
 export const paidBaselineSignal = defineSignal('paid');

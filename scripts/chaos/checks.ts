@@ -26,10 +26,12 @@ async function read<T>(work: () => Promise<T>): Promise<T> {
 
 /** What is still moving: pending transactions, open MEDs, deliveries not finished, events the receiver lacks. */
 export async function unsettled(sql: Sql, deliveries: () => Deliveries): Promise<string[]> {
-  const [row] = await read(() => sql<{ pending: number; open: number; deliveries: number }[]>`
+  const [row] = await read(
+    () => sql<{ pending: number; open: number; deliveries: number }[]>`
     select (select count(*)::int from transactions where status = 'pending') as pending,
            (select count(*)::int from meds where status = 'open') as open,
-           (select count(*)::int from webhook_deliveries where status = 'pending') as deliveries`);
+           (select count(*)::int from webhook_deliveries where status = 'pending') as deliveries`,
+  );
   const events = await read(() => sql<{ id: string }[]>`select id from events`);
   const received = deliveries().eventIds;
   const missing = events.filter((e) => !received.has(e.id)).length;
@@ -42,12 +44,17 @@ export async function unsettled(sql: Sql, deliveries: () => Deliveries): Promise
 }
 
 function ledgerCheck(report: LedgerReport): CheckResult {
-  return { name: 'ledger check (GET /admin/ledger/check)', examined: report.postings, violations: report.violations.map((v) => JSON.stringify(v)) };
+  return {
+    name: 'ledger check (GET /admin/ledger/check)',
+    examined: report.postings,
+    violations: report.violations.map((v) => JSON.stringify(v)),
+  };
 }
 
 /** Each customer balance against what the read model says happened: transactions and MEDs. */
 async function balances(sql: Sql): Promise<CheckResult> {
-  const rows = await read(() => sql<{ account: string; kind: string; ledger: bigint; expected: bigint }[]>`
+  const rows = await read(
+    () => sql<{ account: string; kind: string; ledger: bigint; expected: bigint }[]>`
     with credits as (
       select account_id as account, net_amount as amount from transactions where type = 'payment' and status in ('approved', 'refunded')
       union all
@@ -66,40 +73,48 @@ async function balances(sql: Sql): Promise<CheckResult> {
       select a.id, 'retained', coalesce((select sum(retained_amount) from meds m where m.account_id = a.id and m.status = 'open'), 0) from accounts a
     )
     select e.account, e.kind, coalesce(l.balance, 0)::bigint as ledger, e.expected::bigint as expected
-    from expected e left join ledger_balances l on l.owner_id = e.account and l.kind = e.kind`);
+    from expected e left join ledger_balances l on l.owner_id = e.account and l.kind = e.kind`,
+  );
   return {
     name: 'balances = recomputation from transactions and MEDs',
     examined: rows.length,
-    violations: rows.filter((r) => r.ledger !== r.expected).map((r) => `${r.account}:${r.kind} ledger ${r.ledger} ≠ recomputed ${r.expected}`),
+    violations: rows
+      .filter((r) => r.ledger !== r.expected)
+      .map((r) => `${r.account}:${r.kind} ledger ${r.ledger} ≠ recomputed ${r.expected}`),
   };
 }
 
 /** A charge the network marked paid is approved and credited by exactly one settlement; no other charge is credited. */
 async function chargesCreditedOnce(sql: Sql): Promise<CheckResult> {
-  const rows = await read(() => sql<{ id: string; status: string; network: string | null; settlements: number; postings: number }[]>`
+  const rows = await read(
+    () => sql<{ id: string; status: string; network: string | null; settlements: number; postings: number }[]>`
     select t.id, t.status, s.status as network,
            (select count(*)::int from ledger_postings p where p.posting_key = 'charge:' || t.id || ':settle') as settlements,
            (select count(*)::int from ledger_postings p where p.transaction_id = t.id and p.posting_key like 'charge:%') as postings
     from transactions t left join simulator_charges s on s.transaction_id = t.id
-    where t.type = 'payment'`);
+    where t.type = 'payment'`,
+  );
   const violations: string[] = [];
   for (const r of rows) {
     const credited = r.status === 'approved' || r.status === 'refunded';
     if ((r.network === 'paid') !== credited) violations.push(`${r.id}: network ${r.network ?? 'none'} but engine ${r.status}`);
-    if (r.settlements !== (credited ? 1 : 0) || r.postings !== r.settlements) violations.push(`${r.id} (${r.status}): ${r.settlements} settlements, ${r.postings} charge postings`);
+    if (r.settlements !== (credited ? 1 : 0) || r.postings !== r.settlements)
+      violations.push(`${r.id} (${r.status}): ${r.settlements} settlements, ${r.postings} charge postings`);
   }
   return { name: 'every paid charge credited once', examined: rows.length, violations };
 }
 
 /** A transfer is reserved once, then either settled (network approved) or released (network failed), never both. */
 async function transfersDebitedOnce(sql: Sql): Promise<CheckResult> {
-  const rows = await read(() => sql<{ id: string; status: string; network: string | null; reserve: number; settle: number; release: number }[]>`
+  const rows = await read(
+    () => sql<{ id: string; status: string; network: string | null; reserve: number; settle: number; release: number }[]>`
     select t.id, t.status, s.status as network,
            (select count(*)::int from ledger_postings p where p.posting_key = 'transfer:' || t.id || ':reserve') as reserve,
            (select count(*)::int from ledger_postings p where p.posting_key = 'transfer:' || t.id || ':settle') as settle,
            (select count(*)::int from ledger_postings p where p.posting_key = 'transfer:' || t.id || ':release') as release
     from transactions t left join simulator_transfers s on s.transaction_id = t.id
-    where t.type = 'withdrawal'`);
+    where t.type = 'withdrawal'`,
+  );
   const violations: string[] = [];
   for (const r of rows) {
     const expected = { approved: [1, 1, 0], failed: [1, 0, 1], pending: [1, 0, 0] }[r.status] ?? [-1, -1, -1];
@@ -112,18 +127,26 @@ async function transfersDebitedOnce(sql: Sql): Promise<CheckResult> {
 }
 
 async function nothingPending(sql: Sql): Promise<CheckResult> {
-  const transactions = await read(() => sql<{ id: string; type: string; expires_at: Date; created_at: Date }[]>`
-    select id, type, expires_at, created_at from transactions where status = 'pending'`);
+  const transactions = await read(
+    () => sql<{ id: string; type: string; expires_at: Date; created_at: Date }[]>`
+    select id, type, expires_at, created_at from transactions where status = 'pending'`,
+  );
   const meds = await read(() => sql<{ id: string }[]>`select id from meds where status = 'open'`);
-  const deliveries = await read(() => sql<{ id: string; event_id: string; attempt_count: number }[]>`
-    select id, event_id, attempt_count from webhook_deliveries where status <> 'succeeded'`);
-  const [counted] = await read(() => sql<{ total: number }[]>`
-    select (select count(*)::int from transactions) + (select count(*)::int from meds) + (select count(*)::int from webhook_deliveries) as total`);
+  const deliveries = await read(
+    () => sql<{ id: string; event_id: string; attempt_count: number }[]>`
+    select id, event_id, attempt_count from webhook_deliveries where status <> 'succeeded'`,
+  );
+  const [counted] = await read(
+    () => sql<{ total: number }[]>`
+    select (select count(*)::int from transactions) + (select count(*)::int from meds) + (select count(*)::int from webhook_deliveries) as total`,
+  );
   return {
     name: 'nothing pending past its time',
     examined: counted!.total,
     violations: [
-      ...transactions.map((t) => `${t.type} ${t.id} still pending (created ${t.created_at.toISOString()}, expires ${t.expires_at.toISOString()})`),
+      ...transactions.map(
+        (t) => `${t.type} ${t.id} still pending (created ${t.created_at.toISOString()}, expires ${t.expires_at.toISOString()})`,
+      ),
       ...meds.map((m) => `MED ${m.id} still open`),
       ...deliveries.map((d) => `webhook delivery ${d.id} of ${d.event_id} not succeeded after ${d.attempt_count} attempts`),
     ],
@@ -144,13 +167,14 @@ async function eventsDelivered(sql: Sql, deliveries: Deliveries): Promise<CheckR
 
 /** One transaction per (account, key) in the database, and every final answer for a key named that one. */
 async function oneTransactionPerKey(sql: Sql, workload: WorkloadResult): Promise<CheckResult> {
-  const duplicated = await read(() => sql<{ account_id: string; external_id: string; ids: string[] }[]>`
-    select account_id, external_id, array_agg(id) as ids from transactions group by 1, 2 having count(*) > 1`);
+  const duplicated = await read(
+    () => sql<{ account_id: string; external_id: string; ids: string[] }[]>`
+    select account_id, external_id, array_agg(id) as ids from transactions group by 1, 2 having count(*) > 1`,
+  );
   const stored = new Map(
-    (await read(() => sql<{ id: string; account_id: string; external_id: string }[]>`select id, account_id, external_id from transactions`)).map((r) => [
-      `${r.account_id} ${r.external_id}`,
-      r.id,
-    ]),
+    (
+      await read(() => sql<{ id: string; account_id: string; external_id: string }[]>`select id, account_id, external_id from transactions`)
+    ).map((r) => [`${r.account_id} ${r.external_id}`, r.id]),
   );
   const violations = duplicated.map((d) => `${d.account_id} key ${d.external_id}: ${d.ids.join(', ')}`);
   for (const k of workload.keyed) {
@@ -163,13 +187,17 @@ async function oneTransactionPerKey(sql: Sql, workload: WorkloadResult): Promise
 /** Each operation's own expectation: the final state the network's answer implies. */
 async function expectations(sql: Sql, workload: WorkloadResult): Promise<CheckResult> {
   const transactions = new Map(
-    (await read(() => sql<{ id: string; status: string; expired: boolean }[]>`select id, status, expired from transactions`)).map((r) => [r.id, r]),
+    (await read(() => sql<{ id: string; status: string; expired: boolean }[]>`select id, status, expired from transactions`)).map((r) => [
+      r.id,
+      r,
+    ]),
   );
   const meds = new Map((await read(() => sql<{ id: string; status: string }[]>`select id, status from meds`)).map((r) => [r.id, r.status]));
   const violations: string[] = [];
   for (const e of workload.expectations) {
     if ('medId' in e) {
-      if (meds.get(e.medId) !== e.status) violations.push(`MED ${e.medId}: ${meds.get(e.medId) ?? 'missing'}, expected ${e.status} (${e.why})`);
+      if (meds.get(e.medId) !== e.status)
+        violations.push(`MED ${e.medId}: ${meds.get(e.medId) ?? 'missing'}, expected ${e.status} (${e.why})`);
       continue;
     }
     if ('transferId' in e) {
@@ -183,7 +211,9 @@ async function expectations(sql: Sql, workload: WorkloadResult): Promise<CheckRe
     // A MED accepted later may have returned the whole charge.
     const status = row?.status === 'refunded' && e.status === 'approved' ? 'approved' : row?.status;
     if (status !== e.status || (e.expired !== undefined && row!.expired !== e.expired)) {
-      violations.push(`${e.transactionId}: ${row?.status ?? 'missing'}${row?.expired ? ' (expired)' : ''}, expected ${e.status}${e.expired ? ' (expired)' : ''} (${e.why})`);
+      violations.push(
+        `${e.transactionId}: ${row?.status ?? 'missing'}${row?.expired ? ' (expired)' : ''}, expected ${e.status}${e.expired ? ' (expired)' : ''} (${e.why})`,
+      );
     }
   }
   return { name: 'every operation ended as the network decided', examined: workload.expectations.length, violations };
@@ -191,7 +221,9 @@ async function expectations(sql: Sql, workload: WorkloadResult): Promise<CheckRe
 
 /** A check that examined nothing proved nothing: it fails, so a workload that stopped exercising it is seen. */
 const examinedSomething = (check: CheckResult): CheckResult =>
-  check.examined > 0 ? check : { ...check, violations: [...check.violations, 'examined nothing: this run did not exercise what the check guards'] };
+  check.examined > 0
+    ? check
+    : { ...check, violations: [...check.violations, 'examined nothing: this run did not exercise what the check guards'] };
 
 export async function runChecks(sql: Sql, ledger: LedgerReport, workload: WorkloadResult, deliveries: Deliveries): Promise<CheckResult[]> {
   const checks = [
@@ -203,7 +235,11 @@ export async function runChecks(sql: Sql, ledger: LedgerReport, workload: Worklo
     await eventsDelivered(sql, deliveries),
     await oneTransactionPerKey(sql, workload),
     await expectations(sql, workload),
-    { name: 'every request got a final answer as the contract says', examined: [...workload.ops.values()].reduce((a, b) => a + b, 0), violations: workload.findings.map((f) => `op ${f.op} ${f.kind}: ${f.what}`) },
+    {
+      name: 'every request got a final answer as the contract says',
+      examined: [...workload.ops.values()].reduce((a, b) => a + b, 0),
+      violations: workload.findings.map((f) => `op ${f.op} ${f.kind}: ${f.what}`),
+    },
   ];
   return checks.map(examinedSomething);
 }

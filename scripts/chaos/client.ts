@@ -75,7 +75,8 @@ export class RetryingClient {
         this.count(`connection ${cause}`);
         last = String(cause);
       }
-      if (Date.now() + waitMs > deadline) throw new NoFinalAnswer(`${method} ${url}: no final answer in ${GIVE_UP_MS / 1000} s (last: ${last})`);
+      if (Date.now() + waitMs > deadline)
+        throw new NoFinalAnswer(`${method} ${url}: no final answer in ${GIVE_UP_MS / 1000} s (last: ${last})`);
       await sleep(waitMs);
       pause = Math.min(pause * 2, 2000);
     }

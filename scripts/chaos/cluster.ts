@@ -66,10 +66,7 @@ export class Cluster {
 
   async start(workers: number): Promise<void> {
     [this.port, this.adminPort, this.temporalPort] = [await freePort(), await freePort(), await freePort()];
-    const [bundle] = await Promise.all([
-      bundleWorkflows(),
-      this.startTemporal(),
-    ]);
+    const [bundle] = await Promise.all([bundleWorkflows(), this.startTemporal()]);
     this.bundlePath = join(this.settings.runDir, 'workflows.js');
     writeFileSync(this.bundlePath, bundle);
     // The api migrates the fresh database before the workers start, so they do not race to.
@@ -118,7 +115,11 @@ export class Cluster {
   /** Starts (or restarts) a process and waits until it serves: /readyz for the api, the worker's "worker running" line. */
   async spawn(role: Role, name: string): Promise<EngineProcess> {
     const log = createWriteStream(join(this.settings.runDir, `${name}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], { cwd: ROOT, env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
+      cwd: ROOT,
+      env: this.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let started = false;
     let tail = '';
     const collect = (chunk: Buffer) => {

@@ -61,7 +61,9 @@ export async function paymentLatencies(sql: Sql, payments: PaymentSample[], faul
     byGroup.set(group, [...(byGroup.get(group) ?? []), ms]);
     timed.push({ chargeId: p.chargeId, ms, faults: during.map((f) => `${f.kind} ${f.target}`).join(', ') || 'none' });
   }
-  const groups = (Object.keys(GROUPS) as Array<keyof typeof GROUPS>).filter((g) => byGroup.has(g)).map((g) => summary(GROUPS[g], byGroup.get(g)!));
+  const groups = (Object.keys(GROUPS) as Array<keyof typeof GROUPS>)
+    .filter((g) => byGroup.has(g))
+    .map((g) => summary(GROUPS[g], byGroup.get(g)!));
   const baseline = byGroup.has('baseline') ? summary('', byGroup.get('baseline')!) : null;
   const worker = byGroup.has('worker_kill') ? summary('', byGroup.get('worker_kill')!) : null;
   return {

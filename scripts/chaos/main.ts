@@ -65,7 +65,8 @@ function report(input: {
   for (const f of injector.timeline) faultCounts.set(f.kind, [...(faultCounts.get(f.kind) ?? []), f.recoveredAtMs - f.atMs]);
   const kills = injector.timeline.filter((f) => f.kind !== 'db_terminate').length;
   const deliveries = input.receiver.deliveries();
-  const violations = checks.reduce((n, c) => n + c.violations.length, 0) + input.crashed.length + injector.errors.length + input.stillMoving.length;
+  const violations =
+    checks.reduce((n, c) => n + c.violations.length, 0) + input.crashed.length + injector.errors.length + input.stillMoving.length;
   const lines = [
     '',
     `Chaos campaign: ${total} operations of ${OPS} in ${input.elapsedS.toFixed(0)} s, ${LANES} at a time (logs: ${input.runDir})`,
@@ -87,14 +88,24 @@ function report(input: {
     '',
     'Payment → approved (ms, from the first pay call to the settlement posting)',
     `  ${'group'.padEnd(52)} ${'n'.padStart(5)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)}`,
-    ...latencies.groups.map((g) => `  ${g.label.padEnd(52)} ${String(g.count).padStart(5)} ${ms(g.p50).padStart(7)} ${ms(g.p99).padStart(7)} ${ms(g.max).padStart(7)}`),
+    ...latencies.groups.map(
+      (g) =>
+        `  ${g.label.padEnd(52)} ${String(g.count).padStart(5)} ${ms(g.p50).padStart(7)} ${ms(g.p99).padStart(7)} ${ms(g.max).padStart(7)}`,
+    ),
     `  recovery time (worker killed vs baseline): max +${latencies.recoveryMs === null ? '-' : ms(latencies.recoveryMs)} ms, p99 +${latencies.recoveryP99Ms === null ? '-' : ms(latencies.recoveryP99Ms)} ms`,
     `  slowest: ${latencies.slowest.map((s) => `${s.chargeId} ${ms(s.ms)} ms (${s.faults})`).join('; ')}`,
     '',
     violations ? `${violations} violations` : '0 violations',
   ];
   print(lines);
-  writeFileSync(join(input.runDir, 'violations.json'), JSON.stringify({ checks, crashed: input.crashed, restartErrors: injector.errors, stillMoving: input.stillMoving, faults: injector.timeline }, null, 2));
+  writeFileSync(
+    join(input.runDir, 'violations.json'),
+    JSON.stringify(
+      { checks, crashed: input.crashed, restartErrors: injector.errors, stillMoving: input.stillMoving, faults: injector.timeline },
+      null,
+      2,
+    ),
+  );
   return violations;
 }
 
@@ -128,7 +139,12 @@ async function main(): Promise<number> {
     print([`chaos: starting Temporal, the api and 2 workers (run directory ${runDir})`]);
     await cluster.start(2);
     const client = new RetryingClient();
-    const workload = new Workload({ baseUrl: cluster.baseUrl, adminUrl: cluster.adminUrl, adminToken: cluster.adminToken, sql: cluster.sql! }, client, receiver, OPS);
+    const workload = new Workload(
+      { baseUrl: cluster.baseUrl, adminUrl: cluster.adminUrl, adminToken: cluster.adminToken, sql: cluster.sql! },
+      client,
+      receiver,
+      OPS,
+    );
     const injector = new FaultInjector(cluster);
     const baselineOps = Math.max(10, Math.round(OPS * BASELINE_SHARE));
     const temporalAt = baselineOps + Math.round((OPS - baselineOps) * 0.4);

@@ -108,7 +108,12 @@ export class Workload {
     private readonly totalOps: number,
   ) {}
 
-  private admin(method: string, path: string, body?: unknown, options: { retryIf?: (a: Answer) => boolean; headers?: Record<string, string> } = {}): Promise<Answer> {
+  private admin(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { retryIf?: (a: Answer) => boolean; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     return this.client.untilFinal(method, `${this.target.adminUrl}${path}`, { token: this.target.adminToken, body, ...options });
   }
 
@@ -124,7 +129,9 @@ export class Workload {
     const id: string = created.body.data.id;
     const keys: string[] = [];
     for (let i = 0; i < KEYS_PER_ACCOUNT; i += 1) {
-      const key = await this.admin('POST', `/accounts/${id}/api-keys`, { permissions: ['balance:read', 'transactions:read', 'payments:write', 'transfers:write'] });
+      const key = await this.admin('POST', `/accounts/${id}/api-keys`, {
+        permissions: ['balance:read', 'transactions:read', 'payments:write', 'transfers:write'],
+      });
       if (key.status !== 201) throw new Error(`key creation answered ${key.status}`);
       keys.push(key.body.data.key);
     }
@@ -137,7 +144,8 @@ export class Workload {
 
   async run(lanes: number): Promise<void> {
     const pairs = [];
-    for (let i = 0; i < lanes; i += 1) pairs.push({ main: await this.createMerchant(`${i}a`), peer: await this.createMerchant(`${i}b`), approved: [] as string[] });
+    for (let i = 0; i < lanes; i += 1)
+      pairs.push({ main: await this.createMerchant(`${i}a`), peer: await this.createMerchant(`${i}b`), approved: [] as string[] });
     await Promise.all(pairs.map((lane) => this.lane(lane)));
   }
 
@@ -147,7 +155,11 @@ export class Workload {
       let kind = pickKind();
       if (kind === 'med' && lane.approved.length === 0) kind = 'charge_paid';
       if (kind === 'repeat' && this.result.keyed.length === 0) kind = 'charge_paid';
-      if ((kind === 'transfer_approved' || kind === 'transfer_failed' || kind === 'internal_payment') && (await this.available(lane.main.id)) < 60) kind = 'charge_paid';
+      if (
+        (kind === 'transfer_approved' || kind === 'transfer_failed' || kind === 'internal_payment') &&
+        (await this.available(lane.main.id)) < 60
+      )
+        kind = 'charge_paid';
       this.result.ops.set(kind, (this.result.ops.get(kind) ?? 0) + 1);
       try {
         await this.runOp(kind, lane);
@@ -193,10 +205,19 @@ export class Workload {
   }
 
   /** POSTs until final; the answer must be 201 or 200 (else Unexpected unless `allowed`). */
-  private async keyedPost(merchant: Merchant, path: KeyedRequest['path'], body: Record<string, unknown>, allowed: number[] = []): Promise<Answer & { keyed?: KeyedRequest }> {
+  private async keyedPost(
+    merchant: Merchant,
+    path: KeyedRequest['path'],
+    body: Record<string, unknown>,
+    allowed: number[] = [],
+  ): Promise<Answer & { keyed?: KeyedRequest }> {
     const token = this.token(merchant);
     const key = newKey(path === '/transactions' ? 'c' : 't');
-    const answer = await this.client.untilFinal('POST', `${this.target.baseUrl}${path}`, { token, body, headers: { 'Idempotency-Key': key } });
+    const answer = await this.client.untilFinal('POST', `${this.target.baseUrl}${path}`, {
+      token,
+      body,
+      headers: { 'Idempotency-Key': key },
+    });
     if (answer.status === 200 || answer.status === 201) {
       const keyed: KeyedRequest = { accountId: merchant.id, token, path, key, body, transactionId: answer.body.data.id };
       this.result.keyed.push(keyed);
@@ -213,7 +234,8 @@ export class Workload {
       description: 'Pedido caos',
       coverFee: Math.random() < 0.3,
     };
-    if (recipient && Math.random() < 0.3) body.split = [Math.random() < 0.5 ? { recipient: recipient.id, percent: 10 } : { recipient: recipient.id, amount: 1.5 }];
+    if (recipient && Math.random() < 0.3)
+      body.split = [Math.random() < 0.5 ? { recipient: recipient.id, percent: 10 } : { recipient: recipient.id, amount: 1.5 }];
     return body;
   }
 
@@ -266,7 +288,11 @@ export class Workload {
     const answer = await this.keyedPost(
       merchant,
       '/transfers',
-      { amount: reais(3, 40), destination: { type: 'pix_key', value: `destino-${randomBytes(3).toString('hex')}@example.com` }, description: 'Saque caos' },
+      {
+        amount: reais(3, 40),
+        destination: { type: 'pix_key', value: `destino-${randomBytes(3).toString('hex')}@example.com` },
+        description: 'Saque caos',
+      },
       [422],
     );
     if (answer.status === 422) return; // refused (balance): nothing reserved, nothing to expect
@@ -286,13 +312,19 @@ export class Workload {
   private async internalPayment(payer: Merchant, receiver: Merchant): Promise<void> {
     const { body: charge } = await this.keyedPost(receiver, '/transactions', this.chargeBody(null));
     const chargeId: string = charge.data.id;
-    const answer = await this.keyedPost(payer, '/transfers', { destination: { type: 'pix_copy_paste', value: charge.data.pix.copyPaste }, description: 'Pagamento interno caos' }, [422]);
+    const answer = await this.keyedPost(
+      payer,
+      '/transfers',
+      { destination: { type: 'pix_copy_paste', value: charge.data.pix.copyPaste }, description: 'Pagamento interno caos' },
+      [422],
+    );
     if (answer.status === 422) {
       this.expect(chargeId, 'cancelled', 'its internal payment was refused, so it expires');
       return;
     }
     const transferId: string = answer.body.data.id;
-    if (answer.body.data.method !== 'internal') throw new Unexpected(`transfer ${transferId} paying own charge ${chargeId} has method ${answer.body.data.method}`);
+    if (answer.body.data.method !== 'internal')
+      throw new Unexpected(`transfer ${transferId} paying own charge ${chargeId} has method ${answer.body.data.method}`);
     this.result.expectations.push({ transferId, chargeId, why: 'internal payment' });
     await Promise.all([this.finalStatus(transferId), this.finalStatus(chargeId)]);
   }
@@ -303,11 +335,13 @@ export class Workload {
     const key = newKey('m');
     const body = { transactionId: chargeId, ...(partial ? { amount: partial } : {}), reason: 'fraud' };
     const opened = await this.admin('POST', '/simulator/meds', body, { headers: { 'Idempotency-Key': key } });
-    if (opened.status !== 201 && opened.status !== 200) throw new Unexpected(`MED on ${chargeId} key ${key} answered ${opened.status} ${JSON.stringify(opened.body?.error)}`);
+    if (opened.status !== 201 && opened.status !== 200)
+      throw new Unexpected(`MED on ${chargeId} key ${key} answered ${opened.status} ${JSON.stringify(opened.body?.error)}`);
     const medId: string = opened.body.data.id;
     const outcome = Math.random() < 0.5 ? 'accepted' : 'rejected';
     const decided = await this.admin('POST', `/meds/${medId}/decision`, { outcome });
-    if (decided.status !== 200) throw new Unexpected(`decision ${outcome} of ${medId} answered ${decided.status} ${JSON.stringify(decided.body?.error)}`);
+    if (decided.status !== 200)
+      throw new Unexpected(`decision ${outcome} of ${medId} answered ${decided.status} ${JSON.stringify(decided.body?.error)}`);
     this.result.expectations.push({ medId, status: outcome, why: `decided ${outcome}` });
   }
 

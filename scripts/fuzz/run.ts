@@ -64,11 +64,19 @@ async function fundedMerchant(engine: BenchEngine, api: string, count: number): 
   );
   const keys: string[] = [];
   for (let i = 0; i < count; i++) {
-    keys.push(expectStatus(await admin('POST', `/accounts/${account.body.data.id}/api-keys`, { permissions: PERMISSIONS }), 201, 'key creation').body.data.key);
+    keys.push(
+      expectStatus(await admin('POST', `/accounts/${account.body.data.id}/api-keys`, { permissions: PERMISSIONS }), 201, 'key creation')
+        .body.data.key,
+    );
   }
   const auth = { authorization: `Bearer ${keys[0]}` };
   for (let i = 0; i < 2; i++) {
-    const charge = await call(`${api}/transactions`, 'POST', { ...auth, 'idempotency-key': `fuzz-funding-${i}` }, { amount: 10_000, payer: PAYER });
+    const charge = await call(
+      `${api}/transactions`,
+      'POST',
+      { ...auth, 'idempotency-key': `fuzz-funding-${i}` },
+      { amount: 10_000, payer: PAYER },
+    );
     expectStatus(charge, 201, 'funding charge');
     expectStatus(await admin('POST', `/simulator/charges/${charge.body.data.id}/pay`), 200, 'funding payment');
   }

@@ -97,7 +97,17 @@ export interface KeyHolder {
  * Revoked keys are returned too: the caller decides, with the same work done either way.
  */
 export async function findKeyHolder(sql: Sql, keyHash: string): Promise<KeyHolder | null> {
-  const [row] = await sql<(AccountRow & { key_id: string; key_hash: string; key_prefix: string; permissions: Permission[]; allowed_ips: string[]; key_created_at: Date; revoked_at: Date | null })[]>`
+  const [row] = await sql<
+    (AccountRow & {
+      key_id: string;
+      key_hash: string;
+      key_prefix: string;
+      permissions: Permission[];
+      allowed_ips: string[];
+      key_created_at: Date;
+      revoked_at: Date | null;
+    })[]
+  >`
     select a.*, k.id as key_id, k.key_hash, k.key_prefix, k.permissions, k.allowed_ips, k.created_at as key_created_at, k.revoked_at
     from api_keys k join accounts a on a.id = k.account_id
     where k.key_hash = ${keyHash}`;

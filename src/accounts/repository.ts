@@ -97,7 +97,10 @@ function settingsColumns(patch: AccountPatch): Record<string, string | number | 
     transfer_min: patch.limits?.transferMinCents,
     route: patch.route,
   };
-  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Record<string, string | number | boolean>;
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    string | number | boolean
+  >;
 }
 
 export async function createAccount(sql: Sql, input: NewAccount): Promise<Account> {

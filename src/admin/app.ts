@@ -15,14 +15,18 @@ export function createAdminApp(deps: Deps, codec: Omit<CodecEndpointOptions, 'au
   const app = new Koa();
   const router = new Router({ prefix: '/admin', ...ALL_METHODS });
   for (const route of ADMIN_ROUTES) {
-    router.register(route.path, [route.method], [
-      async (ctx, next) => {
-        ctx.state.route = `${route.method} /admin${route.path}`;
-        return next();
-      },
-      validateRequest(route, deps),
-      (ctx) => route.handler(ctx, deps),
-    ]);
+    router.register(
+      route.path,
+      [route.method],
+      [
+        async (ctx, next) => {
+          ctx.state.route = `${route.method} /admin${route.path}`;
+          return next();
+        },
+        validateRequest(route, deps),
+        (ctx) => route.handler(ctx, deps),
+      ],
+    );
   }
   const auth = adminAuth(deps.config.adminToken);
   app.use(edge(deps.log, codecLoggedPath(codec.uiSecret)));

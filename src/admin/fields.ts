@@ -20,14 +20,21 @@ export const closed = <T extends Record<string, TSchema>>(properties: T, options
 /** Text judged once trimmed: not blank and, given `maxLength`, at most that many characters. */
 export const trimmedText = (maxLength: number | null, description: string) =>
   Type.Refine(
-    Type.String({ minLength: 1, description: maxLength === null ? description : `${description} (de 1 a ${maxLength} caracteres, sem contar os espaços das pontas)` }),
+    Type.String({
+      minLength: 1,
+      description: maxLength === null ? description : `${description} (de 1 a ${maxLength} caracteres, sem contar os espaços das pontas)`,
+    }),
     (value) => isText(value) && value.trim() !== '' && (maxLength === null || value.trim().length <= maxLength),
     () => (maxLength === null ? 'um texto não vazio' : `um texto não vazio de até ${maxLength} caracteres`),
   );
 
 /** A CPF or CNPJ (numeric or alphanumeric), with or without its mask. */
 export const documentField = (description: string) =>
-  Type.Refine(Type.String({ description }), (value) => isText(value) && documentKind(value) !== null, () => 'um CPF ou CNPJ válido');
+  Type.Refine(
+    Type.String({ description }),
+    (value) => isText(value) && documentKind(value) !== null,
+    () => 'um CPF ou CNPJ válido',
+  );
 
 /** An e-mail address, judged once trimmed. */
 export const emailField = (description: string) =>

@@ -4,5 +4,7 @@
 export type WithIsoDates<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
 
 export function withIsoDates<T extends object>(record: T): WithIsoDates<T> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])) as WithIsoDates<T>;
+  return Object.fromEntries(
+    Object.entries(record).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]),
+  ) as WithIsoDates<T>;
 }

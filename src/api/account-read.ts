@@ -21,9 +21,18 @@ interface AccountList<Filters extends TProperties, Row> extends Pick<RouteSpec, 
 }
 
 /** A page of the account's records, newest first, filtered by the query's fields. */
-export function accountListRoute<Filters extends TProperties, Row>({ filters, item, list, show, ...route }: AccountList<Filters, Row>): RouteSpec {
+export function accountListRoute<Filters extends TProperties, Row>({
+  filters,
+  item,
+  list,
+  show,
+  ...route
+}: AccountList<Filters, Row>): RouteSpec {
   const query = Type.Object({ ...PageQuerySchema, ...filters });
-  const filterErrors = Object.values(filters).map((filter) => ({ status: 400, code: (filter as { [ERROR_CODE_KEYWORD]: string })[ERROR_CODE_KEYWORD] }));
+  const filterErrors = Object.values(filters).map((filter) => ({
+    status: 400,
+    code: (filter as { [ERROR_CODE_KEYWORD]: string })[ERROR_CODE_KEYWORD],
+  }));
   return accountReadRoute({
     ...route,
     request: { query },

@@ -18,18 +18,22 @@ export function createApiApp(deps: Deps): Koa {
   for (const route of ROUTES) {
     const name = `${route.method} /v1${route.path === '/' ? '' : route.path}`;
     // '/' under the prefix answers both /v1 and /v1/ (an empty path breaks @koa/router 15's matching).
-    v1.register(route.path, [route.method], [
-      async (ctx, next) => {
-        ctx.state.route = name;
-        return next();
-      },
-      guard(route, deps),
-      // After the guard: a request without a valid key is a 401 whatever its body.
-      body,
-      ...(route.joinsBoundKey ? [boundKeyGate(route.joinsBoundKey, deps)] : []),
-      validateRequest(route, deps),
-      (ctx) => route.handler(ctx, deps),
-    ]);
+    v1.register(
+      route.path,
+      [route.method],
+      [
+        async (ctx, next) => {
+          ctx.state.route = name;
+          return next();
+        },
+        guard(route, deps),
+        // After the guard: a request without a valid key is a 401 whatever its body.
+        body,
+        ...(route.joinsBoundKey ? [boundKeyGate(route.joinsBoundKey, deps)] : []),
+        validateRequest(route, deps),
+        (ctx) => route.handler(ctx, deps),
+      ],
+    );
   }
   const health = healthRouter(deps);
   app.use(edge(deps.log));

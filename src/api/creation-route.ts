@@ -65,7 +65,13 @@ export function creationRoute(route: CreationRoute): RouteSpec {
     errors: [...CREATION_ERRORS, ...route.errors].sort((a, b) => a.status - b.status),
     async handler(ctx, deps) {
       const caller = ctx.state.caller as Caller;
-      const answer = await route.create(deps, caller, ctx.request.body, ctx.get('idempotency-key') || undefined, ctx.state.requestId as string);
+      const answer = await route.create(
+        deps,
+        caller,
+        ctx.request.body,
+        ctx.get('idempotency-key') || undefined,
+        ctx.state.requestId as string,
+      );
       ok(ctx, serializeTransaction(answer.transaction), OUTCOME_STATUS[answer.outcome], { idempotent: answer.outcome === 'repeated' });
     },
   };

@@ -42,7 +42,10 @@ export class IpWindowLimiter {
     };
     if (window.count > this.limit) {
       rateLimitRefusals.inc({ limit: 'ip' });
-      throw rateLimitExceeded(quota, `Limite de ${this.limit} requisições por minuto por IP excedido; tente novamente em ${quota.resetSeconds} s`);
+      throw rateLimitExceeded(
+        quota,
+        `Limite de ${this.limit} requisições por minuto por IP excedido; tente novamente em ${quota.resetSeconds} s`,
+      );
     }
     return quota;
   }

@@ -53,7 +53,13 @@ function chargePreview(draft: ChargeDraft, ttlSeconds: number): TransactionRow {
   });
 }
 
-export async function createCharge(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer> {
+export async function createCharge(
+  deps: Deps,
+  caller: Caller,
+  body: unknown,
+  headerKey: string | undefined,
+  requestId: string,
+): Promise<CreationAnswer> {
   const request = parseChargeBody(body, { webhookAllowInsecure: deps.config.webhookAllowInsecure });
   if (request.webhookUrl !== null) {
     // Resolved now too, so a receiver on a private address is refused here rather than failing 8 deliveries.

@@ -13,7 +13,13 @@ import { toTransactionRow, type RawTransactionRow, type StoredPayer, type Transa
 import { findTransactionByKey } from '../transactions/repository.js';
 import { loadTransactionRow, settleManyOnce, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
-import type { ChargeDraft, ChargeTransactionState, PaidAtRoute, PersistedCharge, RouteChargeState } from '../../contracts/charge.contract.js';
+import type {
+  ChargeDraft,
+  ChargeTransactionState,
+  PaidAtRoute,
+  PersistedCharge,
+  RouteChargeState,
+} from '../../contracts/charge.contract.js';
 import type { Settled } from '../../contracts/transaction.contract.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
 
@@ -27,7 +33,10 @@ const chargeTransactionState = (row: TransactionRow): ChargeTransactionState => 
   opened: row.pixCopyPaste !== null,
 });
 
-const settledCharge = ({ row, eventIds }: Settlement): Settled<ChargeTransactionState> => ({ transaction: chargeTransactionState(row), eventIds });
+const settledCharge = ({ row, eventIds }: Settlement): Settled<ChargeTransactionState> => ({
+  transaction: chargeTransactionState(row),
+  eventIds,
+});
 
 interface PersistInput {
   draft: ChargeDraft;
@@ -67,7 +76,10 @@ async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput):
   return decided.accepted;
 }
 
-const persistedCharge = (deps: ChargeLifecycleDeps, { row, created }: PersistedRow): Extract<PersistedCharge, { outcome: 'persisted' }> => ({
+const persistedCharge = (
+  deps: ChargeLifecycleDeps,
+  { row, created }: PersistedRow,
+): Extract<PersistedCharge, { outcome: 'persisted' }> => ({
   outcome: 'persisted',
   transaction: chargeTransactionState(row),
   fingerprint: row.fingerprint,
@@ -172,7 +184,10 @@ export async function chargeStateAtRoute(deps: ChargeLifecycleDeps, transactionI
 }
 
 /** Cancels the expired charge at the route; the answer is final: `paid` when the payment won the race. */
-export async function cancelChargeAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<Exclude<RouteChargeState, { status: 'pending' }>> {
+export async function cancelChargeAtRoute(
+  deps: ChargeLifecycleDeps,
+  transactionId: string,
+): Promise<Exclude<RouteChargeState, { status: 'pending' }>> {
   const row = await loadTransactionRow(deps.sql, transactionId);
   const state = travellingChargeState(await chargeRoute(deps, row.acquirer).cancelCharge(transactionId, 'expired'));
   // A route that has not decided yet: fail the attempt so the activity retries until it has.
@@ -190,7 +205,11 @@ function paidChargeEntries(row: TransactionRow): Entry[] {
   ];
 }
 
-const paidChargePosting = (row: TransactionRow) => ({ key: `charge:${row.id}:settle`, description: 'Cobrança Pix paga', entries: paidChargeEntries(row) });
+const paidChargePosting = (row: TransactionRow) => ({
+  key: `charge:${row.id}:settle`,
+  description: 'Cobrança Pix paga',
+  entries: paidChargeEntries(row),
+});
 
 interface PaidCharge {
   transactionId: string;
@@ -226,7 +245,11 @@ function settleManyPaid(sql: Sql, charges: PaidCharge[]): Promise<(Settlement | 
 // Approvals arriving together (many payments at once) settle in one PostgreSQL transaction.
 const paidSettlements = new WeakMap<Sql, GroupCommit<PaidCharge, Settlement>>();
 
-export async function settleChargePaid(deps: ChargeLifecycleDeps, transactionId: string, paid: PaidAtRoute): Promise<Settled<ChargeTransactionState>> {
+export async function settleChargePaid(
+  deps: ChargeLifecycleDeps,
+  transactionId: string,
+  paid: PaidAtRoute,
+): Promise<Settled<ChargeTransactionState>> {
   let group = paidSettlements.get(deps.sql);
   if (!group) {
     const { sql, log } = deps;
@@ -246,8 +269,14 @@ function payerAtRoute(paid: PaidAtRoute): Partial<StoredPayer> {
   return Object.fromEntries(Object.entries(paid.payer).filter(([, value]) => typeof value === 'string' && value !== ''));
 }
 
-export async function settleChargeCancelled(deps: ChargeLifecycleDeps, transactionId: string, expired: boolean): Promise<Settled<ChargeTransactionState>> {
-  return settledCharge(await settleOnce(deps.sql, transactionId, (tx) => tx`status = 'cancelled', expired = ${expired}, processing_state = 'completed'`));
+export async function settleChargeCancelled(
+  deps: ChargeLifecycleDeps,
+  transactionId: string,
+  expired: boolean,
+): Promise<Settled<ChargeTransactionState>> {
+  return settledCharge(
+    await settleOnce(deps.sql, transactionId, (tx) => tx`status = 'cancelled', expired = ${expired}, processing_state = 'completed'`),
+  );
 }
 
 /** The route refused the charge for good: `failed`, nothing posted. */

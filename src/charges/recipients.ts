@@ -26,7 +26,10 @@ export async function resolveSplitRecipients(sql: Sql | TxSql, selfAccountId: st
   const identifiers = recipients.map((recipient, index) => {
     const identifier = recipientIdentifier(recipient);
     if (!identifier) {
-      throw new Refusal('SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`);
+      throw new Refusal(
+        'SPLIT_RECIPIENT_INVALID',
+        `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`,
+      );
     }
     return identifier;
   });
@@ -48,7 +51,10 @@ export async function resolveSplitRecipients(sql: Sql | TxSql, selfAccountId: st
       throw new Refusal('SPLIT_RECIPIENT_NOT_FOUND', `split[${index}]: conta recebedora não encontrada ou indisponível`);
     }
     if (active.length > 1) {
-      throw new Refusal('SPLIT_RECIPIENT_INVALID', `split[${index}]: o identificador corresponde a mais de uma conta; use o identificador da conta (acc_…)`);
+      throw new Refusal(
+        'SPLIT_RECIPIENT_INVALID',
+        `split[${index}]: o identificador corresponde a mais de uma conta; use o identificador da conta (acc_…)`,
+      );
     }
     const accountId = active[0]!.id;
     if (seen.has(accountId)) {

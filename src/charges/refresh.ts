@@ -5,7 +5,12 @@
 // be served (the route too slow to answer within ACCEPT_WAIT_MS, Temporal refusing the update: the
 // charge took its refreshes, too many updates in flight, Temporal unreachable) answers the state
 // already known, as the read model holds it.
-import { ServiceError, WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import {
+  ServiceError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+} from '@temporalio/client';
 import type { Deps } from '../runtime/deps.js';
 import { findTransaction } from '../transactions/repository.js';
 import type { TransactionRow } from '../transactions/row.js';

@@ -15,9 +15,17 @@ export const SPLIT_MAX_RECIPIENTS = 10;
 
 export const SplitItemSchema = Type.Object(
   {
-    recipient: Type.String({ minLength: 1, maxLength: 200, description: 'Conta recebedora: e-mail, CPF/CNPJ ou identificador da conta (acc_…)' }),
-    amount: Type.Optional(reais({ minimum: 0.01, description: 'Valor em reais (mínimo 0,01, até duas casas decimais); informe amount ou percent' })),
-    percent: Type.Optional(Type.Number({ minimum: 0.01, maximum: 100, description: 'Percentual do valor da venda (0,01 a 100); informe amount ou percent' })),
+    recipient: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Conta recebedora: e-mail, CPF/CNPJ ou identificador da conta (acc_…)',
+    }),
+    amount: Type.Optional(
+      reais({ minimum: 0.01, description: 'Valor em reais (mínimo 0,01, até duas casas decimais); informe amount ou percent' }),
+    ),
+    percent: Type.Optional(
+      Type.Number({ minimum: 0.01, maximum: 100, description: 'Percentual do valor da venda (0,01 a 100); informe amount ou percent' }),
+    ),
     description: Type.Optional(Type.String({ maxLength: 140 })),
   },
   {
@@ -50,7 +58,12 @@ export const ChargeBodySchema = Type.Object({
   description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()])),
   coverFee: Type.Optional(Type.Boolean({ default: false, description: 'true: o pagador paga também a taxa' })),
   split: Type.Optional(Type.Array(SplitItemSchema, { maxItems: SPLIT_MAX_RECIPIENTS })),
-  webhookUrl: Type.Optional(Type.Union([Type.String({ format: 'uri', maxLength: 2048, description: 'URL HTTPS que recebe os eventos desta cobrança' }), Type.Null()])),
+  webhookUrl: Type.Optional(
+    Type.Union([
+      Type.String({ format: 'uri', maxLength: 2048, description: 'URL HTTPS que recebe os eventos desta cobrança' }),
+      Type.Null(),
+    ]),
+  ),
 });
 
 export type ChargeBody = Static<typeof ChargeBodySchema>;
@@ -70,7 +83,11 @@ export interface ChargeRequest {
 
 const splitInvalid = (message: string, param: string) => new Refusal('SPLIT_INVALID', message, { param });
 const recipientInvalid = (index: number) =>
-  new Refusal('SPLIT_RECIPIENT_INVALID', `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`, { param: `/split/${index}/recipient` });
+  new Refusal(
+    'SPLIT_RECIPIENT_INVALID',
+    `split[${index}].recipient deve ser um e-mail, um CPF/CNPJ válido ou o identificador de uma conta`,
+    { param: `/split/${index}/recipient` },
+  );
 
 const MESSAGES = {
   body: 'O corpo deve ser um objeto JSON com os campos da cobrança',
@@ -97,7 +114,8 @@ function schemaRefusal(path: string, keyword: string): Refusal {
     const index = Number(item[1]);
     const field = item[3];
     if (field === 'recipient') return recipientInvalid(index);
-    if (field === 'amount' && keyword === TWO_DECIMALS_KEYWORD) return invalidRequest(`split[${index}].amount deve ter no máximo duas casas decimais`);
+    if (field === 'amount' && keyword === TWO_DECIMALS_KEYWORD)
+      return invalidRequest(`split[${index}].amount deve ter no máximo duas casas decimais`);
     if (field === 'amount') return splitInvalid(`split[${index}].amount deve ser um valor em reais de no mínimo 0,01`, path);
     if (field === 'percent') return splitInvalid(`split[${index}].percent deve estar entre 0,01 e 100`, path);
     if (field === 'description') return invalidRequest(`split[${index}].description deve ser um texto de até 140 caracteres`);

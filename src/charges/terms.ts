@@ -35,7 +35,11 @@ export async function chargeTerms(sql: Sql | TxSql, account: Account, asked: Cha
   });
   if (!amounts.ok && amounts.code === 'FEE_EXCEEDS_AMOUNT') throw invalidRequest('O valor deve ser maior que a taxa da operação');
   if (!amounts.ok) throw new Refusal('SPLIT_EXCEEDS_SALE', 'O split não cabe no valor da venda depois da taxa');
-  const recipients = await resolveSplitRecipients(sql, account.id, asked.split.map((item) => item.recipient));
+  const recipients = await resolveSplitRecipients(
+    sql,
+    account.id,
+    asked.split.map((item) => item.recipient),
+  );
   return {
     amountCents: amounts.payerAmountCents,
     feeCents: amounts.feeCents,

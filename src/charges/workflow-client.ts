@@ -5,7 +5,13 @@ import type { Deps } from '../runtime/deps.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
-import { CHARGE_WORKFLOW, chargeWorkflowId, paymentNotifiedSignal, refreshUpdate, type ChargeWorkflowInput } from '../../contracts/charge.contract.js';
+import {
+  CHARGE_WORKFLOW,
+  chargeWorkflowId,
+  paymentNotifiedSignal,
+  refreshUpdate,
+  type ChargeWorkflowInput,
+} from '../../contracts/charge.contract.js';
 import { acceptUpdate, type AcceptOutcome } from '../../contracts/transaction.contract.js';
 
 const CHARGE: TransactionWorkflow = { type: CHARGE_WORKFLOW, workflowId: chargeWorkflowId };
@@ -16,8 +22,16 @@ export function startCharge(deps: Deps, input: ChargeWorkflowInput, fingerprint:
 }
 
 /** A repeat of a charge still being accepted: the accept update of the key's running workflow. */
-export function joinCharge(deps: Deps, accountId: string, key: string, requestId: string, fingerprint: string): Promise<AcceptOutcome | typeof TIMED_OUT> {
-  const accepted = deps.temporal.workflow.getHandle(chargeWorkflowId(accountId, key)).executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint }] });
+export function joinCharge(
+  deps: Deps,
+  accountId: string,
+  key: string,
+  requestId: string,
+  fingerprint: string,
+): Promise<AcceptOutcome | typeof TIMED_OUT> {
+  const accepted = deps.temporal.workflow
+    .getHandle(chargeWorkflowId(accountId, key))
+    .executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint }] });
   return within(accepted, deps.config.acceptWaitMs);
 }
 

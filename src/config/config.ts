@@ -120,7 +120,10 @@ const integer = (fallback: number | null, minimum: number, maximum = Number.MAX_
 
 /** `true`/`1` or `false`/`0`; `fallback` when unset (null: none). */
 const flag = (fallback: boolean | null) =>
-  Type.Boolean({ ...(fallback === null ? {} : { default: fallback }), [REFUSAL]: (text: unknown) => `must be true or false, got "${text}"` });
+  Type.Boolean({
+    ...(fallback === null ? {} : { default: fallback }),
+    [REFUSAL]: (text: unknown) => `must be true or false, got "${text}"`,
+  });
 
 const textOr = (fallback: string) => Type.String({ default: fallback });
 
@@ -199,7 +202,11 @@ const Environment = Type.Object({
   PSP_WEBHOOK_CLIENT_CA_FILE: text(),
   PSP_WEBHOOK_HINT_INTERVAL_MS: integer(1000, 0, 3_600_000),
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
-    Type.Refine(Type.String(), (endpoint) => isUrl(endpoint, ['http:', 'https:']), (endpoint) => `must be an http(s) URL, got "${endpoint}"`),
+    Type.Refine(
+      Type.String(),
+      (endpoint) => isUrl(endpoint, ['http:', 'https:']),
+      (endpoint) => `must be an http(s) URL, got "${endpoint}"`,
+    ),
   ),
   OTEL_SERVICE_NAME: textOr('pix-engine'),
 });
@@ -220,7 +227,11 @@ const FLAGS = new Map([
 function fromText(schema: TSchema, text: string): unknown {
   if (Type.IsInteger(schema)) return Number(text);
   if (Type.IsBoolean(schema)) return FLAGS.get(text) ?? text;
-  if (Type.IsArray(schema)) return text.split(',').map((item) => item.trim()).filter(Boolean);
+  if (Type.IsArray(schema))
+    return text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   return text;
 }
 
@@ -305,12 +316,19 @@ function temporalServer(env: Env, address: string | undefined): { server: Tempor
     const { namespace, connectionOptions } = toClientOptions(profile);
     const { tls, apiKey, metadata } = connectionOptions;
     return {
-      server: { address, ...(tls === undefined ? {} : { tls }), ...(apiKey === undefined ? {} : { apiKey }), ...(metadata === undefined ? {} : { metadata }) },
+      server: {
+        address,
+        ...(tls === undefined ? {} : { tls }),
+        ...(apiKey === undefined ? {} : { apiKey }),
+        ...(metadata === undefined ? {} : { metadata }),
+      },
       namespace,
     };
   } catch (err) {
     if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`Temporal connection settings (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE, TEMPORAL_TLS_*): ${(err as Error).message}`);
+    throw new ConfigError(
+      `Temporal connection settings (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE, TEMPORAL_TLS_*): ${(err as Error).message}`,
+    );
   }
 }
 
@@ -329,7 +347,8 @@ const PSP_WEBHOOK_TLS = ['PSP_WEBHOOK_TLS_CERT_FILE', 'PSP_WEBHOOK_TLS_KEY_FILE'
 function pspWebhookTls(settings: Settings): PspWebhookTls | null {
   const [certFile, keyFile, clientCaFile] = PSP_WEBHOOK_TLS.map((name) => settings[name]);
   if (!certFile && !keyFile && !clientCaFile) return null;
-  if (!certFile || !keyFile || !clientCaFile) throw new ConfigError(`${PSP_WEBHOOK_TLS.join(', ')} go together: set all three (mTLS) or none (plain HTTP behind a proxy)`);
+  if (!certFile || !keyFile || !clientCaFile)
+    throw new ConfigError(`${PSP_WEBHOOK_TLS.join(', ')} go together: set all three (mTLS) or none (plain HTTP behind a proxy)`);
   return { certFile, keyFile, clientCaFile };
 }
 
@@ -360,7 +379,8 @@ function pspWebhookHost(settings: Settings, tls: PspWebhookTls | null, warnings:
 function listenerBounds(settings: Settings): ListenerBounds {
   const requestTimeoutMs = settings.HTTP_REQUEST_TIMEOUT_MS;
   const headersTimeoutMs = settings.HTTP_HEADERS_TIMEOUT_MS ?? Math.min(20_000, requestTimeoutMs);
-  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   return {
     idleTimeoutMs: settings.HTTP_IDLE_TIMEOUT_MS,
     headersTimeoutMs,

@@ -68,7 +68,9 @@ const Route = Type.Object(
     clientId: text(),
     clientSecret: text(),
     // null reads as the default, as an absent field
-    tokenBody: Type.Optional(Type.Union([Type.Literal('form'), Type.Literal('json'), Type.Null()], { [REFUSAL]: 'must be "form" or "json"' })),
+    tokenBody: Type.Optional(
+      Type.Union([Type.Literal('form'), Type.Literal('json'), Type.Null()], { [REFUSAL]: 'must be "form" or "json"' }),
+    ),
     tls: Type.Object(
       { certFile: text(), keyFile: text(), caFile: Type.Optional(text()) },
       { additionalProperties: false, [REFUSAL]: 'must be an object with certFile and keyFile' },
@@ -82,7 +84,13 @@ const Route = Type.Object(
         () => 'must list a certificate\'s subject attributes, each once, like "CN=webhooks.psp.example, O=PSP S.A."',
       ),
     ),
-    merchantCity: Type.Optional(Type.Refine(text(), (value) => value.length <= 15, () => "must have at most 15 characters (the BR Code's limit)")),
+    merchantCity: Type.Optional(
+      Type.Refine(
+        text(),
+        (value) => value.length <= 15,
+        () => "must have at most 15 characters (the BR Code's limit)",
+      ),
+    ),
     send: Type.Optional(
       Type.Object(
         { type: Type.Literal('efi', { [REFUSAL]: 'must be "efi"' }), baseUrl: url(['https:']) },
@@ -94,7 +102,10 @@ const Route = Type.Object(
 );
 
 const RouteName = Type.Refine(
-  Type.String({ pattern: ROUTE_NAME.source, [REFUSAL]: "a route name is 1 to 63 letters, digits, '_' or '-', starting with a letter or digit" }),
+  Type.String({
+    pattern: ROUTE_NAME.source,
+    [REFUSAL]: "a route name is 1 to 63 letters, digits, '_' or '-', starting with a letter or digit",
+  }),
   (name) => !RESERVED_NAMES.includes(name),
   (name) => `${name} is the built-in route; give this one another name`,
 );
@@ -127,7 +138,8 @@ export function loadRoutesFile(path: string, warn: (message: string) => void = (
 /** Group or other users may read it (mode 0640, 0644…): not refused, since a mounted secret can be 0444 by design. */
 function warnIfShared(file: string, what: string, warn: (message: string) => void): void {
   const mode = statSync(file).mode & 0o777;
-  if ((mode & 0o077) !== 0) warn(`${what}: ${file} has mode 0${mode.toString(8)}, readable by other users of this machine; make it 0600 (chmod 600)`);
+  if ((mode & 0o077) !== 0)
+    warn(`${what}: ${file} has mode 0${mode.toString(8)}, readable by other users of this machine; make it 0600 (chmod 600)`);
 }
 
 function parseRoutes(parsed: unknown, baseDir: string, path: string, warn: (message: string) => void): BcbApiPixRouteConfig[] {
@@ -161,7 +173,11 @@ function routeConfig(name: string, route: RouteEntry, place: Place): BcbApiPixRo
     clientId: route.clientId,
     clientSecret: new Secret(route.clientSecret),
     tokenBody: route.tokenBody ?? 'form',
-    tls: { cert: pem(tls.certFile, 'certFile', files), key: new Secret(pem(tls.keyFile, 'keyFile', files)), ca: tls.caFile === undefined ? null : pem(tls.caFile, 'caFile', files) },
+    tls: {
+      cert: pem(tls.certFile, 'certFile', files),
+      key: new Secret(pem(tls.keyFile, 'keyFile', files)),
+      ca: tls.caFile === undefined ? null : pem(tls.caFile, 'caFile', files),
+    },
     pixKey: route.pixKey,
     webhookUrl: route.webhookUrl === undefined ? null : withoutTrailingSlash(route.webhookUrl),
     webhookClientSubject: route.webhookClientSubject === undefined ? null : subjectAttributes(route.webhookClientSubject),

@@ -44,7 +44,8 @@ const isKeyError = (error: SchemaError) => error.schemaPath.endsWith('/propertyN
 /** What `additionalProperties` and `propertyNames` say once for an object, after an error for each key. */
 const isSummary = (error: SchemaError) => error.keyword === 'additionalProperties' || error.keyword === 'propertyNames';
 
-const entries = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {});
+const entries = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 
 function childOf(node: Node | undefined, step: string): Node | undefined {
   if (node?.properties && Object.hasOwn(node.properties, step)) return node.properties[step];

@@ -74,7 +74,12 @@ async function applyPending(session: Sql, migrations: Migration[]): Promise<stri
     )`;
     await session`alter table schema_migrations add column if not exists checksum text`;
   });
-  const recorded = new Map((await session<{ name: string; checksum: string | null }[]>`select name, checksum from schema_migrations`).map((r) => [r.name, r.checksum]));
+  const recorded = new Map(
+    (await session<{ name: string; checksum: string | null }[]>`select name, checksum from schema_migrations`).map((r) => [
+      r.name,
+      r.checksum,
+    ]),
+  );
   for (const { name, checksum } of migrations) {
     const applied = recorded.get(name);
     if (applied === undefined) continue;

@@ -116,11 +116,7 @@ export function chargeAmounts(input: {
  * amount + fee and the recipient gets the amount; false: the account pays the amount and the
  * recipient gets amount − fee, which must stay positive.
  */
-export function transferAmounts(input: {
-  amountCents: number;
-  coverFee: boolean;
-  rule: FeeRule;
-}): TransferAmounts | AmountsError {
+export function transferAmounts(input: { amountCents: number; coverFee: boolean; rule: FeeRule }): TransferAmounts | AmountsError {
   const { amountCents, coverFee, rule } = input;
   const feeCents = feeFor(amountCents, rule);
   if (amountCents <= feeCents) return { ok: false, code: 'FEE_EXCEEDS_AMOUNT' };

@@ -18,7 +18,14 @@ export interface QrReadLimits extends Omit<FairQueueLimits, 'slots'> {
   decodeMs: number;
 }
 
-export const QR_READ_LIMITS: QrReadLimits = { threads: 1, decodeMs: 10_000, perAccount: 1, waiting: 16, perAccountWaiting: 4, waitMs: 10_000 };
+export const QR_READ_LIMITS: QrReadLimits = {
+  threads: 1,
+  decodeMs: 10_000,
+  perAccount: 1,
+  waiting: 16,
+  perAccountWaiting: 4,
+  waitMs: 10_000,
+};
 
 export type QrRead = { ok: true; text: string } | { ok: false; reason: string; retryable: boolean };
 

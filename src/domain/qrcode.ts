@@ -48,7 +48,8 @@ export const UNREADABLE_QR = 'QR code ilegível (envie o BR Code ou a imagem PNG
 export function checkQrImage(base64: string): QrImageCheck {
   const png = Buffer.from(base64, 'base64');
   if (png.length > QR_IMAGE_LIMITS.bytes) return { ok: false, reason: `imagem de QR code com mais de ${QR_IMAGE_LIMITS.bytes} bytes` };
-  if (png.length < 33 || !png.subarray(0, 8).equals(PNG_SIGNATURE) || png.toString('latin1', 12, 16) !== 'IHDR') return { ok: false, reason: UNREADABLE_QR };
+  if (png.length < 33 || !png.subarray(0, 8).equals(PNG_SIGNATURE) || png.toString('latin1', 12, 16) !== 'IHDR')
+    return { ok: false, reason: UNREADABLE_QR };
   const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
   if (width > QR_IMAGE_LIMITS.side || height > QR_IMAGE_LIMITS.side) {
     return { ok: false, reason: `imagem de QR code de ${width}×${height} px (máximo ${QR_IMAGE_LIMITS.side}×${QR_IMAGE_LIMITS.side})` };

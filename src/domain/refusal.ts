@@ -63,11 +63,13 @@ export class RecordedRefusal extends Error {
   }
 }
 
-export const invalidRequest = (message: string, param?: string) => new Refusal('invalid_request', message, param === undefined ? {} : { param });
+export const invalidRequest = (message: string, param?: string) =>
+  new Refusal('invalid_request', message, param === undefined ? {} : { param });
 export const operationRefused = (message: string) => new Refusal('operation_refused', message);
 export const accountUnavailable = () => new Refusal('account_unavailable', 'Conta bloqueada ou indisponível');
 export const kycRequired = () => new Refusal('kyc_required', 'A verificação de identidade (KYC) da conta não está concluída');
-export const withdrawalInProgress = () => new Refusal('WITHDRAWAL_IN_PROGRESS', 'Já existe uma transferência pendente nesta conta; aguarde a conclusão');
+export const withdrawalInProgress = () =>
+  new Refusal('WITHDRAWAL_IN_PROGRESS', 'Já existe uma transferência pendente nesta conta; aguarde a conclusão');
 export const withdrawalsBlocked = () =>
   new Refusal('invalid_request', 'Transferências bloqueadas pela administração da conta', { reason: 'withdrawals_blocked' });
 export const insufficientBalance = () => operationRefused('Saldo disponível insuficiente para a transferência');

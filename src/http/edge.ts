@@ -33,33 +33,41 @@ export function errorBody(requestId: string, err: ApiError) {
  * `loggedPath` is what the access log says of a path (the admin app's masks the codec UI's secret).
  */
 export function edge(log: Logger, loggedPath: (path: string) => string = (path) => path): Koa.Middleware {
-  return (ctx, next) => traceRequest(ctx, async () => {
-    const started = process.hrtime.bigint();
-    ctx.state.requestId = newRequestId();
-    ctx.set('X-Request-Id', ctx.state.requestId);
-    ctx.set('X-Service-Version', SERVICE_VERSION);
-    try {
-      checkPathAndQuery(ctx);
-      await next();
-      if (ctx.body === undefined && ctx.status === 404) throw notFound('Rota não encontrada');
-    } catch (caught) {
-      let err = answerOf(caught);
-      if (err === null) {
-        log.error({ err: caught, requestId: ctx.state.requestId, route: ctx.state.route }, 'unhandled error');
-        err = internalError();
+  return (ctx, next) =>
+    traceRequest(ctx, async () => {
+      const started = process.hrtime.bigint();
+      ctx.state.requestId = newRequestId();
+      ctx.set('X-Request-Id', ctx.state.requestId);
+      ctx.set('X-Service-Version', SERVICE_VERSION);
+      try {
+        checkPathAndQuery(ctx);
+        await next();
+        if (ctx.body === undefined && ctx.status === 404) throw notFound('Rota não encontrada');
+      } catch (caught) {
+        let err = answerOf(caught);
+        if (err === null) {
+          log.error({ err: caught, requestId: ctx.state.requestId, route: ctx.state.route }, 'unhandled error');
+          err = internalError();
+        }
+        ctx.status = err.status;
+        ctx.set(err.headers);
+        ctx.body = errorBody(ctx.state.requestId, err);
+      } finally {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        observeRequest(ctx.method, ctx.state.route, ctx.status, durationMs / 1000);
+        log.info(
+          {
+            requestId: ctx.state.requestId,
+            method: ctx.method,
+            route: ctx.state.route ?? null,
+            path: loggedPath(ctx.path),
+            status: ctx.status,
+            durationMs: Math.round(durationMs * 100) / 100,
+          },
+          'request',
+        );
       }
-      ctx.status = err.status;
-      ctx.set(err.headers);
-      ctx.body = errorBody(ctx.state.requestId, err);
-    } finally {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      observeRequest(ctx.method, ctx.state.route, ctx.status, durationMs / 1000);
-      log.info(
-        { requestId: ctx.state.requestId, method: ctx.method, route: ctx.state.route ?? null, path: loggedPath(ctx.path), status: ctx.status, durationMs: Math.round(durationMs * 100) / 100 },
-        'request',
-      );
-    }
-  });
+    });
 }
 
 // Text the router reads obeys the rule of bodies (text-rule.ts; PostgreSQL cannot even store U+0000 or

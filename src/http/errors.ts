@@ -4,7 +4,12 @@
 // `/split/0/percent`, `/limit` for a query parameter, `/id` for a path parameter), absent when no
 // single field is. The core throws no ApiError: its refusals (domain/refusal.ts) become one here
 // (`answerOf`), with the status of the one table (refusal-status.ts).
-import { invalidRequest as invalidRequestRefusal, operationRefused as operationRefusal, RecordedRefusal, Refusal } from '../domain/refusal.js';
+import {
+  invalidRequest as invalidRequestRefusal,
+  operationRefused as operationRefusal,
+  RecordedRefusal,
+  Refusal,
+} from '../domain/refusal.js';
 import { refusalStatus } from './refusal-status.js';
 
 export class ApiError extends Error {

@@ -34,9 +34,13 @@ function forEngine(node: unknown, withOneOf: boolean): unknown {
     copy[key] = forEngine(value, withOneOf);
   }
   if ((node as { multipleOf?: unknown }).multipleOf === CENT) {
-    copy = Type.Refine(copy as unknown as TSchema, hasTwoDecimalsAtMost, () => 'no máximo duas casas decimais') as unknown as Record<string, unknown>;
+    copy = Type.Refine(copy as unknown as TSchema, hasTwoDecimalsAtMost, () => 'no máximo duas casas decimais') as unknown as Record<
+      string,
+      unknown
+    >;
   }
-  for (const { check, error } of refinementsOf(node)) copy = Type.Refine(copy as unknown as TSchema, check, error) as unknown as Record<string, unknown>;
+  for (const { check, error } of refinementsOf(node))
+    copy = Type.Refine(copy as unknown as TSchema, check, error) as unknown as Record<string, unknown>;
   return copy;
 }
 
@@ -55,4 +59,3 @@ export function refinementsOf(schema: unknown): Array<{ check: (value: unknown) 
 export function compileRequestSchema<const T extends TSchema>(schema: T) {
   return { all: Compile(forEngine(schema, true) as T), fields: Compile(forEngine(schema, false) as T) };
 }
-

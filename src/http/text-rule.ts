@@ -6,7 +6,8 @@
 // characters too: no field of this service is multi-line.
 import { invalidRequest, type Refusal } from '../domain/refusal.js';
 
-const FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN =
+  /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function kindOf(unit: number): string {
   if (unit === 0) return 'caractere nulo';

@@ -7,7 +7,12 @@ export function jsonPointer(...steps: Array<string | number>): string {
 
 /** The steps of a pointer, unescaped: `/payer/name` is `['payer', 'name']`. */
 export function pointerSteps(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 /** Where an error points; a `required` error points at the missing property itself. */

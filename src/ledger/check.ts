@@ -37,14 +37,20 @@ async function violationsIn(tx: TxSql): Promise<LedgerViolation[]> {
     where kind = any(${[...CUSTOMER_KINDS]}::text[]) and balance < 0 order by id`;
   return [
     ...unbalanced.map((r) => ({ kind: 'unbalanced_posting' as const, postingKey: r.postingKey, sumCents: Number(r.sum) })),
-    ...mismatched.map((r) => ({ kind: 'balance_mismatch' as const, account: r.account, balanceCents: Number(r.balance), entriesCents: Number(r.entries) })),
+    ...mismatched.map((r) => ({
+      kind: 'balance_mismatch' as const,
+      account: r.account,
+      balanceCents: Number(r.balance),
+      entriesCents: Number(r.entries),
+    })),
     ...negative.map((r) => ({ kind: 'negative_customer_balance' as const, account: r.account, balanceCents: Number(r.balance) })),
   ];
 }
 
 // Repeatable read: every query sees the same snapshot, so postings committing meanwhile cannot look
 // like a mismatch.
-const snapshot = <T>(sql: Sql, work: (tx: TxSql) => Promise<T>): Promise<T> => sql.begin('isolation level repeatable read read only', work) as Promise<T>;
+const snapshot = <T>(sql: Sql, work: (tx: TxSql) => Promise<T>): Promise<T> =>
+  sql.begin('isolation level repeatable read read only', work) as Promise<T>;
 
 export function checkLedger(sql: Sql): Promise<LedgerViolation[]> {
   return snapshot(sql, violationsIn);

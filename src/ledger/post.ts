@@ -42,7 +42,8 @@ function validate(posting: Posting): Map<string, number> {
   const deltas = new Map<string, number>();
   let sum = 0;
   for (const { account, amount } of posting.entries) {
-    if (!Number.isSafeInteger(amount) || amount === 0) throw new InvalidPosting(`posting ${posting.key}: amount ${amount} is not a non-zero integer of centavos`);
+    if (!Number.isSafeInteger(amount) || amount === 0)
+      throw new InvalidPosting(`posting ${posting.key}: amount ${amount} is not a non-zero integer of centavos`);
     parseLedgerAccount(account);
     sum += amount;
     deltas.set(account, (deltas.get(account) ?? 0) + amount);
@@ -103,7 +104,13 @@ async function uncoveredDebit(tx: TxSql, deltas: Map<string, number>): Promise<I
     select * from unnest(${refs.map((r) => r.id)}::text[], ${refs.map((r) => r.ownerId)}::text[], ${refs.map((r) => r.kind)}::text[])
     order by 1
     on conflict (id) do nothing`.execute();
-  const [, balances] = await Promise.all([created, lockedBalances(tx, refs.map((r) => r.id))]);
+  const [, balances] = await Promise.all([
+    created,
+    lockedBalances(
+      tx,
+      refs.map((r) => r.id),
+    ),
+  ]);
   for (const [account, balance] of balances) {
     const delta = deltas.get(account)!;
     if (balance + delta < 0 && isCustomerKind(parseLedgerAccount(account).kind)) return new InsufficientFunds(account, balance, -delta);
@@ -122,18 +129,22 @@ async function alreadyPosted(tx: TxSql, key: string): Promise<boolean> {
  * already posted: the caller's transaction must then roll back (its batch is then run one by one).
  */
 export function postAllNew(tx: TxSql, postings: Posting[]): Promise<void> {
-  return inSpan('ledger.post', { 'ledger.postings': postings.length, 'ledger.entries': postings.reduce((n, p) => n + p.entries.length, 0) }, async () => {
-    const deltas = new Map<string, number>();
-    for (const posting of postings) {
-      const own = validate(posting);
-      const debited = customerDebited(own);
-      if (debited !== undefined) throw new InvalidPosting(`posting ${posting.key} debits ${debited}: post it alone`);
-      for (const [account, delta] of own) deltas.set(account, (deltas.get(account) ?? 0) + delta);
-    }
-    const posted = await write(tx, postings, deltas, 'unlocked');
-    if (posted !== postings.length) throw new Error(`${postings.length - posted} of ${postings.length} postings were already posted`);
-    ledgerPostings.inc(posted);
-  });
+  return inSpan(
+    'ledger.post',
+    { 'ledger.postings': postings.length, 'ledger.entries': postings.reduce((n, p) => n + p.entries.length, 0) },
+    async () => {
+      const deltas = new Map<string, number>();
+      for (const posting of postings) {
+        const own = validate(posting);
+        const debited = customerDebited(own);
+        if (debited !== undefined) throw new InvalidPosting(`posting ${posting.key} debits ${debited}: post it alone`);
+        for (const [account, delta] of own) deltas.set(account, (deltas.get(account) ?? 0) + delta);
+      }
+      const posted = await write(tx, postings, deltas, 'unlocked');
+      if (posted !== postings.length) throw new Error(`${postings.length - posted} of ${postings.length} postings were already posted`);
+      ledgerPostings.inc(posted);
+    },
+  );
 }
 
 /**

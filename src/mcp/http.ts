@@ -48,7 +48,11 @@ function refuse(ctx: Koa.Context, err: ApiError, body: unknown): void {
   ctx.body = {
     jsonrpc: '2.0',
     id,
-    error: { code: REFUSED, message: err.message, data: { status: err.status, code: err.code, ...err.extra, requestId: ctx.state.requestId } },
+    error: {
+      code: REFUSED,
+      message: err.message,
+      data: { status: err.status, code: err.code, ...err.extra, requestId: ctx.state.requestId },
+    },
   };
 }
 

@@ -45,7 +45,13 @@ function validatorOf(route: RouteSpec, deps: Deps): Koa.Middleware {
 }
 
 /** Validates the arguments and calls `route.handler` as `caller`; an ApiError either throws propagates unchanged. */
-export async function invokeRoute(app: Koa, deps: Deps, route: RouteSpec, caller: Caller, args: Record<string, unknown>): Promise<RouteAnswer> {
+export async function invokeRoute(
+  app: Koa,
+  deps: Deps,
+  route: RouteSpec,
+  caller: Caller,
+  args: Record<string, unknown>,
+): Promise<RouteAnswer> {
   const { params, url } = requestFor(route, args);
   const req = new IncomingMessage(new Socket());
   req.method = route.method;

@@ -4,7 +4,13 @@
 // is a tool result with `isError` carrying the REST error envelope, so the model can read the code.
 import type Koa from 'koa';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../accounts/account.js';
 import { authorize } from '../routing/auth.js';
 import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../routing/rate-limit.js';
@@ -27,7 +33,10 @@ function authorizeTool(caller: Caller, tool: ToolSpec): void {
 }
 
 export function createMcpServer(app: Koa, deps: Deps, tools: Map<string, ToolSpec>, caller: Caller): Server {
-  const server = new Server({ name: 'pix-payments', version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'pix-payments', version: SERVICE_VERSION },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map(({ name, description, inputSchema, outputSchema }) => ({
       name,

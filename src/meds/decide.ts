@@ -16,7 +16,8 @@ import type { MedChangeResult, MedOutcome } from '../../contracts/med.contract.j
 
 function settleRetention(tx: TxSql, med: MedRow, outcome: MedOutcome) {
   const retained = customerAccount(med.accountId, 'retained');
-  const destination = outcome === 'accepted' ? platformAccount('pix_clearing', med.transactionId) : customerAccount(med.accountId, 'available');
+  const destination =
+    outcome === 'accepted' ? platformAccount('pix_clearing', med.transactionId) : customerAccount(med.accountId, 'available');
   return post(tx, {
     key: `med:${med.id}:${outcome === 'accepted' ? 'return' : 'release'}`,
     transactionId: med.transactionId,
@@ -49,7 +50,8 @@ export async function decideMed(sql: Sql, medId: string, outcome: MedOutcome): P
     if (!locked) return medNotFound();
     const med = (await findMedById(tx, medId))!;
     if (med.status === outcome) {
-      const refunded = outcome === 'accepted' ? await tx`select 1 from transactions where id = ${med.transactionId} and status = 'refunded'` : [];
+      const refunded =
+        outcome === 'accepted' ? await tx`select 1 from transactions where id = ${med.transactionId} and status = 'refunded'` : [];
       const eventIds = [...(refunded.length ? [transactionEventId(med.transactionId, 'refunded')] : []), medEventId(med.id, outcome)];
       return { ok: true, eventIds };
     }

@@ -29,7 +29,8 @@ export function openMed(sql: Sql, input: OpenMedInput): Promise<MedChangeResult>
       select account_id as "accountId", type, status, amount, refunded_amount as refunded
       from transactions where id = ${input.transactionId} for update`;
     if (!charge) return medNotFound('Transação não encontrada');
-    if (charge.type !== 'payment' || charge.status !== 'approved') return medRefused('Só uma cobrança Pix aprovada pode ser contestada por MED');
+    if (charge.type !== 'payment' || charge.status !== 'approved')
+      return medRefused('Só uma cobrança Pix aprovada pode ser contestada por MED');
     const [open] = await tx`select id from meds where transaction_id = ${input.transactionId} and status = 'open'`;
     if (open) return medRefused(`Já existe uma MED em análise para esta transação (${open.id as string})`);
     const disputable = Number(charge.amount - charge.refunded);

@@ -31,7 +31,11 @@ export function medIdOfReturn(transactionId: string, returnId: string): string {
 }
 
 /** Records the devolução once; answers the events of its MED (recorded now or by an earlier attempt) to dispatch. */
-export async function recordRouteMedReturn(deps: { sql: Sql; log: Logger }, transactionId: string, devolucao: RouteMedReturn): Promise<string[]> {
+export async function recordRouteMedReturn(
+  deps: { sql: Sql; log: Logger },
+  transactionId: string,
+  devolucao: RouteMedReturn,
+): Promise<string[]> {
   const medId = medIdOfReturn(transactionId, devolucao.id);
   let refunded = false;
   const recorded = await deps.sql.begin(async (tx): Promise<string[]> => {
@@ -47,7 +51,13 @@ export async function recordRouteMedReturn(deps: { sql: Sql; log: Logger }, tran
     const amountCents = Math.min(devolucao.amountCents, remaining);
     if (amountCents <= 0 || amountCents < devolucao.amountCents) {
       deps.log.error(
-        { alert: 'med_return_exceeds_charge', transactionId, returnId: devolucao.id, returnedCents: devolucao.amountCents, remainingCents: remaining },
+        {
+          alert: 'med_return_exceeds_charge',
+          transactionId,
+          returnId: devolucao.id,
+          returnedCents: devolucao.amountCents,
+          remainingCents: remaining,
+        },
         'alert: the PSP returned more than the charge has left to return; recorded up to what remains',
       );
       if (amountCents <= 0) return [];

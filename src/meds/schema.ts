@@ -11,7 +11,8 @@ export const MedSchema = Type.Object(
     transactionId: Type.String({ description: 'Cobrança contestada (txn_…)' }),
     externalId: Type.String({ description: 'externalId (chave de idempotência) do pedido contestado' }),
     status: Type.Enum([...MED_STATUSES], {
-      description: 'open: em análise, valor retido; accepted: devolução aceita, o valor retido voltou ao pagador; rejected: contestação recusada, a retenção foi liberada',
+      description:
+        'open: em análise, valor retido; accepted: devolução aceita, o valor retido voltou ao pagador; rejected: contestação recusada, a retenção foi liberada',
     }),
     reason: Type.String({ description: 'Motivo informado pela instituição do pagador (por exemplo fraud, operational_failure)' }),
     amount: reais('Valor contestado'),

@@ -5,7 +5,16 @@
 // workflow answers is read back from the read model: the admin API serializes the MED.
 import { randomBytes } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { decideUpdate, MED_WORKFLOW, medWorkflowId, openedUpdate, type MedChangeResult, type MedOutcome, type MedRefusal, type MedWorkflow } from '../../contracts/med.contract.js';
+import {
+  decideUpdate,
+  MED_WORKFLOW,
+  medWorkflowId,
+  openedUpdate,
+  type MedChangeResult,
+  type MedOutcome,
+  type MedRefusal,
+  type MedWorkflow,
+} from '../../contracts/med.contract.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { ensureStarted } from '../temporal/accept-with-start.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';

@@ -21,7 +21,10 @@ function freeLoopbackPort(): Promise<number> {
 export async function temporalMetricsExporter(): Promise<MetricsExporterConfig> {
   const port = await freeLoopbackPort();
   scrapeUrl = `http://127.0.0.1:${port}/metrics`;
-  return { metricPrefix: 'temporal_', prometheus: { bindAddress: `127.0.0.1:${port}`, countersTotalSuffix: true, useSecondsForDurations: true } };
+  return {
+    metricPrefix: 'temporal_',
+    prometheus: { bindAddress: `127.0.0.1:${port}`, countersTotalSuffix: true, useSecondsForDurations: true },
+  };
 }
 
 /** The SDK's metrics text, or '' when this process runs no worker or the SDK does not answer in time. */

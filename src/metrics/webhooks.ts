@@ -8,5 +8,6 @@ import { webhookAttempts, webhookDeliveryLatency } from './registry.js';
  */
 export function countWebhookAttempt(ok: boolean, automatic: boolean, event: { type: string; recordedAt: string }): void {
   webhookAttempts.inc({ outcome: ok ? 'success' : 'failure' });
-  if (ok && automatic) webhookDeliveryLatency.observe({ event: event.type }, Math.max(0, (Date.now() - Date.parse(event.recordedAt)) / 1000));
+  if (ok && automatic)
+    webhookDeliveryLatency.observe({ event: event.type }, Math.max(0, (Date.now() - Date.parse(event.recordedAt)) / 1000));
 }

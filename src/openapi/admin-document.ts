@@ -29,7 +29,12 @@ const ADMIN_PROFILE: ApiProfile<OperationSpec> = {
   security: () => [{ [SECURITY_SCHEME]: [] }],
   access: () => 'Requires the admin token (`Authorization: Bearer <ADMIN_TOKEN>`). No quota.',
   errors: (route) =>
-    documentedErrors([...(route.errors ?? []), ...UNAUTHORIZED, ...(route.request?.body || route.request?.query ? WITH_BODY : []), ...ALWAYS]),
+    documentedErrors([
+      ...(route.errors ?? []),
+      ...UNAUTHORIZED,
+      ...(route.request?.body || route.request?.query ? WITH_BODY : []),
+      ...ALWAYS,
+    ]),
   headers: () => ({
     'X-Request-Id': { ...SERVICE_HEADERS['X-Request-Id']!, required: true },
     'X-Service-Version': { ...SERVICE_HEADERS['X-Service-Version']!, required: true },

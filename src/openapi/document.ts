@@ -27,7 +27,8 @@ const HEADERS: Record<string, { description: string; schema: Json }> = {
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 // A Reference Object cannot carry `required`, so required headers are written inline.
-const header = (name: string, required = false): Json => (required ? { ...HEADERS[name]!, required: true } : { $ref: `#/components/headers/${name}` });
+const header = (name: string, required = false): Json =>
+  required ? { ...HEADERS[name]!, required: true } : { $ref: `#/components/headers/${name}` };
 
 const KEY_QUOTA = `${KEY_QUOTA_LIMIT} requests per ${KEY_QUOTA_WINDOW_SECONDS} seconds`;
 
@@ -40,7 +41,10 @@ const PUBLIC_PROFILE: ApiProfile<RouteSpec> = {
       : `Requires an API key with the \`${route.permission}\` permission${route.financial ? ' and an account with completed identity verification' : ''}. Counts against the key's quota of ${KEY_QUOTA}.`,
   errors: routeErrors,
   headers(route, status) {
-    const headers: Record<string, Json> = { 'X-Request-Id': header('X-Request-Id', true), 'X-Service-Version': header('X-Service-Version', true) };
+    const headers: Record<string, Json> = {
+      'X-Request-Id': header('X-Request-Id', true),
+      'X-Service-Version': header('X-Service-Version', true),
+    };
     if (route.permission !== null || status === 429) for (const name of RATE_LIMIT_HEADERS) headers[name] = header(name);
     if (status === 429) headers['Retry-After'] = header('Retry-After', true);
     // A 503 of work that only waited its turn (a QR image's decoder) says when to come back.
@@ -78,7 +82,12 @@ export function buildOpenApiDocument(catalogue: ServiceCatalogue): Record<string
       description: DESCRIPTION(catalogue.mcpUrl),
     },
     servers: [{ url: catalogue.baseUrl, description: 'Production (the only environment)' }],
-    'x-mcp': { url: catalogue.mcpUrl, transport: 'streamable-http', tools: catalogue.mcpTools, authentication: 'Same bearer API key, permissions and quota as the REST API' },
+    'x-mcp': {
+      url: catalogue.mcpUrl,
+      transport: 'streamable-http',
+      tools: catalogue.mcpTools,
+      authentication: 'Same bearer API key, permissions and quota as the REST API',
+    },
     paths: documentPaths,
     webhooks,
     components: {

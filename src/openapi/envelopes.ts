@@ -73,7 +73,10 @@ const ErrorDetail = (codes: string[]) =>
       code: codes.length === 1 ? Type.Literal(codes[0]!) : Type.Enum(codes),
       message: Type.String({ description: 'Portuguese text for humans; may change. Decide by `code`.' }),
       param: Type.Optional(
-        Type.String({ description: 'JSON pointer of the one field to blame (`/amount`, `/split/0/percent`, `/limit` for a query parameter, `/id` for a path parameter); absent when no single field is' }),
+        Type.String({
+          description:
+            'JSON pointer of the one field to blame (`/amount`, `/split/0/percent`, `/limit` for a query parameter, `/id` for a path parameter); absent when no single field is',
+        }),
       ),
     },
     { additionalProperties: false },

@@ -74,7 +74,8 @@ export const CODE_MEANING: Record<string, string> = {
   invalid_med_status: 'MED status filter outside the list',
   not_found: 'Transaction or MED not found',
   idempotency_key_required: 'Neither `Idempotency-Key` nor `externalId` sent',
-  invalid_idempotency_key: 'More than 100 chars, characters outside letters, digits and `. _ : / -`, or the exact shape of an identifier the engine generates (`txn_`, `out_`, `med_`… followed by their generated part)',
+  invalid_idempotency_key:
+    'More than 100 chars, characters outside letters, digits and `. _ : / -`, or the exact shape of an identifier the engine generates (`txn_`, `out_`, `med_`… followed by their generated part)',
   idempotency_conflict: 'Same key with a different body, or `Idempotency-Key` different from `externalId`',
   operation_refused: 'Business rule: insufficient balance, feature disabled, split does not fit',
   WITHDRAWAL_IN_PROGRESS: 'A transfer is already `pending` in the account',

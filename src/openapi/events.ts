@@ -32,18 +32,18 @@ const MED_SUMMARIES: Record<'med.created' | 'med.updated', string> = {
   'med.updated': 'The dispute changed: decided (accepted or rejected) or past its decision deadline',
 };
 
-const transactionEvents = Object.entries(TRANSACTION_EVENTS).map(
-  ([status, summary]): WebhookEvent => ({
-    name: `transaction.${status}`,
-    summary,
-    dataName: 'Transaction',
-    data: TransactionSchema,
-    idPattern: `^evt_(txn|out)_.+_${status}$`,
-  }),
-);
+const transactionEvents = Object.entries(TRANSACTION_EVENTS).map(([status, summary]): WebhookEvent => ({
+  name: `transaction.${status}`,
+  summary,
+  dataName: 'Transaction',
+  data: TransactionSchema,
+  idPattern: `^evt_(txn|out)_.+_${status}$`,
+}));
 
 const medEvents = Object.entries(MED_SUMMARIES).map(([name, summary]): WebhookEvent => {
-  const changes = Object.entries(MED_EVENTS).filter(([, event]) => event === name).map(([change]) => change);
+  const changes = Object.entries(MED_EVENTS)
+    .filter(([, event]) => event === name)
+    .map(([change]) => change);
   return { name, summary, dataName: 'Med', data: MedSchema, idPattern: `^evt_med_.+_(${changes.join('|')})$` };
 });
 
@@ -53,8 +53,12 @@ const REFUND_EVENTS: Record<RefundChange, string> = {
   failed: 'The refund was not made; its reservation went back to the available balance (pending → failed)',
 };
 
-const refundEvents = Object.entries(REFUND_EVENTS).map(
-  ([change, summary]): WebhookEvent => ({ name: `refund.${change}`, summary, dataName: 'Refund', data: RefundSchema, idPattern: `^evt_rfd_.+_${change}$` }),
-);
+const refundEvents = Object.entries(REFUND_EVENTS).map(([change, summary]): WebhookEvent => ({
+  name: `refund.${change}`,
+  summary,
+  dataName: 'Refund',
+  data: RefundSchema,
+  idPattern: `^evt_rfd_.+_${change}$`,
+}));
 
 export const WEBHOOK_EVENTS: WebhookEvent[] = [...transactionEvents, ...medEvents, ...refundEvents];

@@ -50,7 +50,12 @@ function parameters(route: OperationSpec, components: SchemaComponents): Json[] 
   const undeclaredPath = pathParameterNames(route.path)
     .filter((name) => !declaredNames.has(name))
     .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  return [...declaredPath, ...undeclaredPath, ...fromSchema('query', route.request?.query), ...fromSchema('header', route.request?.headers)];
+  return [
+    ...declaredPath,
+    ...undeclaredPath,
+    ...fromSchema('query', route.request?.query),
+    ...fromSchema('header', route.request?.headers),
+  ];
 }
 
 function successResponse<R extends OperationSpec>(route: R, status: number, profile: ApiProfile<R>, components: SchemaComponents): Json {
@@ -60,11 +65,24 @@ function successResponse<R extends OperationSpec>(route: R, status: number, prof
     ? components.inline(route.response!)
     : components.name(`${name}Response`, successEnvelope(route, route.response ?? ({} as TSchema)));
   const description = route.idempotent && status === 200 ? REPEAT_MEANING : (SUCCESS_MEANING[status] ?? 'Success.');
-  const alternatives = Object.entries(alternativeMediaTypes(route.response)).map(([type, body]) => [type, { schema: components.inline(body) }]);
-  return { description, headers: profile.headers(route, status), content: { [mediaType ?? 'application/json']: { schema }, ...Object.fromEntries(alternatives) } };
+  const alternatives = Object.entries(alternativeMediaTypes(route.response)).map(([type, body]) => [
+    type,
+    { schema: components.inline(body) },
+  ]);
+  return {
+    description,
+    headers: profile.headers(route, status),
+    content: { [mediaType ?? 'application/json']: { schema }, ...Object.fromEntries(alternatives) },
+  };
 }
 
-function errorResponse<R extends OperationSpec>(route: R, status: number, codes: string[], profile: ApiProfile<R>, components: SchemaComponents): Json {
+function errorResponse<R extends OperationSpec>(
+  route: R,
+  status: number,
+  codes: string[],
+  profile: ApiProfile<R>,
+  components: SchemaComponents,
+): Json {
   const lines = codes.map((code) => `- \`${code}\`${profile.codeMeaning[code] ? `: ${profile.codeMeaning[code]}` : ''}`);
   const schema = status === 429 ? components.inline(RateLimitErrorSchema) : components.inline(errorEnvelope(codes));
   return {
@@ -77,7 +95,8 @@ function errorResponse<R extends OperationSpec>(route: R, status: number, codes:
 function operation<R extends OperationSpec>(route: R, profile: ApiProfile<R>, components: SchemaComponents): Json {
   const responses: Record<string, Json> = {};
   for (const status of route.successStatuses ?? [200]) responses[String(status)] = successResponse(route, status, profile, components);
-  for (const [status, codes] of errorsByStatus(profile.errors(route))) responses[String(status)] = errorResponse(route, status, codes, profile, components);
+  for (const [status, codes] of errorsByStatus(profile.errors(route)))
+    responses[String(status)] = errorResponse(route, status, codes, profile, components);
   const body = route.request?.body;
   const requestBody = body && {
     required: !route.request?.optionalBody,
@@ -96,7 +115,11 @@ function operation<R extends OperationSpec>(route: R, profile: ApiProfile<R>, co
 }
 
 /** The `paths` object of `routes`, their schemas collected in `components`. */
-export function pathsOf<R extends OperationSpec>(routes: R[], profile: ApiProfile<R>, components: SchemaComponents): Record<string, Record<string, Json>> {
+export function pathsOf<R extends OperationSpec>(
+  routes: R[],
+  profile: ApiProfile<R>,
+  components: SchemaComponents,
+): Record<string, Record<string, Json>> {
   const result: Record<string, Record<string, Json>> = {};
   for (const route of routes) {
     const path = specPath(route.path);

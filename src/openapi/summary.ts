@@ -23,7 +23,10 @@ export const ServiceSummarySchema = Type.Object(
     version: Type.String(),
     baseUrl: Type.String({ description: 'Base address of the API (ends with /v1)' }),
     documentation: Type.Object(
-      { openapi: Type.String({ description: 'OpenAPI 3.1 document' }), llms: Type.String({ description: 'Text summary for language models' }) },
+      {
+        openapi: Type.String({ description: 'OpenAPI 3.1 document' }),
+        llms: Type.String({ description: 'Text summary for language models' }),
+      },
       { additionalProperties: false },
     ),
     mcp: Type.Object(
@@ -48,7 +51,12 @@ export interface ServiceCatalogue {
 }
 
 export function endpointSummaries(routes: RouteSpec[]) {
-  return routes.map((route) => ({ method: route.method, path: specPath(route.path), permission: route.permission, purpose: route.summary }));
+  return routes.map((route) => ({
+    method: route.method,
+    path: specPath(route.path),
+    permission: route.permission,
+    purpose: route.summary,
+  }));
 }
 
 export function serviceSummary({ routes, ...addresses }: ServiceCatalogue) {

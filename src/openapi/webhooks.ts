@@ -24,7 +24,13 @@ const DELIVERY_HEADERS = (event: string): Json[] => [
       '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed by the webhook secret (or, for keys without an endpoint, the hex SHA-256 of the API key). Validate it in constant time, with an anti-replay window on `t`, before reading the body.',
     schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
   },
-  { name: 'X-Service-Event', in: 'header', required: true, description: 'The event name, equal to `event` in the body.', schema: { type: 'string', const: event } },
+  {
+    name: 'X-Service-Event',
+    in: 'header',
+    required: true,
+    description: 'The event name, equal to `event` in the body.',
+    schema: { type: 'string', const: event },
+  },
   {
     name: 'X-Service-Delivery',
     in: 'header',
@@ -48,7 +54,10 @@ function envelope(event: WebhookEvent): TSchema {
 
 export function webhookOperation(event: WebhookEvent, components: SchemaComponents): Json {
   components.name(event.dataName, event.data);
-  const operationId = `on${event.name.split('.').map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('')}`;
+  const operationId = `on${event.name
+    .split('.')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}`;
   return {
     operationId,
     summary: event.summary,

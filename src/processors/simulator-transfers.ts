@@ -38,9 +38,7 @@ function stateOf(row: SimulatorTransferRow): TransferState {
 
 /** What the network decides about a destination before it moves any money. */
 type Verdict =
-  | { kind: 'refused'; reason: string }
-  | { kind: 'key' }
-  | { kind: 'code'; oneTimeCode: string | null; chargeTxid: string | null };
+  { kind: 'refused'; reason: string } | { kind: 'key' } | { kind: 'code'; oneTimeCode: string | null; chargeTxid: string | null };
 
 export interface SimulatorTransferOptions {
   /** ms after which a pending transfer settles by itself as approved; -1: only through completeTransfer. */
@@ -72,7 +70,9 @@ export class SimulatorTransferRoute implements TransferRoute {
     const code = parseBrCode(value);
     if (!code.ok) return { kind: 'refused', reason: 'invalid_br_code' };
     if (code.amountCents !== null && code.amountCents !== request.amountCents) return { kind: 'refused', reason: 'amount_mismatch' };
-    const [charge] = await this.sql<{ txid: string }[]>`select txid from simulator_charges where br_code = ${value.trim()} and txid = ${code.txid}`;
+    const [charge] = await this.sql<
+      { txid: string }[]
+    >`select txid from simulator_charges where br_code = ${value.trim()} and txid = ${code.txid}`;
     return { kind: 'code', oneTimeCode: code.static ? null : value.trim(), chargeTxid: charge?.txid ?? null };
   }
 

@@ -87,7 +87,6 @@ export interface TransferRoute {
   transferStatus(transactionId: string): Promise<TransferState>;
 }
 
-
 /**
  * A refusal that retrying cannot change (the route said no, as opposed to being unreachable). It
  * reaches the workflow as a failure of type RouteRefused, which the transaction activities' retry

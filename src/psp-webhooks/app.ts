@@ -30,7 +30,16 @@ export function createPspWebhookApp(deps: Deps, hintsStored: () => void): Koa {
     const hints = pixHints(ctx.request.body);
     const stored = await recordHints(deps.sql, route, hints);
     ok(ctx, { received: true });
-    deps.log.info({ route, charges: hints.chargeIds.length, transfers: hints.transferIds.length, endToEndIds: hints.endToEndIds.length, ignored: hints.ignored }, 'PSP webhook');
+    deps.log.info(
+      {
+        route,
+        charges: hints.chargeIds.length,
+        transfers: hints.transferIds.length,
+        endToEndIds: hints.endToEndIds.length,
+        ignored: hints.ignored,
+      },
+      'PSP webhook',
+    );
     if (stored) hintsStored();
   });
   const app = new Koa();

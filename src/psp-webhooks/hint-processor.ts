@@ -78,7 +78,11 @@ export async function processDueHints(deps: Deps): Promise<HintBatch | null> {
       byName.set(key, [...(byName.get(key) ?? []), row]);
     }
     const groups = [...byName.values()];
-    const outcomes = await wake(deps, tx, groups.map((group): HintName => ({ route: group[0]!.route, kind: group[0]!.kind, name: group[0]!.name })));
+    const outcomes = await wake(
+      deps,
+      tx,
+      groups.map((group): HintName => ({ route: group[0]!.route, kind: group[0]!.kind, name: group[0]!.name })),
+    );
     const hints = waiting.length + groups.reduce((sum, group) => sum + group.length, 0);
     const batch: HintBatch = { hints, signalled: 0, coalesced: waiting.length, unknown: 0, finished: 0, medChecks: 0, undelivered: 0 };
     const ids = { acted: [] as string[], done: [] as string[], failed: [] as string[] };
@@ -89,7 +93,14 @@ export async function processDueHints(deps: Deps): Promise<HintBatch | null> {
       else if (result.outcome === 'failed') ids.failed.push(...group);
       else ids.done.push(...group);
     });
-    await settle(tx, interval, ids.acted, ids.failed, waiting.map((row) => row.id), ids.done);
+    await settle(
+      tx,
+      interval,
+      ids.acted,
+      ids.failed,
+      waiting.map((row) => row.id),
+      ids.done,
+    );
     return batch;
   });
 }
@@ -163,7 +174,8 @@ async function settle(tx: TxSql, interval: number, acted: string[], failed: stri
 }
 
 function logBatch(log: Logger, { undeliveredError, ...counts }: HintBatch): void {
-  if (counts.undelivered > 0) log.warn({ ...counts, err: undeliveredError }, 'PSP webhook hints: some not delivered to their workflow; kept to retry');
+  if (counts.undelivered > 0)
+    log.warn({ ...counts, err: undeliveredError }, 'PSP webhook hints: some not delivered to their workflow; kept to retry');
   else log.info(counts, 'PSP webhook hints');
 }
 

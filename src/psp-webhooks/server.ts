@@ -23,17 +23,24 @@ export function createPspWebhookServer(deps: Deps, hintsStored: () => void): Ser
   const app = createPspWebhookApp(deps, hintsStored);
   const tls = deps.config.pspWebhookTls;
   if (!tls) return createHttpServer(app, deps.log, deps.config.listener);
-  const server = boundedServer((options) => createHttpsServer(
-    {
-      ...options,
-      cert: pem(tls.certFile, 'PSP_WEBHOOK_TLS_CERT_FILE'),
-      key: pem(tls.keyFile, 'PSP_WEBHOOK_TLS_KEY_FILE'),
-      ca: pem(tls.clientCaFile, 'PSP_WEBHOOK_CLIENT_CA_FILE'),
-      requestCert: true,
-      rejectUnauthorized: true,
-    },
-    app.callback(),
-  ), deps.config.listener, deps.log);
-  server.on('tlsClientError', (err) => deps.log.info({ reason: (err as NodeJS.ErrnoException).code ?? err.message }, 'PSP webhook caller refused at the TLS handshake'));
+  const server = boundedServer(
+    (options) =>
+      createHttpsServer(
+        {
+          ...options,
+          cert: pem(tls.certFile, 'PSP_WEBHOOK_TLS_CERT_FILE'),
+          key: pem(tls.keyFile, 'PSP_WEBHOOK_TLS_KEY_FILE'),
+          ca: pem(tls.clientCaFile, 'PSP_WEBHOOK_CLIENT_CA_FILE'),
+          requestCert: true,
+          rejectUnauthorized: true,
+        },
+        app.callback(),
+      ),
+    deps.config.listener,
+    deps.log,
+  );
+  server.on('tlsClientError', (err) =>
+    deps.log.info({ reason: (err as NodeJS.ErrnoException).code ?? err.message }, 'PSP webhook caller refused at the TLS handshake'),
+  );
   return server;
 }

@@ -54,7 +54,10 @@ export async function wake(deps: Deps, sql: Sql | TxSql, names: HintName[]): Pro
   return deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
     Promise.all(
       names.map((named) => {
-        if (named.kind === 'pix') return paidPix.has(pixKey(named.route, named.name)) ? startMedReturns(deps, named.route, named.name) : { outcome: 'nothing' as const };
+        if (named.kind === 'pix')
+          return paidPix.has(pixKey(named.route, named.name))
+            ? startMedReturns(deps, named.route, named.name)
+            : { outcome: 'nothing' as const };
         const addressee = ADDRESSEES[named.kind];
         const row = transactions.get(named.name);
         return row?.type === addressee.type ? signal(deps, addressee, row) : { outcome: 'unknown' as const };

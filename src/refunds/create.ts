@@ -85,7 +85,10 @@ export async function createRefund(
   if (result === TIMED_OUT) {
     const row = await findRefundByKey(deps.sql, charge.accountId, key);
     if (row && row.fingerprint !== fingerprint) throw idempotencyConflict();
-    return { outcome: 'accepting', refund: row ?? preview(draft, charge.route, asked.amountCents ?? (await previewAmount(deps, charge.id))) };
+    return {
+      outcome: 'accepting',
+      refund: row ?? preview(draft, charge.route, asked.amountCents ?? (await previewAmount(deps, charge.id))),
+    };
   }
   if (result.outcome === 'conflict') throw idempotencyConflict();
   if (result.outcome === 'refused') throw recordedRefusal(result.refusal);

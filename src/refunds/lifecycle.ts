@@ -82,7 +82,9 @@ function travellingRefundState(state: RefundState): RouteRefundState {
 async function routeRequest(sql: Sql, refundId: string): Promise<{ row: RefundRow; request: RouteRefundRequest }> {
   const row = await findRefund(sql, refundId);
   if (!row) throw new Error(`refund ${refundId} not found`);
-  const [charge] = await sql<{ endToEndId: string | null }[]>`select end_to_end_id as "endToEndId" from transactions where id = ${row.transactionId}`;
+  const [charge] = await sql<
+    { endToEndId: string | null }[]
+  >`select end_to_end_id as "endToEndId" from transactions where id = ${row.transactionId}`;
   return { row, request: { refundId, endToEndId: charge!.endToEndId, amountCents: row.amountCents, description: row.reason } };
 }
 
@@ -134,7 +136,12 @@ async function settleRefundOnce(
       return { transaction: refundState(current), eventIds: current.status === 'pending' ? [] : events.map((e) => e.id) };
     }
     const row = toRefundRow(raw);
-    await post(tx, { key: `refund:${row.id}:${change.status === 'approved' ? 'settle' : 'release'}`, transactionId: row.transactionId, description: describe(row, change.status), entries: entries(row) });
+    await post(tx, {
+      key: `refund:${row.id}:${change.status === 'approved' ? 'settle' : 'release'}`,
+      transactionId: row.transactionId,
+      description: describe(row, change.status),
+      entries: entries(row),
+    });
     const eventId = await recordRefundEvent(tx, row, change.status);
     const chargeEvents = await also(tx, row);
     refunded = chargeEvents.length > 0;

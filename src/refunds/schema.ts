@@ -11,7 +11,8 @@ export const RefundSchema = Type.Object(
     amount: Type.Number({ description: 'Valor devolvido ao pagador (reais)' }),
     reason: Type.Union([Type.String({ description: 'Motivo informado pelo operador' }), Type.Null()]),
     status: Type.Enum([...REFUND_STATUSES], {
-      description: 'pending: reservado, a caminho do pagador; approved: devolvido ao pagador; failed: não realizado, a reserva voltou ao saldo disponível',
+      description:
+        'pending: reservado, a caminho do pagador; approved: devolvido ao pagador; failed: não realizado, a reserva voltou ao saldo disponível',
     }),
     failureReason: Type.Union([Type.String({ description: 'Por que a devolução não foi realizada (failed)' }), Type.Null()]),
     endToEndId: Type.Union([Type.String({ description: 'Identificador da devolução na rede Pix' }), Type.Null()]),

@@ -19,7 +19,16 @@ export interface RefundableCharge {
 /** Locks the charge and answers what is refundable of it, or throws the refusal naming why nothing is. */
 export async function refundableCharge(tx: TxSql, transactionId: string): Promise<RefundableCharge> {
   const [charge] = await tx<
-    { accountId: string; route: string; endToEndId: string | null; type: string; status: string; amount: bigint; returned: bigint; withinWindow: boolean }[]
+    {
+      accountId: string;
+      route: string;
+      endToEndId: string | null;
+      type: string;
+      status: string;
+      amount: bigint;
+      returned: bigint;
+      withinWindow: boolean;
+    }[]
   >`
     select account_id as "accountId", acquirer as route, end_to_end_id as "endToEndId", type, status, amount,
            refunded_amount as returned, approved_at + make_interval(days => ${REFUND_WINDOW_DAYS}) >= now() as "withinWindow"
@@ -28,7 +37,8 @@ export async function refundableCharge(tx: TxSql, transactionId: string): Promis
     const what = !charge || charge.type !== 'payment' ? 'não é uma cobrança' : `está ${charge.status}`;
     throw operationRefused(`Só uma cobrança aprovada (ou parcialmente devolvida) pode ser devolvida; esta transação ${what}`);
   }
-  if (!charge.withinWindow) throw operationRefused(`O prazo de devolução (${REFUND_WINDOW_DAYS} dias desde a aprovação da cobrança) terminou`);
+  if (!charge.withinWindow)
+    throw operationRefused(`O prazo de devolução (${REFUND_WINDOW_DAYS} dias desde a aprovação da cobrança) terminou`);
   // refunded_amount holds what approved refunds and accepted MEDs returned.
   const [pending] = await tx<{ sum: bigint }[]>`
     select coalesce(sum(amount), 0)::bigint as sum from refunds where transaction_id = ${transactionId} and status = 'pending'`;
@@ -38,7 +48,8 @@ export async function refundableCharge(tx: TxSql, transactionId: string): Promis
 
 /** The amount to refund: the one asked for, or all that is refundable; refused when it is more than that. */
 export function refundAmount(askedCents: number | null, refundableCents: number): number {
-  if (refundableCents <= 0) throw operationRefused('Nada a devolver: o valor recebido já foi devolvido (devoluções aprovadas ou pendentes e MEDs)');
+  if (refundableCents <= 0)
+    throw operationRefused('Nada a devolver: o valor recebido já foi devolvido (devoluções aprovadas ou pendentes e MEDs)');
   if (askedCents !== null && askedCents > refundableCents) {
     throw operationRefused(
       `Valor excede o devolvível: ${formatReais(refundableCents)} (o recebido menos as devoluções aprovadas ou pendentes e o que MEDs devolveram)`,

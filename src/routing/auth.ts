@@ -48,7 +48,9 @@ export async function authenticateRequest(deps: Pick<Deps, 'sql'>, request: Auth
 }
 
 export function permissionRefusal(caller: Caller, permission: Permission): ApiError | null {
-  return caller.permissions.includes(permission) ? null : new ApiError(403, 'permission_denied', `A chave de API não tem a permissão ${permission}`);
+  return caller.permissions.includes(permission)
+    ? null
+    : new ApiError(403, 'permission_denied', `A chave de API não tem a permissão ${permission}`);
 }
 
 /** 403 permission_denied naming the missing permission, then 403 kyc_required for financial operations. */

@@ -10,8 +10,17 @@ export const MAX_LIMIT = 100;
 
 export const PageQuerySchema = {
   // 2^53−1: every integer to it is exact as a number.
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1, description: 'Página, a partir de 1; além da última, a lista vem vazia' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Itens por página, de 1 a ${MAX_LIMIT}` })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      default: 1,
+      description: 'Página, a partir de 1; além da última, a lista vem vazia',
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Itens por página, de 1 a ${MAX_LIMIT}` }),
+  ),
 };
 
 export interface Page {

@@ -53,7 +53,10 @@ export async function consumeQuota(deps: Pick<Deps, 'sql'>, keyId: string): Prom
   };
   if (row!.count > KEY_QUOTA_LIMIT) {
     rateLimitRefusals.inc({ limit: 'api_key' });
-    throw rateLimitExceeded(quota, `Limite de ${KEY_QUOTA_LIMIT} requisições por ${KEY_QUOTA_WINDOW_SECONDS} segundos excedido para esta chave; tente novamente em ${quota.resetSeconds} s`);
+    throw rateLimitExceeded(
+      quota,
+      `Limite de ${KEY_QUOTA_LIMIT} requisições por ${KEY_QUOTA_WINDOW_SECONDS} segundos excedido para esta chave; tente novamente em ${quota.resetSeconds} s`,
+    );
   }
   return quota;
 }

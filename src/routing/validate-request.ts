@@ -73,7 +73,9 @@ export function expectation(schema: Schema, value?: unknown): string {
       if (schema.multipleOf === 0.01) {
         return `um valor em reais ${schema.exclusiveMinimum === 0 ? 'maior que zero' : 'não negativo'} com até 2 casas decimais`;
       }
-      return schema.minimum !== undefined && schema.maximum !== undefined ? `um número de ${schema.minimum} a ${schema.maximum}` : 'um número';
+      return schema.minimum !== undefined && schema.maximum !== undefined
+        ? `um número de ${schema.minimum} a ${schema.maximum}`
+        : 'um número';
     case 'string':
       return `um texto${schema.minLength ? ' não vazio' : ''}${schema.maxLength !== undefined ? ` de até ${schema.maxLength} caracteres` : ''}`;
     case 'array': {
@@ -102,16 +104,23 @@ function refusalOf(schema: Schema, value: unknown, error: SchemaError, name: Nam
     const steps = [...pointerSteps(error.instancePath), unknownField];
     return invalidRequest(`Campo desconhecido: ${name(steps)}`, jsonPointer(...steps));
   }
-  if (error.keyword === 'boolean') return invalidRequest(`Campo desconhecido: ${name(pointerSteps(error.instancePath))}`, error.instancePath);
+  if (error.keyword === 'boolean')
+    return invalidRequest(`Campo desconhecido: ${name(pointerSteps(error.instancePath))}`, error.instancePath);
   const pointer = errorPath(error);
   const steps = pointerSteps(pointer);
   const field = schemaAt(schema, steps);
   if (error.keyword === 'minProperties' && field?.properties) {
     const where = steps.length ? ` em ${name(steps)}` : '';
-    return invalidRequest(`Informe ao menos um campo${where}: ${Object.keys(field.properties).join(', ')}`, steps.length ? pointer : undefined);
+    return invalidRequest(
+      `Informe ao menos um campo${where}: ${Object.keys(field.properties).join(', ')}`,
+      steps.length ? pointer : undefined,
+    );
   }
   if (steps.length === 0) return invalidRequest('O corpo deve ser um objeto JSON');
-  const given = steps.reduce<unknown>((at, step) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[step] : undefined), value);
+  const given = steps.reduce<unknown>(
+    (at, step) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[step] : undefined),
+    value,
+  );
   const wanted = field ? expectation(field, given) : 'um valor válido';
   const message = error.keyword === 'required' ? `${name(steps)} é obrigatório e deve ser ${wanted}` : `${name(steps)} deve ser ${wanted}`;
   const code = field?.[ERROR_CODE_KEYWORD];

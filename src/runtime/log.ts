@@ -47,7 +47,8 @@ export function maskPersonalData(text: string): string {
 
 // PostgreSQL quotes the values it complains about (`invalid input syntax for type integer: "Maria"`)
 // and the names of objects (`violates check constraint "x"`); only the names are kept.
-const QUOTED_VALUE = /(\b(?:relation|column|constraint|table|index|type|function|schema|database|role|sequence|view|trigger|operator|extension)\s+)?"(?:[^"]|"")*"/gi;
+const QUOTED_VALUE =
+  /(\b(?:relation|column|constraint|table|index|type|function|schema|database|role|sequence|view|trigger|operator|extension)\s+)?"(?:[^"]|"")*"/gi;
 
 function maskQuotedValues(message: string): string {
   return message.replace(QUOTED_VALUE, (quoted, objectKind: string | undefined) => (objectKind ? quoted : `"${CENSOR}"`));
@@ -79,7 +80,11 @@ function isError(value: unknown): value is Error & Fields {
 }
 
 function isDatabaseError(err: Error & Fields): boolean {
-  return err.name === 'PostgresError' || err.type === 'PostgresError' || (typeof err.severity === 'string' && /^[0-9A-Z]{5}$/.test(String(err.code)));
+  return (
+    err.name === 'PostgresError' ||
+    err.type === 'PostgresError' ||
+    (typeof err.severity === 'string' && /^[0-9A-Z]{5}$/.test(String(err.code)))
+  );
 }
 
 const MAX_DEPTH = 8;
@@ -97,7 +102,8 @@ export function safeError(err: Error & Fields, depth = 0): Fields {
   // Only the frames: the stack's first line repeats the raw message.
   const frames = typeof err.stack === 'string' ? err.stack.split('\n').filter((line) => /^\s+at /.test(line)) : [];
   if (frames.length) safe.stack = frames.join('\n');
-  if (err.cause !== undefined && depth < MAX_DEPTH) safe.cause = isError(err.cause) ? safeError(err.cause, depth + 1) : redactValue(err.cause, depth + 1);
+  if (err.cause !== undefined && depth < MAX_DEPTH)
+    safe.cause = isError(err.cause) ? safeError(err.cause, depth + 1) : redactValue(err.cause, depth + 1);
   return safe;
 }
 

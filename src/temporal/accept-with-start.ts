@@ -32,10 +32,13 @@ const REACHABILITY_WAIT_MS = 2000;
  */
 export async function ensureStarted(deps: Deps, workflowId: string): Promise<void> {
   const reachable = await within(
-    deps.temporal.workflow.getHandle(workflowId).describe().then(
-      () => true,
-      (err) => err instanceof WorkflowNotFoundError,
-    ),
+    deps.temporal.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then(
+        () => true,
+        (err) => err instanceof WorkflowNotFoundError,
+      ),
     REACHABILITY_WAIT_MS,
   );
   if (reachable !== true) {

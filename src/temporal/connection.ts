@@ -13,7 +13,12 @@ import { tracingClientInterceptors } from '../tracing/temporal.js';
 /** A client of the engine's namespace: every payload it sends is encrypted, every one it reads decrypted. */
 export async function connectClient(server: TemporalServer, namespace: string, keys: PayloadKeys): Promise<Client> {
   const connection = await Connection.connect(server);
-  return new Client({ connection, namespace, dataConverter: encryptingDataConverter(keys), interceptors: tracingClientInterceptors(activeTracing()) });
+  return new Client({
+    connection,
+    namespace,
+    dataConverter: encryptingDataConverter(keys),
+    interceptors: tracingClientInterceptors(activeTracing()),
+  });
 }
 
 let runtimeInstalled = false;

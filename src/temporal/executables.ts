@@ -17,7 +17,13 @@ function executable(path: string): boolean {
 
 export function findExecutable(name: string, override: string | null | undefined, searchPath: string): string | null {
   if (override) return override;
-  const candidates = [join(PROJECT_TOOLS_BIN, name), ...searchPath.split(delimiter).filter(Boolean).map((d) => join(d, name))];
+  const candidates = [
+    join(PROJECT_TOOLS_BIN, name),
+    ...searchPath
+      .split(delimiter)
+      .filter(Boolean)
+      .map((d) => join(d, name)),
+  ];
   return candidates.find(executable) ?? null;
 }
 

@@ -12,7 +12,11 @@ export function traceRequest(ctx: Koa.Context, handle: () => Promise<void>): Pro
       if (span) {
         const route: string | undefined = ctx.state.route;
         span.updateName(route ?? `${ctx.method} unmatched`);
-        span.setAttributes({ 'http.request.method': ctx.method, 'http.response.status_code': ctx.status, ...(route ? { 'http.route': route } : {}) });
+        span.setAttributes({
+          'http.request.method': ctx.method,
+          'http.response.status_code': ctx.status,
+          ...(route ? { 'http.route': route } : {}),
+        });
         if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       }
     }

@@ -3,7 +3,12 @@ import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes,
 import { activeTracing } from './provider.js';
 
 /** Runs `work` inside a span named `name` (a fixed name: identifiers go in attributes, never in names). */
-export async function inSpan<T>(name: string, attributes: Attributes, work: (span: Span | null) => Promise<T>, kind = SpanKind.INTERNAL): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span | null) => Promise<T>,
+  kind = SpanKind.INTERNAL,
+): Promise<T> {
   const tracing = activeTracing();
   if (!tracing) return work(null);
   return tracing.tracer.startActiveSpan(name, { kind, attributes }, async (span) => {

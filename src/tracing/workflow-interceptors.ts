@@ -10,9 +10,19 @@ import type { WorkflowInterceptors } from '@temporalio/workflow';
 const TRACE_HEADER = '_tracer-data'; // @temporalio/interceptors-opentelemetry's instrumentation.ts
 
 const INBOUND = ['execute', 'handleSignal', 'handleUpdate', 'validateUpdate', 'handleQuery'] as const;
-const OUTBOUND = ['scheduleActivity', 'scheduleLocalActivity', 'startNexusOperation', 'startChildWorkflowExecution', 'continueAsNew', 'signalWorkflow', 'getLogAttributes', 'getMetricTags'] as const;
+const OUTBOUND = [
+  'scheduleActivity',
+  'scheduleLocalActivity',
+  'startNexusOperation',
+  'startChildWorkflowExecution',
+  'continueAsNew',
+  'signalWorkflow',
+  'getLogAttributes',
+  'getMetricTags',
+] as const;
 const INTERNALS = ['dispose'] as const;
 
+type OtelWorkflow = typeof import('@temporalio/interceptors-opentelemetry/lib/workflow/index.js');
 type Method = (input: unknown, next: (input: unknown) => unknown) => unknown;
 type Interceptor = Record<string, Method | undefined>;
 
@@ -38,7 +48,7 @@ export const interceptors = (): WorkflowInterceptors => {
     if (TRACE_HEADER in ((input as { headers: object }).headers ?? {})) {
       // Loaded by the first traced run only: an engine that never traces never runs OTel in its workflows.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const workflow = require('@temporalio/interceptors-opentelemetry/lib/workflow/index.js') as typeof import('@temporalio/interceptors-opentelemetry/lib/workflow/index.js');
+      const workflow = require('@temporalio/interceptors-opentelemetry/lib/workflow/index.js') as OtelWorkflow;
       otel = {
         inbound: new workflow.OpenTelemetryInboundInterceptor() as unknown as Interceptor,
         outbound: new workflow.OpenTelemetryOutboundInterceptor() as unknown as Interceptor,

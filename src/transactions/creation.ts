@@ -43,7 +43,13 @@ export async function previewOf<T>(terms: Promise<T>, unpriced: () => T): Promis
 }
 
 /** What a request that could not wait for the accept step learns: the transaction as known now, still being accepted. */
-export async function stillAccepting(deps: Deps, accountId: string, key: string, fingerprint: string, fallback: () => TransactionRow): Promise<CreationAnswer> {
+export async function stillAccepting(
+  deps: Deps,
+  accountId: string,
+  key: string,
+  fingerprint: string,
+  fallback: () => TransactionRow,
+): Promise<CreationAnswer> {
   const row = await findTransaction(deps.sql, accountId, key);
   if (row && row.externalId === key && row.fingerprint !== fingerprint) throw idempotencyConflict();
   return { outcome: 'accepting', transaction: row && row.externalId === key ? row : fallback() };

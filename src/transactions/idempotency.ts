@@ -16,7 +16,8 @@ export const IdempotencyKeyHeaderSchema = Type.Object({
     Type.String({
       maxLength: 100,
       pattern: IDEMPOTENCY_KEY_PATTERN.source,
-      description: 'Obrigatória se externalId não for enviado no corpo. Não pode ter o formato de um id do serviço (txn_, out_, med_… seguido de 24 dígitos hexadecimais)',
+      description:
+        'Obrigatória se externalId não for enviado no corpo. Não pode ter o formato de um id do serviço (txn_, out_, med_… seguido de 24 dígitos hexadecimais)',
     }),
   ),
 });
@@ -72,7 +73,9 @@ export function checkBodyExternalId(body: unknown): void {
 }
 
 export function fingerprintOf(kind: string, comparedFields: Record<string, unknown>): string {
-  return createHash('sha256').update(`${kind}\n${canonicalJson(comparedFields)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${kind}\n${canonicalJson(comparedFields)}`)
+    .digest('hex');
 }
 
 export type IdempotencyOutcome = 'new' | 'repeat';

@@ -15,7 +15,11 @@ export interface TransactionSignal {
   undelivered: string;
 }
 
-export async function signalTransactionWorkflow(deps: Pick<Deps, 'sql' | 'temporal' | 'log'>, transactionId: string, to: TransactionSignal): Promise<void> {
+export async function signalTransactionWorkflow(
+  deps: Pick<Deps, 'sql' | 'temporal' | 'log'>,
+  transactionId: string,
+  to: TransactionSignal,
+): Promise<void> {
   const [row] = await deps.sql<{ account_id: string; external_id: string }[]>`
     select account_id, external_id from transactions where id = ${transactionId} and type = ${to.type}`;
   if (!row) {

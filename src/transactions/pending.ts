@@ -5,7 +5,16 @@ import type { TransactionRow } from './row.js';
 
 export type DraftSpecifics = Pick<
   TransactionRow,
-  'direction' | 'type' | 'method' | 'debitedAmountCents' | 'recipientAmountCents' | 'splitAmountCents' | 'split' | 'payer' | 'counterparty' | 'webhookUrl'
+  | 'direction'
+  | 'type'
+  | 'method'
+  | 'debitedAmountCents'
+  | 'recipientAmountCents'
+  | 'splitAmountCents'
+  | 'split'
+  | 'payer'
+  | 'counterparty'
+  | 'webhookUrl'
 >;
 
 /** Pending, created now, expiring `expirySeconds` from now. */

@@ -54,7 +54,9 @@ export const TransactionSchema = Type.Object(
     payer: PayerSchema,
     counterparty: nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Destino de uma transferência' })),
     pix: nullable(PixSchema),
-    expiresAt: dateTime('Criação mais a validade (CHARGE_TTL_SECONDS, 15 minutos por padrão); só a cobrança expira, na transferência é informativo'),
+    expiresAt: dateTime(
+      'Criação mais a validade (CHARGE_TTL_SECONDS, 15 minutos por padrão); só a cobrança expira, na transferência é informativo',
+    ),
     approvedAt: nullable(dateTime('Quando foi aprovada')),
     createdAt: dateTime('Criação'),
     updatedAt: dateTime('Última alteração'),

@@ -49,7 +49,8 @@ export function serializeTransaction(row: TransactionRow): Transaction {
     refundedAmount: centsToReais(row.refundedAmountCents),
     payer: serializePayer(row.payer),
     counterparty: row.counterparty,
-    pix: row.pixCopyPaste !== null && row.pixQrCodeBase64 !== null ? { copyPaste: row.pixCopyPaste, qrCodeBase64: row.pixQrCodeBase64 } : null,
+    pix:
+      row.pixCopyPaste !== null && row.pixQrCodeBase64 !== null ? { copyPaste: row.pixCopyPaste, qrCodeBase64: row.pixQrCodeBase64 } : null,
     expiresAt: row.expiresAt.toISOString(),
     approvedAt: iso(row.approvedAt),
     createdAt: row.createdAt.toISOString(),

@@ -49,7 +49,12 @@ export type SettlementChange = (tx: TxSql) => Fragment;
  * final is returned as is with the event its final state recorded, so a retried activity
  * dispatches the same event.
  */
-export async function settleOnce(sql: Sql, transactionId: string, change: SettlementChange, posting?: (row: TransactionRow) => SettlementPosting): Promise<Settlement> {
+export async function settleOnce(
+  sql: Sql,
+  transactionId: string,
+  change: SettlementChange,
+  posting?: (row: TransactionRow) => SettlementPosting,
+): Promise<Settlement> {
   let reached: TransactionRow | null = null;
   const settled = await sql.begin(async (tx) => {
     // Only a pending row is changed; a concurrent settlement of the same transaction waits for this
@@ -68,10 +73,7 @@ export async function settleOnce(sql: Sql, transactionId: string, change: Settle
     // The event and the posting are sent together (one round trip to PostgreSQL), the posting last:
     // the ledger rows it locks are held only until the commit that follows.
     const settlement = posting?.(row);
-    const [eventId] = await Promise.all([
-      recordTransactionEvent(tx, row),
-      settlement && post(tx, ledgerPosting(row, settlement)),
-    ]);
+    const [eventId] = await Promise.all([recordTransactionEvent(tx, row), settlement && post(tx, ledgerPosting(row, settlement))]);
     reached = row;
     return { row, eventIds: [eventId] };
   });
@@ -110,7 +112,10 @@ export async function settleManyOnce(
     const changed = raws.map(toTransactionRow);
     const [eventIds] = await Promise.all([
       recordTransactionEvents(tx, changed),
-      postAllNew(tx, changed.map((row) => ledgerPosting(row, posting(row)))),
+      postAllNew(
+        tx,
+        changed.map((row) => ledgerPosting(row, posting(row))),
+      ),
     ]);
     return new Map(changed.map((row, i) => [row.id, { row, eventId: eventIds[i]! }]));
   });

@@ -26,14 +26,28 @@ function routeDestination(request: TransferRequest): TransferDraft['destination'
     : { type: 'pix_copy_paste', value: destination.code };
 }
 
-async function draftTransfer(deps: Deps, caller: Caller, request: TransferRequest, key: string, fingerprint: string): Promise<TransferDraft> {
+async function draftTransfer(
+  deps: Deps,
+  caller: Caller,
+  request: TransferRequest,
+  key: string,
+  fingerprint: string,
+): Promise<TransferDraft> {
   const { account } = caller;
   const asked: TransferAsked = { amountCents: request.amountCents, coverFee: request.coverFee, destination: request.destination };
   return {
     ...draftIdentity(caller, key, fingerprint, transferTransactionId(account.id, key)),
     ...(await previewOf(transferTerms(deps.sql, account, asked), () => {
       const amountCents = requiredAmountCents(asked);
-      return { amountCents, feeCents: 0, debitedAmountCents: amountCents, recipientAmountCents: amountCents, netAmountCents: amountCents, method: 'pix', counterparty: {} };
+      return {
+        amountCents,
+        feeCents: 0,
+        debitedAmountCents: amountCents,
+        recipientAmountCents: amountCents,
+        netAmountCents: amountCents,
+        method: 'pix',
+        counterparty: {},
+      };
     })),
     description: request.description,
     destination: routeDestination(request),
@@ -58,7 +72,13 @@ function transferPreview(draft: TransferDraft, expirySeconds: number): Transacti
   });
 }
 
-export async function createTransfer(deps: Deps, caller: Caller, body: unknown, headerKey: string | undefined, requestId: string): Promise<CreationAnswer> {
+export async function createTransfer(
+  deps: Deps,
+  caller: Caller,
+  body: unknown,
+  headerKey: string | undefined,
+  requestId: string,
+): Promise<CreationAnswer> {
   const request = parseTransferBody(await readQrImageDestination(body, caller.account.id));
   requiredAmountCents(request);
   const key = resolveIdempotencyKey(headerKey, request.externalId);
@@ -73,6 +93,7 @@ export async function createTransfer(deps: Deps, caller: Caller, body: unknown, 
   checkRouteSends(deps.config, caller.account);
   const draft = await draftTransfer(deps, caller, request, key, fingerprint);
   const result = await startTransfer(deps, { requestId, draft }, fingerprint);
-  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => transferPreview(draft, deps.config.chargeTtlSeconds));
+  if (result === TIMED_OUT)
+    return stillAccepting(deps, accountId, key, fingerprint, () => transferPreview(draft, deps.config.chargeTtlSeconds));
   return creationAnswer(deps, accountId, result);
 }

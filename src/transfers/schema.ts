@@ -36,48 +36,63 @@ const TRANSFER_SHAPES = {
       not: { required: ['pixKey'] },
       oneOf: [
         { title: 'Chave Pix', required: ['amount'], ...destinationType({ const: 'pix_key' }) },
-        { title: 'BR Code (copia e cola ou QR code)', not: { required: ['pixKeyType'] }, ...destinationType({ enum: ['pix_copy_paste', 'qr_code'] }) },
+        {
+          title: 'BR Code (copia e cola ou QR code)',
+          not: { required: ['pixKeyType'] },
+          ...destinationType({ enum: ['pix_copy_paste', 'qr_code'] }),
+        },
       ],
     },
     { title: 'Chave Pix (forma legada)', required: ['pixKey', 'pixKeyType', 'amount'], not: { required: ['destination'] } },
   ],
 };
 
-export const TransferBodySchema = Type.Object({
-  amount: Type.Optional(
-    reais({
-      exclusiveMinimum: 0,
-      description:
-        'Valor em reais, até duas casas decimais, mínimo 3 (ajustável por conta). Obrigatório para chave Pix e para BR Code estático sem valor; quando o código define o valor, o valor do código prevalece',
-    }),
-  ),
-  destination: Type.Optional(
-    Type.Object(
-      {
-        type: Type.Union(DESTINATION_TYPES.map((t) => Type.Literal(t)), { description: 'pix_key, pix_copy_paste ou qr_code' }),
-        value: Type.String({
-          minLength: 1,
-          maxLength: DESTINATION_VALUE_MAX,
-          description: 'Chave Pix, BR Code (copia e cola) ou, para qr_code, o BR Code ou a imagem PNG do QR code em base64',
-        }),
-      },
-      { description: 'Destino (forma moderna); alternativa a pixKey + pixKeyType' },
+export const TransferBodySchema = Type.Object(
+  {
+    amount: Type.Optional(
+      reais({
+        exclusiveMinimum: 0,
+        description:
+          'Valor em reais, até duas casas decimais, mínimo 3 (ajustável por conta). Obrigatório para chave Pix e para BR Code estático sem valor; quando o código define o valor, o valor do código prevalece',
+      }),
     ),
-  ),
-  pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Chave Pix de destino (forma legada)' })),
-  pixKeyType: Type.Optional(
-    Type.Union(PIX_KEY_TYPES.map((t) => Type.Literal(t)), { description: 'Tipo da chave: cpf, cnpj, email, phone (+55…) ou random' }),
-  ),
-  externalId: Type.Optional(ExternalIdSchema),
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()], { description: 'Até 140 caracteres; null equivale a não enviar' })),
-  coverFee: Type.Optional(
-    Type.Boolean({
-      default: false,
-      description:
-        'true: a conta paga a taxa além do valor; false: o recebedor recebe o valor menos a taxa. Um BR Code que define o valor recebe sempre esse valor inteiro: a taxa é debitada além dele, qualquer que seja coverFee',
-    }),
-  ),
-}, TRANSFER_SHAPES);
+    destination: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Union(
+            DESTINATION_TYPES.map((t) => Type.Literal(t)),
+            { description: 'pix_key, pix_copy_paste ou qr_code' },
+          ),
+          value: Type.String({
+            minLength: 1,
+            maxLength: DESTINATION_VALUE_MAX,
+            description: 'Chave Pix, BR Code (copia e cola) ou, para qr_code, o BR Code ou a imagem PNG do QR code em base64',
+          }),
+        },
+        { description: 'Destino (forma moderna); alternativa a pixKey + pixKeyType' },
+      ),
+    ),
+    pixKey: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Chave Pix de destino (forma legada)' })),
+    pixKeyType: Type.Optional(
+      Type.Union(
+        PIX_KEY_TYPES.map((t) => Type.Literal(t)),
+        { description: 'Tipo da chave: cpf, cnpj, email, phone (+55…) ou random' },
+      ),
+    ),
+    externalId: Type.Optional(ExternalIdSchema),
+    description: Type.Optional(
+      Type.Union([Type.String({ maxLength: 140 }), Type.Null()], { description: 'Até 140 caracteres; null equivale a não enviar' }),
+    ),
+    coverFee: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'true: a conta paga a taxa além do valor; false: o recebedor recebe o valor menos a taxa. Um BR Code que define o valor recebe sempre esse valor inteiro: a taxa é debitada além dele, qualquer que seja coverFee',
+      }),
+    ),
+  },
+  TRANSFER_SHAPES,
+);
 
 export type TransferBody = Static<typeof TransferBodySchema>;
 
@@ -117,7 +132,10 @@ export function parseTransferBody(body: unknown): TransferRequest {
   if (!validators.fields.Check(body)) {
     const first = validators.fields.Errors(body)[0];
     const path = first ? errorPath(first) : '';
-    throw invalidRequest(MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!, MESSAGES[path] ? path || undefined : undefined);
+    throw invalidRequest(
+      MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!,
+      MESSAGES[path] ? path || undefined : undefined,
+    );
   }
   const destination = resolveDestination(body);
   if (!destination.ok) throw invalidRequest(destination.reason);

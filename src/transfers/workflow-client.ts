@@ -6,7 +6,12 @@ import type { TIMED_OUT } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
 import type { AcceptOutcome } from '../../contracts/transaction.contract.js';
-import { networkAnsweredSignal, TRANSFER_WORKFLOW, transferWorkflowId, type TransferWorkflowInput } from '../../contracts/transfer.contract.js';
+import {
+  networkAnsweredSignal,
+  TRANSFER_WORKFLOW,
+  transferWorkflowId,
+  type TransferWorkflowInput,
+} from '../../contracts/transfer.contract.js';
 
 const TRANSFER: TransactionWorkflow = { type: TRANSFER_WORKFLOW, workflowId: transferWorkflowId };
 

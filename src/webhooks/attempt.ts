@@ -97,6 +97,7 @@ export async function attemptDelivery(deps: Deps, input: AttemptInput): Promise<
   });
   await recordAttempt(deps, input, startedAt, result);
   countWebhookAttempt(result.ok, input.trigger === 'automatic', { type: delivery.eventType, recordedAt: delivery.payload.createdAt });
-  if (!result.ok) deps.log.warn({ deliveryId: input.deliveryId, errorCode: result.errorCode, statusCode: result.statusCode }, 'webhook attempt failed');
+  if (!result.ok)
+    deps.log.warn({ deliveryId: input.deliveryId, errorCode: result.errorCode, statusCode: result.statusCode }, 'webhook attempt failed');
   return result.ok ? 'delivered' : 'failed';
 }

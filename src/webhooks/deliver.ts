@@ -49,12 +49,17 @@ function failure(err: Error, durationMs: number): AttemptResult {
 
 /** The POST in a client span whose W3C `traceparent` the receiver gets (none when tracing is off). */
 export function postWebhook(request: PostRequest): Promise<AttemptResult> {
-  return inSpan('webhook.post', { 'http.request.method': 'POST' }, async (span) => {
-    const result = await send({ ...request, headers: { ...request.headers, ...traceHeaders() } });
-    if (result.statusCode !== null) span?.setAttribute('http.response.status_code', result.statusCode);
-    span?.setAttribute('webhook.outcome', result.ok ? 'success' : (result.errorCode ?? 'failure'));
-    return result;
-  }, SpanKind.CLIENT);
+  return inSpan(
+    'webhook.post',
+    { 'http.request.method': 'POST' },
+    async (span) => {
+      const result = await send({ ...request, headers: { ...request.headers, ...traceHeaders() } });
+      if (result.statusCode !== null) span?.setAttribute('http.response.status_code', result.statusCode);
+      span?.setAttribute('webhook.outcome', result.ok ? 'success' : (result.errorCode ?? 'failure'));
+      return result;
+    },
+    SpanKind.CLIENT,
+  );
 }
 
 function send(request: PostRequest): Promise<AttemptResult> {

@@ -70,7 +70,11 @@ export async function findDeliveries(sql: Sql, filter: DeliveryFilter): Promise<
     updatedAt: d.updatedAt.toISOString(),
     attempts: attempts
       .filter((a) => a.deliveryId === d.id)
-      .map(({ deliveryId: _, startedAt, finishedAt, ...attempt }) => ({ ...attempt, startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString() })),
+      .map(({ deliveryId: _, startedAt, finishedAt, ...attempt }) => ({
+        ...attempt,
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+      })),
   }));
 }
 

@@ -37,10 +37,18 @@ function sameUrl(a: string, b: string): boolean {
 
 function resolveTargets(event: EventRow): Target[] {
   const { endpoints, chargeWebhookUrl } = event;
-  const targets: Target[] = endpoints.map((e) => ({ target: 'endpoint', targetKey: e.id, url: e.url, endpointId: e.id, signingKeyId: null }));
+  const targets: Target[] = endpoints.map((e) => ({
+    target: 'endpoint',
+    targetKey: e.id,
+    url: e.url,
+    endpointId: e.id,
+    signingKeyId: null,
+  }));
   if (!chargeWebhookUrl || endpoints.some((e) => sameUrl(e.url, chargeWebhookUrl))) return targets;
   // The signing key is the endpoint secret; only an account without any endpoint uses the legacy key.
-  const signer = endpoints[0] ? { endpointId: endpoints[0].id, signingKeyId: null } : { endpointId: null, signingKeyId: event.chargeApiKeyId };
+  const signer = endpoints[0]
+    ? { endpointId: endpoints[0].id, signingKeyId: null }
+    : { endpointId: null, signingKeyId: event.chargeApiKeyId };
   if (signer.endpointId === null && signer.signingKeyId === null) return targets;
   return [...targets, { target: 'charge', targetKey: 'charge', url: chargeWebhookUrl, ...signer }];
 }

@@ -14,8 +14,7 @@ export interface WebhookEndpoint {
 }
 
 export type Registration =
-  | { outcome: 'created'; endpoint: WebhookEndpoint; secret: string }
-  | { outcome: 'account_not_found' | 'duplicate' | 'too_many' };
+  { outcome: 'created'; endpoint: WebhookEndpoint; secret: string } | { outcome: 'account_not_found' | 'duplicate' | 'too_many' };
 
 const COLUMNS = 'id, account_id as "accountId", url, created_at as "createdAt", disabled_at as "disabledAt"';
 

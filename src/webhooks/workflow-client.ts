@@ -43,13 +43,22 @@ function deliveryOptions(deps: Deps, workflowId: string, owner: DeliveryOwner) {
 }
 
 function startDelivery(deps: Deps, workflowId: string, input: WebhookDeliveryInput, owner: DeliveryOwner) {
-  return deps.temporal.workflow.start<WebhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, { ...deliveryOptions(deps, workflowId, owner), args: [input] });
+  return deps.temporal.workflow.start<WebhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
+    ...deliveryOptions(deps, workflowId, owner),
+    args: [input],
+  });
 }
 
 const scheduleOf = (deps: Deps): RetrySchedule => ({ initialMs: deps.config.webhookRetryInitialMs, maxMs: deps.config.webhookRetryMaxMs });
 
 function automaticInput(deps: Deps, deliveryId: string, firstAttemptOutside: boolean): WebhookDeliveryInput {
-  return { deliveryId, trigger: 'automatic', attempts: MAX_AUTOMATIC_ATTEMPTS, schedule: scheduleOf(deps), ...(firstAttemptOutside ? { firstAttemptOutside } : {}) };
+  return {
+    deliveryId,
+    trigger: 'automatic',
+    attempts: MAX_AUTOMATIC_ATTEMPTS,
+    schedule: scheduleOf(deps),
+    ...(firstAttemptOutside ? { firstAttemptOutside } : {}),
+  };
 }
 
 /** Starts the automatic delivery of `deliveryId`; a delivery whose workflow already ran or runs starts nothing. */
@@ -86,7 +95,12 @@ export async function startAfterFailedFirstAttempt(deps: Deps, deliveryId: strin
  */
 export async function redeliver(deps: Deps, delivery: DeliveryOwner & { id: string }): Promise<WebhookDeliveryResult | null> {
   const workflowId = redeliveryWorkflowId(delivery.id, randomBytes(6).toString('hex'));
-  const handle = await startDelivery(deps, workflowId, { deliveryId: delivery.id, trigger: 'manual', attempts: 1, schedule: scheduleOf(deps) }, delivery);
+  const handle = await startDelivery(
+    deps,
+    workflowId,
+    { deliveryId: delivery.id, trigger: 'manual', attempts: 1, schedule: scheduleOf(deps) },
+    delivery,
+  );
   const result = await within(handle.result(), REDELIVERY_WAIT_MS);
   return result === TIMED_OUT ? null : result;
 }

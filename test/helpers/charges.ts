@@ -4,12 +4,20 @@ import { CPF } from './fixtures.js';
 import { eventually } from './eventually.js';
 import { admin, type HttpResult, type Stack } from './stack.js';
 
-type Client = { get: (path: string) => Promise<HttpResult>; post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<HttpResult> };
+type Client = {
+  get: (path: string) => Promise<HttpResult>;
+  post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<HttpResult>;
+};
 
 export const newKey = (label = 'k') => `${label}-${randomBytes(8).toString('hex')}`;
 
 export function chargeBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { amount: 100, payer: { name: 'Maria da Silva', document: CPF.valid, email: 'maria@example.com' }, description: 'Pedido 42', ...overrides };
+  return {
+    amount: 100,
+    payer: { name: 'Maria da Silva', document: CPF.valid, email: 'maria@example.com' },
+    description: 'Pedido 42',
+    ...overrides,
+  };
 }
 
 /** POST /transactions with a fresh Idempotency-Key unless one is given. */
@@ -30,8 +38,12 @@ export function payCharge(stack: Stack, id: string, payer?: Record<string, strin
 
 /** Polls GET /transactions/{id} until the status is `status`. */
 export function waitForStatus(client: Client, id: string, status: string, timeoutMs = 20_000): Promise<any> {
-  return eventually(async () => {
-    const res = await client.get(`/transactions/${id}`);
-    return res.status === 200 && res.body.data.status === status ? res.body.data : undefined;
-  }, timeoutMs, 100);
+  return eventually(
+    async () => {
+      const res = await client.get(`/transactions/${id}`);
+      return res.status === 200 && res.body.data.status === status ? res.body.data : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 }

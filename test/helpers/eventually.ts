@@ -6,7 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * once (a failed `expect` inside the probe, a 500 the probe refuses), so nothing wrong is retried away.
  * A probe that must tolerate a transient error catches it itself and returns undefined.
  */
-export async function eventually<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await probe();

@@ -30,7 +30,15 @@ export function historyPayloads(history: unknown): StoredPayload[] {
 
 export const encodingOf = (payload: StoredPayload) => payload.metadata.encoding?.toString('utf8');
 
-const LOCAL_ACTIVITY_FIELDS = new Set(['activity_id', 'activity_type', 'attempt', 'backoff', 'complete_time', 'original_schedule_time', 'seq']);
+const LOCAL_ACTIVITY_FIELDS = new Set([
+  'activity_id',
+  'activity_type',
+  'attempt',
+  'backoff',
+  'complete_time',
+  'original_schedule_time',
+  'seq',
+]);
 const PATCH_FIELDS = new Set(['id', 'deprecated']);
 
 const onlyFields = (payload: StoredPayload, fields: Set<string>) =>
@@ -42,7 +50,8 @@ const onlyFields = (payload: StoredPayload, fields: Set<string>) =>
  * times; in a patch marker (patched()) the patch id.
  */
 export function isCoreMarkerData(payload: StoredPayload): boolean {
-  if (/\/markerRecordedEventAttributes\/details\/data\/payloads\/\d+$/.test(payload.path)) return onlyFields(payload, LOCAL_ACTIVITY_FIELDS);
+  if (/\/markerRecordedEventAttributes\/details\/data\/payloads\/\d+$/.test(payload.path))
+    return onlyFields(payload, LOCAL_ACTIVITY_FIELDS);
   if (/\/markerRecordedEventAttributes\/details\/patch-data\/payloads\/\d+$/.test(payload.path)) return onlyFields(payload, PATCH_FIELDS);
   return false;
 }

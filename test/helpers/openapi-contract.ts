@@ -46,7 +46,13 @@ export async function loadContract(stack: Stack, source: { url?: string; token?:
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries<any>(document.paths)) {
     for (const [method, op] of Object.entries<any>(item)) {
-      operations.push({ method: method.toUpperCase(), path, operationId: op.operationId, permission: op['x-permission'] ?? null, responses: op.responses });
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        operationId: op.operationId,
+        permission: op['x-permission'] ?? null,
+        responses: op.responses,
+      });
     }
   }
 
@@ -105,7 +111,9 @@ export async function loadContract(stack: Stack, source: { url?: string; token?:
         if (parameter.required) found.push(`${event}: header ${parameter.name} missing`);
       } else if (!ajv.validate(parameter.schema, value)) found.push(`${event}: header ${parameter.name}=${value}: ${ajv.errorsText()}`);
     }
-    const validate = ajv.getSchema(`openapi.json#/${pointer('webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema')}`)!;
+    const validate = ajv.getSchema(
+      `openapi.json#/${pointer('webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema')}`,
+    )!;
     if (!validate(JSON.parse(delivery.rawBody))) found.push(`${event}: body: ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
     return found;
   }

@@ -113,7 +113,8 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       rest = parsed.after;
     }
     const fields = rest.trim().split(/\s+/);
-    if (fields.length < 1 || fields.length > 2 || (fields[1] !== undefined && !/^-?\d+$/.test(fields[1]))) throw new Error(`bad value or timestamp in: ${line}`);
+    if (fields.length < 1 || fields.length > 2 || (fields[1] !== undefined && !/^-?\d+$/.test(fields[1])))
+      throw new Error(`bad value or timestamp in: ${line}`);
     const owner = [...families.values()].find((family) => SUFFIXES[family.type].some((suffix) => family.name + suffix === name));
     if (!owner) throw new Error(`sample ${name} of no declared family`);
     owner.samples.push({ name, labels, value: parseValue(fields[0]!, line) });

@@ -4,7 +4,7 @@
 import { findExecutable } from '../../src/temporal/executables.js';
 
 const EXECUTABLES = {
-  'temporal': 'TEMPORAL_CLI_PATH',
+  temporal: 'TEMPORAL_CLI_PATH',
   'temporal-test-server': 'TEMPORAL_TEST_SERVER_PATH',
 } as const;
 

@@ -5,9 +5,17 @@ import type { Sql } from '../../src/db/database.js';
 import { createCharge, newKey, payCharge, waitForStatus } from './charges.js';
 import { admin, type HttpResult, type Stack } from './stack.js';
 
-type Client = { get: (path: string) => Promise<HttpResult>; post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<HttpResult> };
+type Client = {
+  get: (path: string) => Promise<HttpResult>;
+  post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<HttpResult>;
+};
 
-export const cpfKeyBody = (overrides: Record<string, unknown> = {}) => ({ amount: 10, pixKey: '529.982.247-25', pixKeyType: 'cpf', ...overrides });
+export const cpfKeyBody = (overrides: Record<string, unknown> = {}) => ({
+  amount: 10,
+  pixKey: '529.982.247-25',
+  pixKeyType: 'cpf',
+  ...overrides,
+});
 
 /** POST /transfers with a fresh Idempotency-Key unless one is given (null: no header). */
 export function postTransfer(client: Client, body: unknown, key: string | null = newKey('t')): Promise<HttpResult> {

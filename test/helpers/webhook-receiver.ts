@@ -31,7 +31,12 @@ export async function startReceiver(reply: (n: number) => ReceiverReply = () => 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAtMs: Date.now() });
+      received.push({
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+        receivedAtMs: Date.now(),
+      });
       const answer = reply(received.length);
       const timer = setTimeout(() => {
         if (res.destroyed) return;

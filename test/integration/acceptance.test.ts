@@ -13,10 +13,14 @@ import { cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
 
 /** Repeats `send` until it answers something other than 202, as a client following the spec does. */
 function outcomeOf(send: () => Promise<HttpResult>): Promise<HttpResult> {
-  return eventually(async () => {
-    const res = await send();
-    return res.status === 202 ? undefined : res;
-  }, 30_000, 200);
+  return eventually(
+    async () => {
+      const res = await send();
+      return res.status === 202 ? undefined : res;
+    },
+    30_000,
+    200,
+  );
 }
 
 async function accountBalance(stack: Stack, accountId: string): Promise<{ available: number; reserved: number }> {
@@ -130,7 +134,10 @@ describe('acceptance decided once, in the workflow', () => {
       expect((await client.get(`/transactions/${key}`)).status).toBe(404);
       const worker = stack.processes.at(-1)!;
       await eventually(() => worker.output().includes('permanent_data_error'), 10_000);
-      const alert = worker.output().split('\n').find((line) => line.includes('permanent_data_error'))!;
+      const alert = worker
+        .output()
+        .split('\n')
+        .find((line) => line.includes('permanent_data_error'))!;
       expect(alert).toContain('alert');
       expect(alert).toContain('22P02');
     });

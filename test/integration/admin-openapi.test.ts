@@ -62,10 +62,23 @@ describe('the admin OpenAPI document', () => {
   it('documents the defaults a new account gets', async () => {
     const schemas = contract.document.components.schemas;
     const request = schemas.CreateAccountRequest;
-    const res = await admin(live.stack, 'POST', '/accounts', { name: 'Padaria Padrão', document: CPF.valid, email: 'padrao@padaria.example', allowDuplicate: true });
+    const res = await admin(live.stack, 'POST', '/accounts', {
+      name: 'Padaria Padrão',
+      document: CPF.valid,
+      email: 'padrao@padaria.example',
+      allowDuplicate: true,
+    });
     expect(res.status).toBe(201);
     const defaulted = Object.entries<any>(request.properties).filter(([, property]) => property.default !== undefined);
-    expect(defaulted.map(([name]) => name).sort()).toEqual(['allowDuplicate', 'kycStatus', 'limits', 'pixReceivingEnabled', 'route', 'status', 'withdrawalsBlocked']);
+    expect(defaulted.map(([name]) => name).sort()).toEqual([
+      'allowDuplicate',
+      'kycStatus',
+      'limits',
+      'pixReceivingEnabled',
+      'route',
+      'status',
+      'withdrawalsBlocked',
+    ]);
     for (const [name, property] of defaulted) {
       if (name !== 'allowDuplicate') expect(res.body.data[name], name).toEqual(property.default);
     }
@@ -77,7 +90,12 @@ describe('the admin OpenAPI document', () => {
 
 describe('admin answers conform to the admin document', () => {
   it('for accounts, keys, deliveries and the ledger check, successes and refusals', async () => {
-    const created = await admin(live.stack, 'POST', '/accounts', { name: 'Mercado Contrato', document: CPF.other, email: 'contrato@mercado.example', allowDuplicate: true });
+    const created = await admin(live.stack, 'POST', '/accounts', {
+      name: 'Mercado Contrato',
+      document: CPF.other,
+      email: 'contrato@mercado.example',
+      allowDuplicate: true,
+    });
     expectConforms('POST', '/accounts', created);
     const id = created.body.data.id;
     expectConforms('POST', '/accounts', await admin(live.stack, 'POST', '/accounts', { name: 'x', document: 'x', email: 'x' }));
@@ -97,9 +115,21 @@ describe('admin answers conform to the admin document', () => {
     const csv = await http('GET', `${live.stack.adminUrl}${statement}`, { token: ADMIN_TOKEN, headers: { accept: 'text/csv' } });
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expectConforms('GET', '/accounts/{id}/statement', csv);
-    expectConforms('GET', '/accounts/{id}/statement', await admin(live.stack, 'GET', '/accounts/acc_unknown/statement?from=2025-01-01T00:00:00Z&to=2099-01-01T00:00:00Z'));
-    expectConforms('GET', '/accounts/{id}/statement', await admin(live.stack, 'GET', `/accounts/${id}/statement?from=2025-01-01T00:00:00Z`));
-    expectConforms('POST', '/simulator/transfers/{id}/complete', await admin(live.stack, 'POST', '/simulator/transfers/out_x/complete', { outcome: 'lost' }));
+    expectConforms(
+      'GET',
+      '/accounts/{id}/statement',
+      await admin(live.stack, 'GET', '/accounts/acc_unknown/statement?from=2025-01-01T00:00:00Z&to=2099-01-01T00:00:00Z'),
+    );
+    expectConforms(
+      'GET',
+      '/accounts/{id}/statement',
+      await admin(live.stack, 'GET', `/accounts/${id}/statement?from=2025-01-01T00:00:00Z`),
+    );
+    expectConforms(
+      'POST',
+      '/simulator/transfers/{id}/complete',
+      await admin(live.stack, 'POST', '/simulator/transfers/out_x/complete', { outcome: 'lost' }),
+    );
   });
 
   it('refuses a bad admin query or body with param pointing at the field', async () => {

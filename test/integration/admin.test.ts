@@ -9,7 +9,11 @@ const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** The JSON pointer of a field as messages name it: `fees.charge.fixed` → `/fees/charge/fixed`, `permissions[1]` → `/permissions/1`. */
-const pointerOf = (field: string) => `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+const pointerOf = (field: string) =>
+  `/${field
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .join('/')}`;
 
 /** A 400 invalid_request whose message names `field` and whose `param` points at it (`param` null: no single field to blame). */
 function expectInvalid(res: { status: number; body: any }, field: string, param: string | null = pointerOf(field)) {
@@ -23,7 +27,12 @@ describe('admin API: accounts and API keys', () => {
   const live = liveStack();
 
   let made = 0;
-  const newAccount = (extra: Record<string, unknown> = {}) => ({ name: 'Padaria Central', document: CPF.valid, email: `contato${++made}@padaria.example`, ...extra });
+  const newAccount = (extra: Record<string, unknown> = {}) => ({
+    name: 'Padaria Central',
+    document: CPF.valid,
+    email: `contato${++made}@padaria.example`,
+    ...extra,
+  });
   const accountCount = async () => Number((await live.sql<{ n: bigint }[]>`select count(*) as n from accounts`)[0]!.n);
 
   describe('the admin token', () => {
@@ -39,7 +48,11 @@ describe('admin API: accounts and API keys', () => {
       for (const headers of attempts) {
         const res = await http('POST', `${live.stack.adminUrl}/accounts`, { body: newAccount(), headers });
         expect(res.status).toBe(401);
-        expect(res.body).toEqual({ success: false, error: { code: 'unauthorized', message: expect.any(String) }, requestId: expect.stringMatching(REQUEST_ID) });
+        expect(res.body).toEqual({
+          success: false,
+          error: { code: 'unauthorized', message: expect.any(String) },
+          requestId: expect.stringMatching(REQUEST_ID),
+        });
       }
       expect(await accountCount()).toBe(before);
     });
@@ -86,7 +99,12 @@ describe('admin API: accounts and API keys', () => {
 
     it('accepts CNPJ, alphanumeric CNPJ, KYC, fees and route at creation', async () => {
       const fees = { charge: { fixed: 0.5, percent: 1.99 }, transfer: { fixed: 2, percent: 0.0125 } };
-      const res = await admin(live.stack, 'POST', '/accounts', newAccount({ document: CNPJ.alphanumeric, kycStatus: 'approved', fees, route: 'simulator' }));
+      const res = await admin(
+        live.stack,
+        'POST',
+        '/accounts',
+        newAccount({ document: CNPJ.alphanumeric, kycStatus: 'approved', fees, route: 'simulator' }),
+      );
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ document: '12ABC34501DE35', kycStatus: 'approved', fees, route: 'simulator' });
       const numeric = await admin(live.stack, 'POST', '/accounts', newAccount({ document: CNPJ.valid }));
@@ -125,17 +143,37 @@ describe('admin API: accounts and API keys', () => {
       const first = await createAccount(live.stack, { document: CPF.other, email: 'Financeiro@Mercearia.example' });
       const before = await accountCount();
       const sameDocument = await admin(live.stack, 'POST', '/accounts', newAccount({ document: '111.444.777-35' }));
-      const sameEmail = await admin(live.stack, 'POST', '/accounts', newAccount({ document: generateCnpj(), email: 'financeiro@MERCEARIA.example' }));
-      for (const [res, field] of [[sameDocument, 'documento'], [sameEmail, 'e-mail']] as const) {
+      const sameEmail = await admin(
+        live.stack,
+        'POST',
+        '/accounts',
+        newAccount({ document: generateCnpj(), email: 'financeiro@MERCEARIA.example' }),
+      );
+      for (const [res, field] of [
+        [sameDocument, 'documento'],
+        [sameEmail, 'e-mail'],
+      ] as const) {
         expect(res.status, res.text).toBe(409);
-        expect(res.body).toEqual({ success: false, error: { code: 'duplicate_account', message: expect.stringContaining(field) }, requestId: expect.stringMatching(REQUEST_ID) });
+        expect(res.body).toEqual({
+          success: false,
+          error: { code: 'duplicate_account', message: expect.stringContaining(field) },
+          requestId: expect.stringMatching(REQUEST_ID),
+        });
         expect(res.body.error.message).toContain(first.id);
         expect(res.body.error.message).toContain('allowDuplicate');
       }
       expect(await accountCount()).toBe(before);
 
-      expectInvalid(await admin(live.stack, 'POST', '/accounts', newAccount({ document: CPF.other, allowDuplicate: 'yes' })), 'allowDuplicate');
-      const allowed = await admin(live.stack, 'POST', '/accounts', newAccount({ document: CPF.other, email: 'financeiro@mercearia.example', allowDuplicate: true }));
+      expectInvalid(
+        await admin(live.stack, 'POST', '/accounts', newAccount({ document: CPF.other, allowDuplicate: 'yes' })),
+        'allowDuplicate',
+      );
+      const allowed = await admin(
+        live.stack,
+        'POST',
+        '/accounts',
+        newAccount({ document: CPF.other, email: 'financeiro@mercearia.example', allowDuplicate: true }),
+      );
       expect(allowed.status, allowed.text).toBe(201);
       expect(allowed.body.data).toMatchObject({ document: CPF.other, email: 'financeiro@mercearia.example' });
       // The first account still holds the identity: a third one without the flag is refused.
@@ -144,7 +182,9 @@ describe('admin API: accounts and API keys', () => {
 
     it('keeps one account per document when two creations race', async () => {
       const body = newAccount({ document: generateCnpj() });
-      const answers = await Promise.all(Array.from({ length: 8 }, () => admin(live.stack, 'POST', '/accounts', { ...body, email: `corrida${++made}@padaria.example` })));
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => admin(live.stack, 'POST', '/accounts', { ...body, email: `corrida${++made}@padaria.example` })),
+      );
       expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
     });
 
@@ -205,7 +245,8 @@ describe('admin API: accounts and API keys', () => {
         [{}, 'status', null],
         [undefined, 'status', null],
       ];
-      for (const [body, field, param] of cases) expectInvalid(await admin(live.stack, 'PATCH', `/accounts/${created.id}`, body), field, param);
+      for (const [body, field, param] of cases)
+        expectInvalid(await admin(live.stack, 'PATCH', `/accounts/${created.id}`, body), field, param);
       expect((await admin(live.stack, 'GET', `/accounts/${created.id}`)).body.data).toMatchObject(created);
     });
   });
@@ -232,7 +273,15 @@ describe('admin API: accounts and API keys', () => {
 
       const listed = await admin(live.stack, 'GET', `/accounts/${account.id}/api-keys`);
       expect(listed.body.data).toEqual([
-        { id, accountId: account.id, prefix: key.slice(0, 13), permissions: ['balance:read', 'transactions:read'], allowedIps: ['203.0.113.7', '10.1.0.0/16', '2001:db8::/32'], createdAt: expect.stringMatching(ISO), revokedAt: null },
+        {
+          id,
+          accountId: account.id,
+          prefix: key.slice(0, 13),
+          permissions: ['balance:read', 'transactions:read'],
+          allowedIps: ['203.0.113.7', '10.1.0.0/16', '2001:db8::/32'],
+          createdAt: expect.stringMatching(ISO),
+          revokedAt: null,
+        },
       ]);
       expect(listed.text).not.toContain(key);
     });

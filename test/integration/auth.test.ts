@@ -44,7 +44,11 @@ describe('authentication and authorization', () => {
     });
   }
 
-  async function merchant(permissions: readonly Permission[] = PERMISSIONS, allowedIps?: string[], kycStatus: 'approved' | 'pending' = 'approved') {
+  async function merchant(
+    permissions: readonly Permission[] = PERMISSIONS,
+    allowedIps?: string[],
+    kycStatus: 'approved' | 'pending' = 'approved',
+  ) {
     const account = await createAccount(live.stack, { kycStatus });
     return { account, ...(await createKey(live.stack, account.id, permissions, allowedIps)) };
   }
@@ -58,7 +62,19 @@ describe('authentication and authorization', () => {
   describe('401 invalid_api_key', () => {
     it('refuses a missing, non-Bearer or malformed Authorization header', async () => {
       const { key } = await merchant();
-      const headers = ['', `Basic ${key}`, `Token ${key}`, key, 'Bearer', 'Bearer ', 'Bearer abc', 'Bearer pix_live_short', `Bearer ${key} extra`, `Bearer ${key.slice(0, -1)}`, `Bearer ${key}=`];
+      const headers = [
+        '',
+        `Basic ${key}`,
+        `Token ${key}`,
+        key,
+        'Bearer',
+        'Bearer ',
+        'Bearer abc',
+        'Bearer pix_live_short',
+        `Bearer ${key} extra`,
+        `Bearer ${key.slice(0, -1)}`,
+        `Bearer ${key}=`,
+      ];
       for (const authorization of headers) {
         const res = await call(PROBE!, { authorization });
         expectError(res, 401, 'invalid_api_key');
@@ -119,7 +135,15 @@ describe('authentication and authorization', () => {
   describe('403 ip_not_allowed', () => {
     it('lets listed addresses and ranges through and refuses the others (IPv4, CIDR, IPv6, IPv4-mapped)', async () => {
       const { key } = await merchant(PERMISSIONS, ['203.0.113.7', '198.51.100.0/24', '2001:db8:abcd::/48', '2001:db8::42']);
-      for (const ip of ['203.0.113.7', '198.51.100.0', '198.51.100.255', '2001:db8:abcd:1::9', '2001:db8::42', '::ffff:203.0.113.7', '203.0.113.7, 10.0.0.1']) {
+      for (const ip of [
+        '203.0.113.7',
+        '198.51.100.0',
+        '198.51.100.255',
+        '2001:db8:abcd:1::9',
+        '2001:db8::42',
+        '::ffff:203.0.113.7',
+        '203.0.113.7, 10.0.0.1',
+      ]) {
         expectPastGuard(await call(PROBE!, { key, ip }), ip);
       }
       for (const ip of ['203.0.113.8', '198.51.101.1', '2001:db8:abce::1', '2001:db8::43', '10.0.0.1, 203.0.113.7', 'not-an-ip']) {
@@ -148,7 +172,11 @@ describe('authentication and authorization', () => {
 
   describe('order of the checks', () => {
     it('is 401, then ip_not_allowed, then account_unavailable, then permission_denied, then kyc_required', async () => {
-      const { key, id, account } = await merchant(PERMISSIONS.filter((p) => p !== FINANCIAL!.permission), ['203.0.113.7'], 'pending');
+      const { key, id, account } = await merchant(
+        PERMISSIONS.filter((p) => p !== FINANCIAL!.permission),
+        ['203.0.113.7'],
+        'pending',
+      );
       await patchAccount(live.stack, account.id, { status: 'blocked' });
       // Every check fails at once: each step fixes one failure and uncovers the next.
       expectError(await call(FINANCIAL!, { key, ip: '10.9.9.9' }), 403, 'ip_not_allowed');
@@ -185,6 +213,9 @@ describe('caller IP without a trusted proxy', () => {
     const local = await createKey(live.stack, account.id, PERMISSIONS, ['127.0.0.1']);
     const headers = { 'x-forwarded-for': '203.0.113.7' };
     expectError(await http('GET', `${live.stack.baseUrl}${PROBE!.path}`, { token: spoofer.key, headers }), 403, 'ip_not_allowed');
-    expectPastGuard(await http('GET', `${live.stack.baseUrl}${PROBE!.path}`, { token: local.key, headers: { 'x-forwarded-for': '10.0.0.1' } }), 'socket address');
+    expectPastGuard(
+      await http('GET', `${live.stack.baseUrl}${PROBE!.path}`, { token: local.key, headers: { 'x-forwarded-for': '10.0.0.1' } }),
+      'socket address',
+    );
   });
 });

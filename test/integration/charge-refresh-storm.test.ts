@@ -25,7 +25,9 @@ describe('refresh storm on one pending charge', () => {
 
   beforeAll(async () => {
     const account = await createAccount(live.stack);
-    clients = await Promise.all(Array.from({ length: KEYS }, async () => client(live.stack, (await createKey(live.stack, account.id)).key)));
+    clients = await Promise.all(
+      Array.from({ length: KEYS }, async () => client(live.stack, (await createKey(live.stack, account.id)).key)),
+    );
     temporal = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
   });
 
@@ -63,7 +65,8 @@ describe('refresh storm on one pending charge', () => {
 
     expect((await payCharge(live.stack, charge.id)).status).toBe(200);
     await waitForStatus(clients[0]!, charge.id, 'approved');
-    const settled = await live.sql`select count(*)::int as n from events where transaction_id = ${charge.id} and type = 'transaction.approved'`;
+    const settled =
+      await live.sql`select count(*)::int as n from events where transaction_id = ${charge.id} and type = 'transaction.approved'`;
     expect(settled[0]!.n).toBe(1);
     // The read model shows the approval before the run has closed: wait for it to close, then it must have completed.
     const closed = await eventually(async () => {
@@ -74,7 +77,9 @@ describe('refresh storm on one pending charge', () => {
   }, 240_000);
 
   /** The most chargeStateAtRoute activities the history shows scheduled and not yet closed at once. */
-  function mostRouteCallsAtOnce(events: Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>['events'] & {}): number {
+  function mostRouteCallsAtOnce(
+    events: Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>['events'] & {},
+  ): number {
     const routeCalls = new Set<string>();
     let open = 0;
     let most = 0;

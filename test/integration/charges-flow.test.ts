@@ -32,8 +32,20 @@ describe('charges: create, pay, approve', () => {
     const { client } = await createMerchant(live.stack, { fees: FEES });
     const created = await createCharge(client, { amount: 100, coverFee: true });
     expect(created).toMatchObject({
-      status: 'pending', processingState: 'monitoring', expired: false, direction: 'in', type: 'payment', method: 'pix',
-      acquirer: 'simulator', amount: 102.54, fee: 2.54, netAmount: 100, splitAmount: 0, split: [], approvedAt: null, counterparty: null,
+      status: 'pending',
+      processingState: 'monitoring',
+      expired: false,
+      direction: 'in',
+      type: 'payment',
+      method: 'pix',
+      acquirer: 'simulator',
+      amount: 102.54,
+      fee: 2.54,
+      netAmount: 100,
+      splitAmount: 0,
+      split: [],
+      approvedAt: null,
+      counterparty: null,
     });
     expect(Date.parse(created.expiresAt) - Date.parse(created.createdAt)).toBe(15 * 60 * 1000);
     const code = parseBrCode(created.pix.copyPaste);
@@ -46,13 +58,24 @@ describe('charges: create, pay, approve', () => {
   it('approves a paid charge: payer details from the network, ledger posted once to the centavo, event recorded', async () => {
     const { client, account } = await createMerchant(live.stack, { fees: FEES });
     const created = await createCharge(client, { amount: 150.75 });
-    const paid = await payCharge(live.stack, created.id, { name: 'João Pagador', document: CPF.other, bankName: 'Banco do Teste', state: 'MG' });
+    const paid = await payCharge(live.stack, created.id, {
+      name: 'João Pagador',
+      document: CPF.other,
+      bankName: 'Banco do Teste',
+      state: 'MG',
+    });
     expect(paid.status).toBe(200);
     expect(paid.body.data).toMatchObject({ transactionId: created.id, amount: 150.75, status: 'paid', copyPaste: created.pix.copyPaste });
 
     const approved = await waitForStatus(client, created.id, 'approved');
     expect(approved).toMatchObject({ processingState: 'completed', amount: 150.75, fee: 3.5, netAmount: 147.25 });
-    expect(approved.payer).toEqual({ name: 'João Pagador', document: CPF.other, email: 'maria@example.com', bankName: 'Banco do Teste', state: 'MG' });
+    expect(approved.payer).toEqual({
+      name: 'João Pagador',
+      document: CPF.other,
+      email: 'maria@example.com',
+      bankName: 'Banco do Teste',
+      state: 'MG',
+    });
     expect(Date.parse(approved.approvedAt)).toBeGreaterThanOrEqual(Date.parse(created.createdAt));
 
     expect(await entriesOf(`charge:${created.id}:settle`)).toEqual({
@@ -61,7 +84,9 @@ describe('charges: create, pay, approve', () => {
       [customerAccount(account.id, 'available')]: 14725,
     });
     expect((await client.get('/balance')).body.data).toEqual({ currency: 'BRL', available: 147.25, reserved: 0 });
-    const [event] = await live.sql<{ id: string; type: string; payload: any }[]>`select id, type, payload from events where transaction_id = ${created.id}`;
+    const [event] = await live.sql<
+      { id: string; type: string; payload: any }[]
+    >`select id, type, payload from events where transaction_id = ${created.id}`;
     expect(event).toMatchObject({ id: `evt_${created.id}_approved`, type: 'transaction.approved' });
     expect(event!.payload.data).toEqual(approved);
     await expectLedgerConsistent(live.stack.databaseUrl);
@@ -87,7 +112,12 @@ describe('charges: create, pay, approve', () => {
     const created = await createCharge(client, { amount: 12.34 });
     const run = await runPixctl(live.stack, ['charges', 'pay', created.id, '--bank', 'Banco CLI', '--state', 'BA', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ transactionId: created.id, amount: 12.34, status: 'paid', payer: { bankName: 'Banco CLI', state: 'BA' } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      transactionId: created.id,
+      amount: 12.34,
+      status: 'paid',
+      payer: { bankName: 'Banco CLI', state: 'BA' },
+    });
     const approved = await waitForStatus(client, created.id, 'approved');
     expect(approved.payer).toMatchObject({ bankName: 'Banco CLI', state: 'BA' });
     const again = await runPixctl(live.stack, ['charges', 'pay', created.id]);
@@ -96,8 +126,18 @@ describe('charges: create, pay, approve', () => {
   });
 
   it.each([
-    { label: 'no coverFee, no split', body: { amount: 100 }, expected: { amount: 100, fee: 2.49, splitAmount: 0, netAmount: 97.51 }, shares: [] },
-    { label: 'coverFee', body: { amount: 100, coverFee: true }, expected: { amount: 102.54, fee: 2.54, splitAmount: 0, netAmount: 100 }, shares: [] },
+    {
+      label: 'no coverFee, no split',
+      body: { amount: 100 },
+      expected: { amount: 100, fee: 2.49, splitAmount: 0, netAmount: 97.51 },
+      shares: [],
+    },
+    {
+      label: 'coverFee',
+      body: { amount: 100, coverFee: true },
+      expected: { amount: 102.54, fee: 2.54, splitAmount: 0, netAmount: 100 },
+      shares: [],
+    },
     {
       label: 'split by percent and by amount',
       body: { amount: 200, split: [{ percent: 10 }, { amount: 15.5, description: 'frete' }] },

@@ -21,10 +21,14 @@ describe('charges while Temporal is unreachable', () => {
     expect((await sql`select count(*)::int as n from transactions where account_id = ${account.id}`)[0]!.n).toBe(0);
 
     await temporal.open();
-    const created = await eventually(async () => {
-      const res = await postCharge(client, chargeBody(), key);
-      return [200, 201].includes(res.status) && res.body.data.pix ? res : undefined;
-    }, 60_000, 500);
+    const created = await eventually(
+      async () => {
+        const res = await postCharge(client, chargeBody(), key);
+        return [200, 201].includes(res.status) && res.body.data.pix ? res : undefined;
+      },
+      60_000,
+      500,
+    );
     expect(created.body.data).toMatchObject({ externalId: key, status: 'pending' });
   });
 });

@@ -26,30 +26,151 @@ describe('POST /transactions refusals', () => {
     ['no Idempotency-Key and no externalId', () => ({ body: chargeBody(), key: null }), 400, 'idempotency_key_required', /Idempotency-Key/],
     ['a key with a space', () => ({ body: chargeBody(), key: 'pedido 1' }), 400, 'invalid_idempotency_key', /100 caracteres/],
     ['a key of 101 characters', () => ({ body: chargeBody(), key: 'k'.repeat(101) }), 400, 'invalid_idempotency_key', /100 caracteres/],
-    ['an externalId with a bad character', () => ({ body: chargeBody({ externalId: 'pedido#1' }), key: null }), 400, 'invalid_idempotency_key', /100 caracteres/],
-    ['header and externalId that differ', () => ({ body: chargeBody({ externalId: 'a-1' }), key: 'a-2' }), 409, 'idempotency_conflict', /externalId/],
-    ['payer name shorter than 3 characters', () => ({ body: chargeBody({ payer: { ...payer, name: 'Jo' } }) }), 400, 'invalid_request', /nome completo/],
-    ['an invalid CPF with punctuation', () => ({ body: chargeBody({ payer: { ...payer, document: CPF.invalid } }) }), 400, 'invalid_request', /CPF válido/],
-    ['an invalid CPF without punctuation', () => ({ body: chargeBody({ payer: { ...payer, document: CPF.invalid.replace(/\D/g, '') } }) }), 400, 'invalid_request', /CPF válido/],
+    [
+      'an externalId with a bad character',
+      () => ({ body: chargeBody({ externalId: 'pedido#1' }), key: null }),
+      400,
+      'invalid_idempotency_key',
+      /100 caracteres/,
+    ],
+    [
+      'header and externalId that differ',
+      () => ({ body: chargeBody({ externalId: 'a-1' }), key: 'a-2' }),
+      409,
+      'idempotency_conflict',
+      /externalId/,
+    ],
+    [
+      'payer name shorter than 3 characters',
+      () => ({ body: chargeBody({ payer: { ...payer, name: 'Jo' } }) }),
+      400,
+      'invalid_request',
+      /nome completo/,
+    ],
+    [
+      'an invalid CPF with punctuation',
+      () => ({ body: chargeBody({ payer: { ...payer, document: CPF.invalid } }) }),
+      400,
+      'invalid_request',
+      /CPF válido/,
+    ],
+    [
+      'an invalid CPF without punctuation',
+      () => ({ body: chargeBody({ payer: { ...payer, document: CPF.invalid.replace(/\D/g, '') } }) }),
+      400,
+      'invalid_request',
+      /CPF válido/,
+    ],
     ['amount below the minimum', () => ({ body: chargeBody({ amount: 0.99 }) }), 400, 'invalid_request', /fora dos limites/],
     ['amount above the maximum', () => ({ body: chargeBody({ amount: 10000.01 }) }), 400, 'invalid_request', /fora dos limites/],
     ['amount not greater than the fee', () => ({ body: chargeBody({ amount: 2.02 }) }), 400, 'invalid_request', /maior que a taxa/],
-    ['amount with more than two decimals', () => ({ body: chargeBody({ amount: 100.123 }) }), 400, 'invalid_request', /duas casas decimais/],
+    [
+      'amount with more than two decimals',
+      () => ({ body: chargeBody({ amount: 100.123 }) }),
+      400,
+      'invalid_request',
+      /duas casas decimais/,
+    ],
     ['description over 140 characters', () => ({ body: chargeBody({ description: 'd'.repeat(141) }) }), 400, 'invalid_request', /140/],
-    ['externalId over 100 characters', () => ({ body: chargeBody({ externalId: 'e'.repeat(101) }), key: null }), 400, 'invalid_idempotency_key', /100/],
-    ['webhookUrl that is not an http(s) URL', () => ({ body: chargeBody({ webhookUrl: 'ftp://example.com/x' }) }), 400, 'invalid_request', /webhookUrl/],
+    [
+      'externalId over 100 characters',
+      () => ({ body: chargeBody({ externalId: 'e'.repeat(101) }), key: null }),
+      400,
+      'invalid_idempotency_key',
+      /100/,
+    ],
+    [
+      'webhookUrl that is not an http(s) URL',
+      () => ({ body: chargeBody({ webhookUrl: 'ftp://example.com/x' }) }),
+      400,
+      'invalid_request',
+      /webhookUrl/,
+    ],
     ['webhookUrl that is no URL at all', () => ({ body: chargeBody({ webhookUrl: 'hook' }) }), 400, 'invalid_request', /webhookUrl/],
-    ['split item without amount or percent', () => ({ body: chargeBody({ split: [{ recipient: partner.email }] }) }), 400, 'SPLIT_INVALID', /amount ou percent/],
-    ['split item with amount and percent', () => ({ body: chargeBody({ split: [{ recipient: partner.email, amount: 1, percent: 1 }] }) }), 400, 'SPLIT_INVALID', /amount ou percent/],
-    ['split recipient that identifies nothing', () => ({ body: chargeBody({ split: [{ recipient: 'parceiro', amount: 1 }] }) }), 400, 'SPLIT_RECIPIENT_INVALID', /recipient/],
-    ['11 split recipients', () => ({ body: chargeBody({ split: Array.from({ length: 11 }, (_, i) => ({ recipient: `p${i}@example.com`, amount: 1 })) }) }), 400, 'SPLIT_TOO_MANY_RECIPIENTS', /10/],
-    ['split recipient with no account', () => ({ body: chargeBody({ split: [{ recipient: 'ninguem@example.com', amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
-    ['split recipient whose account is blocked', () => ({ body: chargeBody({ split: [{ recipient: blocked.id, amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
-    ['split recipient whose KYC is pending (by id)', () => ({ body: chargeBody({ split: [{ recipient: unverified.id, amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
-    ['split recipient whose KYC is pending (by e-mail)', () => ({ body: chargeBody({ split: [{ recipient: unverified.email, amount: 1 }] }) }), 404, 'SPLIT_RECIPIENT_NOT_FOUND', /não encontrada/],
-    ['split to the account itself', () => ({ body: chargeBody({ split: [{ recipient: merchant.account.id, amount: 1 }] }) }), 409, 'SPLIT_RECIPIENT_SELF', /própria conta/],
-    ['the same recipient twice (by e-mail and by id)', () => ({ body: chargeBody({ split: [{ recipient: partner.email, amount: 1 }, { recipient: partner.id, percent: 1 }] }) }), 409, 'SPLIT_RECIPIENT_DUPLICATED', /repetido/],
-    ['a split larger than the sale after the fee', () => ({ body: chargeBody({ amount: 100, split: [{ recipient: partner.id, percent: 99 }] }) }), 422, 'SPLIT_EXCEEDS_SALE', /não cabe/],
+    [
+      'split item without amount or percent',
+      () => ({ body: chargeBody({ split: [{ recipient: partner.email }] }) }),
+      400,
+      'SPLIT_INVALID',
+      /amount ou percent/,
+    ],
+    [
+      'split item with amount and percent',
+      () => ({ body: chargeBody({ split: [{ recipient: partner.email, amount: 1, percent: 1 }] }) }),
+      400,
+      'SPLIT_INVALID',
+      /amount ou percent/,
+    ],
+    [
+      'split recipient that identifies nothing',
+      () => ({ body: chargeBody({ split: [{ recipient: 'parceiro', amount: 1 }] }) }),
+      400,
+      'SPLIT_RECIPIENT_INVALID',
+      /recipient/,
+    ],
+    [
+      '11 split recipients',
+      () => ({ body: chargeBody({ split: Array.from({ length: 11 }, (_, i) => ({ recipient: `p${i}@example.com`, amount: 1 })) }) }),
+      400,
+      'SPLIT_TOO_MANY_RECIPIENTS',
+      /10/,
+    ],
+    [
+      'split recipient with no account',
+      () => ({ body: chargeBody({ split: [{ recipient: 'ninguem@example.com', amount: 1 }] }) }),
+      404,
+      'SPLIT_RECIPIENT_NOT_FOUND',
+      /não encontrada/,
+    ],
+    [
+      'split recipient whose account is blocked',
+      () => ({ body: chargeBody({ split: [{ recipient: blocked.id, amount: 1 }] }) }),
+      404,
+      'SPLIT_RECIPIENT_NOT_FOUND',
+      /não encontrada/,
+    ],
+    [
+      'split recipient whose KYC is pending (by id)',
+      () => ({ body: chargeBody({ split: [{ recipient: unverified.id, amount: 1 }] }) }),
+      404,
+      'SPLIT_RECIPIENT_NOT_FOUND',
+      /não encontrada/,
+    ],
+    [
+      'split recipient whose KYC is pending (by e-mail)',
+      () => ({ body: chargeBody({ split: [{ recipient: unverified.email, amount: 1 }] }) }),
+      404,
+      'SPLIT_RECIPIENT_NOT_FOUND',
+      /não encontrada/,
+    ],
+    [
+      'split to the account itself',
+      () => ({ body: chargeBody({ split: [{ recipient: merchant.account.id, amount: 1 }] }) }),
+      409,
+      'SPLIT_RECIPIENT_SELF',
+      /própria conta/,
+    ],
+    [
+      'the same recipient twice (by e-mail and by id)',
+      () => ({
+        body: chargeBody({
+          split: [
+            { recipient: partner.email, amount: 1 },
+            { recipient: partner.id, percent: 1 },
+          ],
+        }),
+      }),
+      409,
+      'SPLIT_RECIPIENT_DUPLICATED',
+      /repetido/,
+    ],
+    [
+      'a split larger than the sale after the fee',
+      () => ({ body: chargeBody({ amount: 100, split: [{ recipient: partner.id, percent: 99 }] }) }),
+      422,
+      'SPLIT_EXCEEDS_SALE',
+      /não cabe/,
+    ],
   ];
 
   /** The field each refusal blames (`param`); the others blame no single body field. */
@@ -74,7 +195,11 @@ describe('POST /transactions refusals', () => {
     const res = await postCharge(merchant.client, body, key === undefined ? newKey() : key);
     expect(res.status).toBe(status);
     const param = PARAMS[label];
-    expect(res.body).toEqual({ success: false, error: { code, message: expect.stringMatching(message), ...(param ? { param } : {}) }, requestId: expect.any(String) });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code, message: expect.stringMatching(message), ...(param ? { param } : {}) },
+      requestId: expect.any(String),
+    });
   });
 
   it('created nothing for any of them', async () => {
@@ -88,7 +213,10 @@ describe('POST /transactions refusals', () => {
     await patchAccount(live.stack, other.account.id, { pixReceivingEnabled: false });
     const refused = await postCharge(other.client, chargeBody());
     expect(refused.status).toBe(422);
-    expect(refused.body.error).toEqual({ code: 'operation_refused', message: expect.stringMatching(/recebimento via Pix está desativado/) });
+    expect(refused.body.error).toEqual({
+      code: 'operation_refused',
+      message: expect.stringMatching(/recebimento via Pix está desativado/),
+    });
 
     await patchAccount(live.stack, other.account.id, { pixReceivingEnabled: true, limits: { chargeMin: 5, chargeMax: 20000 } });
     expect((await postCharge(other.client, chargeBody({ amount: 4.99 }))).body.error.code).toBe('invalid_request');

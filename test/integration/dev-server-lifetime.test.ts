@@ -51,7 +51,9 @@ function processesNaming(text: string): number[] {
     .map(Number);
 }
 
-async function startEmbedded(options: { devPort?: number; dataDir?: string; uiPort?: number; env?: Record<string, string> } = {}): Promise<Embedded> {
+async function startEmbedded(
+  options: { devPort?: number; dataDir?: string; uiPort?: number; env?: Record<string, string> } = {},
+): Promise<Embedded> {
   const [port, adminPort, uiPort] = [await freePort(), await freePort(), options.uiPort ?? (await freePort())];
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pix-embedded-'));
   const engine = spawnEngine('all', {
@@ -92,7 +94,7 @@ describe('the embedded Temporal dev server', () => {
     });
   });
 
-  it("gives its Web UI the codec endpoint with CODEC_UI_SECRET in a private file: no process argument and no log line holds it", async () => {
+  it('gives its Web UI the codec endpoint with CODEC_UI_SECRET in a private file: no process argument and no log line holds it', async () => {
     const secret = `ui-${randomBytes(20).toString('hex')}`;
     const uiPort = await freePort();
     const { engine, rootUrl, dataDir } = await startEmbedded({ uiPort, env: { CODEC_UI_SECRET: secret } });
@@ -127,7 +129,13 @@ describe('the embedded Temporal dev server', () => {
   it('replaces a server an earlier engine left running on the same data folder and port', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pix-embedded-'));
     const devPort = await freePort();
-    const leftOver = await startDevServer({ port: devPort, uiPort: null, dbFile: resolve(dataDir, 'temporal.sqlite'), namespace: 'default', searchPath: process.env.PATH ?? '' });
+    const leftOver = await startDevServer({
+      port: devPort,
+      uiPort: null,
+      dbFile: resolve(dataDir, 'temporal.sqlite'),
+      namespace: 'default',
+      searchPath: process.env.PATH ?? '',
+    });
     const [leftOverPid] = processesOf(dataDir);
     try {
       const { engine, rootUrl } = await startEmbedded({ devPort, dataDir });

@@ -38,7 +38,10 @@ function call(psp: FakePsp, method: string, url: string, options: CallOptions = 
     options.clientCert === undefined
       ? { certPem: readFileSync(psp.certs.clientCertFile, 'utf8'), keyPem: readFileSync(psp.certs.clientKeyFile, 'utf8') }
       : options.clientCert;
-  const tls: RequestOptions = { ca: readFileSync(psp.certs.pspCaFile, 'utf8'), ...(clientCert ? { cert: clientCert.certPem, key: clientCert.keyPem } : {}) };
+  const tls: RequestOptions = {
+    ca: readFileSync(psp.certs.pspCaFile, 'utf8'),
+    ...(clientCert ? { cert: clientCert.certPem, key: clientCert.keyPem } : {}),
+  };
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, agent: false, ...tls }, (res) => {
       const chunks: Buffer[] = [];
@@ -114,13 +117,19 @@ describe('fake PSP', () => {
     });
 
     it('takes client credentials only from HTTP Basic', async () => {
-      const inBody = { text: `grant_type=client_credentials&client_id=${psp.clientId}&client_secret=${psp.clientSecret}`, contentType: form.contentType };
+      const inBody = {
+        text: `grant_type=client_credentials&client_id=${psp.clientId}&client_secret=${psp.clientSecret}`,
+        contentType: form.contentType,
+      };
       expect((await call(psp, 'POST', psp.tokenUrl, { raw: inBody })).status).toBe(401);
       expect((await call(psp, 'POST', psp.tokenUrl, { basic: { id: psp.clientId, secret: 'wrong' }, raw: form })).status).toBe(401);
     });
 
     it('refuses a JSON body when the PSP expects a form', async () => {
-      const reply = await call(psp, 'POST', psp.tokenUrl, { basic: { id: psp.clientId, secret: psp.clientSecret }, body: { grant_type: 'client_credentials' } });
+      const reply = await call(psp, 'POST', psp.tokenUrl, {
+        basic: { id: psp.clientId, secret: psp.clientSecret },
+        body: { grant_type: 'client_credentials' },
+      });
       expect(reply.status).toBe(400);
       expect(lastRequest(psp)).toMatchObject({ path: '/oauth/token', status: 400, conforms: false });
     });
@@ -169,7 +178,14 @@ describe('fake PSP', () => {
       const { txid, cob } = await createCob();
       expect(lastRequest(psp)).toMatchObject({ method: 'PUT', path: `/v2/cob/${txid}`, conforms: true, errors: [], status: 201 });
       expect(violations('cobGerada', cob)).toEqual([]);
-      expect(cob).toMatchObject({ txid, status: 'ATIVA', revisao: 0, valor: { original: '12.34' }, chave: psp.pixKey, calendario: { expiracao: 900 } });
+      expect(cob).toMatchObject({
+        txid,
+        status: 'ATIVA',
+        revisao: 0,
+        valor: { original: '12.34' },
+        chave: psp.pixKey,
+        calendario: { expiracao: 900 },
+      });
       const code = getPixPayloadInfo(cob.pixCopiaECola);
       expect(code).toMatchObject({ url: cob.location, pointOfInitiation: 'dynamic' });
       // The CRC is checked: the same code with another CRC is refused.
@@ -187,7 +203,12 @@ describe('fake PSP', () => {
 
     it.each([
       ['valor.original without decimals', (body: any) => ({ ...body, valor: { original: '10' } }), txidOf(900), 'cob.valor.original'],
-      ['valor.original with characters around it (unanchored pattern)', (body: any) => ({ ...body, valor: { original: 'R$10.00' } }), txidOf(901), 'cob.valor.original'],
+      [
+        'valor.original with characters around it (unanchored pattern)',
+        (body: any) => ({ ...body, valor: { original: 'R$10.00' } }),
+        txidOf(901),
+        'cob.valor.original',
+      ],
       ['a CPF that is not 11 digits', (body: any) => ({ ...body, devedor: { cpf: '1234', nome: 'X' } }), txidOf(902), 'cob.devedor.cpf'],
       ['no chave', ({ chave: _, ...body }: any) => body, txidOf(903), 'cob'],
       ['a txid of 20 characters', (body: any) => body, 'a'.repeat(20), 'cob.txid'],
@@ -215,7 +236,11 @@ describe('fake PSP', () => {
     it('accepts a retirada with troco (the repaired oneOf) and a devedor with a CNPJ', async () => {
       const txid = txidOf(nextTxid++);
       const troco = { valor: '5.00', modalidadeAgente: 'AGTEC', prestadorDoServicoDeSaque: '12345678' };
-      const body = { ...cobBody(psp), devedor: { cnpj: '12345678000195', nome: 'Empresa SA' }, valor: { original: '10.00', retirada: { troco } } };
+      const body = {
+        ...cobBody(psp),
+        devedor: { cnpj: '12345678000195', nome: 'Empresa SA' },
+        valor: { original: '10.00', retirada: { troco } },
+      };
       expect((await call(psp, 'PUT', `${psp.baseUrl}/cob/${txid}`, { token, body })).status).toBe(201);
       const both = { ...body, valor: { original: '10.00', retirada: { troco, saque: { ...troco, modalidadeAgente: 'AGPSS' } } } };
       expect((await call(psp, 'PUT', `${psp.baseUrl}/cob/${txidOf(nextTxid++)}`, { token, body: both })).status).toBe(400);
@@ -263,7 +288,12 @@ describe('fake PSP', () => {
     const read = await call(psp, 'GET', `${psp.baseUrl}/pix/${endToEndId}`, { token });
     expect(read.status).toBe(200);
     expect(violations('pix', read.body)).toEqual([]);
-    expect(read.body).toMatchObject({ endToEndId, txid, valor: '30.00', devolucoes: [{ id: 'med1', valor: '10.00', natureza: 'MED_FRAUDE', status: 'DEVOLVIDO' }] });
+    expect(read.body).toMatchObject({
+      endToEndId,
+      txid,
+      valor: '30.00',
+      devolucoes: [{ id: 'med1', valor: '10.00', natureza: 'MED_FRAUDE', status: 'DEVOLVIDO' }],
+    });
     expect(psp.cob(txid)?.pix?.[0]?.devolucoes).toHaveLength(1);
     expect((await call(psp, 'GET', `${psp.baseUrl}/pix/E12345678202601010000aaaaaaaaaaa`, { token })).status).toBe(404);
   });
@@ -284,7 +314,13 @@ describe('fake PSP', () => {
       const { endToEndId } = psp.completeEnvio(idEnvio, 'REALIZADO');
       expect(endToEndId).toBe(sent.body.e2eId);
       const done = await call(psp, 'GET', url, { token });
-      expect(done.body).toMatchObject({ idEnvio, endToEndId, valor: '25.10', status: 'REALIZADO', horario: { liquidacao: expect.any(String) } });
+      expect(done.body).toMatchObject({
+        idEnvio,
+        endToEndId,
+        valor: '25.10',
+        status: 'REALIZADO',
+        horario: { liquidacao: expect.any(String) },
+      });
       const again = await call(psp, 'PUT', `${psp.sendBaseUrl}/v3/gn/pix/${idEnvio}`, {
         token,
         body: { valor: '25.10', pagador: pagador(), favorecido: { chave: 'fulana@example.com' } },
@@ -295,18 +331,27 @@ describe('fake PSP', () => {
     it('a Pix paying a copy-and-paste: 201, then NAO_REALIZADO', async () => {
       const { cob } = await createCob('7.00');
       const idEnvio = 'out000000000000000000000002';
-      const sent = await call(psp, 'PUT', `${psp.sendBaseUrl}/v2/gn/pix/${idEnvio}/qrcode`, { token, body: { pagador: pagador(), pixCopiaECola: cob.pixCopiaECola } });
+      const sent = await call(psp, 'PUT', `${psp.sendBaseUrl}/v2/gn/pix/${idEnvio}/qrcode`, {
+        token,
+        body: { pagador: pagador(), pixCopiaECola: cob.pixCopiaECola },
+      });
       expect(sent.status).toBe(201);
       expect(sent.body.status).toBe('EM_PROCESSAMENTO');
       psp.completeEnvio(idEnvio, 'NAO_REALIZADO');
       const done = await call(psp, 'GET', `${psp.sendBaseUrl}/v2/gn/pix/enviados/id-envio/${idEnvio}`, { token });
       expect(done.body.status).toBe('NAO_REALIZADO');
-      const bad = await call(psp, 'PUT', `${psp.sendBaseUrl}/v2/gn/pix/out3/qrcode`, { token, body: { pagador: pagador(), pixCopiaECola: 'not a BR Code' } });
+      const bad = await call(psp, 'PUT', `${psp.sendBaseUrl}/v2/gn/pix/out3/qrcode`, {
+        token,
+        body: { pagador: pagador(), pixCopiaECola: 'not a BR Code' },
+      });
       expect(bad.status).toBe(400);
     });
 
     it('a non-conforming envio (valor without decimals) → 400 recorded with conforms=false; an unknown one → 404', async () => {
-      const reply = await call(psp, 'PUT', `${psp.sendBaseUrl}/v3/gn/pix/out4`, { token, body: { valor: '10', pagador: pagador(), favorecido: { chave: 'x@example.com' } } });
+      const reply = await call(psp, 'PUT', `${psp.sendBaseUrl}/v3/gn/pix/out4`, {
+        token,
+        body: { valor: '10', pagador: pagador(), favorecido: { chave: 'x@example.com' } },
+      });
       expect(reply.status).toBe(400);
       expect(lastRequest(psp)).toMatchObject({ status: 400, conforms: false });
       expect((await call(psp, 'GET', `${psp.sendBaseUrl}/v2/gn/pix/enviados/id-envio/out4`, { token })).status).toBe(404);
@@ -420,7 +465,9 @@ describe('fake PSP', () => {
       pixKey: psp.pixKey,
       send: { type: 'efi', baseUrl: psp.sendBaseUrl },
     });
-    const other = JSON.parse(readFileSync(psp.writeRoutesFile({ send: undefined, webhookUrl: 'https://e.example/psp-webhooks/b' }, 'b'), 'utf8')).routes.b;
+    const other = JSON.parse(
+      readFileSync(psp.writeRoutesFile({ send: undefined, webhookUrl: 'https://e.example/psp-webhooks/b' }, 'b'), 'utf8'),
+    ).routes.b;
     expect(other.send).toBeUndefined();
     expect(other.webhookUrl).toBe('https://e.example/psp-webhooks/b');
   });

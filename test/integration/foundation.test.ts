@@ -31,7 +31,11 @@ describe('foundation: the stack over HTTP', () => {
     for (const path of ['/v1/no-such-thing', '/nothing', '/v1/transactions/x/y/z']) {
       const res = await http('GET', `${live.stack.rootUrl}${path}`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: { code: 'not_found', message: expect.any(String) }, requestId: expect.stringMatching(REQUEST_ID) });
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'not_found', message: expect.any(String) },
+        requestId: expect.stringMatching(REQUEST_ID),
+      });
       expectEdgeHeaders(res);
     }
   });
@@ -39,7 +43,11 @@ describe('foundation: the stack over HTTP', () => {
   it('refuses malformed JSON, a wrong content type, an oversized body and NUL characters with 400 invalid_request', async () => {
     const { key } = await createMerchant(live.stack);
     const post = (rawBody: string, contentType = 'application/json') =>
-      http('POST', `${live.stack.baseUrl}/transactions`, { rawBody, token: key, headers: { 'content-type': contentType, 'idempotency-key': 'edge-1' } });
+      http('POST', `${live.stack.baseUrl}/transactions`, {
+        rawBody,
+        token: key,
+        headers: { 'content-type': contentType, 'idempotency-key': 'edge-1' },
+      });
 
     const malformed = await post('{"amount": 10,');
     expect(malformed.status).toBe(400);
@@ -67,10 +75,16 @@ describe('foundation: the stack over HTTP', () => {
   });
 
   it('authenticates before it reads the body: no key and a malformed body is 401', async () => {
-    const res = await http('POST', `${live.stack.baseUrl}/transactions`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    const res = await http('POST', `${live.stack.baseUrl}/transactions`, {
+      rawBody: '{bad',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('invalid_api_key');
-    const unknownRoute = await http('POST', `${live.stack.baseUrl}/nope`, { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    const unknownRoute = await http('POST', `${live.stack.baseUrl}/nope`, {
+      rawBody: '{bad',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unknownRoute.status).toBe(404);
   });
 
@@ -90,7 +104,18 @@ describe('foundation: the stack over HTTP', () => {
   it('logs one structured JSON line per request', async () => {
     const res = await http('GET', `${live.stack.rootUrl}/healthz`);
     const requestId = res.body.requestId as string;
-    const line = await eventually(() => live.stack.processes[0]!.output().split('\n').find((l) => l.includes(requestId)));
-    expect(JSON.parse(line)).toMatchObject({ msg: 'request', method: 'GET', route: 'GET /healthz', status: 200, requestId, durationMs: expect.any(Number) });
+    const line = await eventually(() =>
+      live.stack.processes[0]!.output()
+        .split('\n')
+        .find((l) => l.includes(requestId)),
+    );
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'request',
+      method: 'GET',
+      route: 'GET /healthz',
+      status: 200,
+      requestId,
+      durationMs: expect.any(Number),
+    });
   });
 });

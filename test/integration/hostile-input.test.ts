@@ -68,7 +68,10 @@ describe('a QR code image is bounded before it is decoded, and decoded off the e
     const { client } = await createMerchant(live.stack);
     for (const name of ['Lo\u0007ja', '\u202eLoja']) {
       const image = await qrPngBase64(withMerchantName(CODE, name));
-      expectInvalid(await postTransfer(client, { destination: { type: 'qr_code', value: image } }), /Campo \/destination\/value \(BR Code lido do QR code\)/);
+      expectInvalid(
+        await postTransfer(client, { destination: { type: 'qr_code', value: image } }),
+        /Campo \/destination\/value \(BR Code lido do QR code\)/,
+      );
     }
   });
 });
@@ -81,8 +84,16 @@ describe('deeply nested JSON is a 400, never a 500', () => {
     const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const answers = [
       await http('POST', `${live.stack.rootUrl}/mcp`, { rawBody: deep, headers: json, token: key }),
-      await http('POST', `${live.stack.baseUrl}/transactions`, { rawBody: deep, headers: { ...json, 'idempotency-key': newKey() }, token: key }),
-      await http('POST', `${live.stack.baseUrl}/transfers`, { rawBody: `{"amount":10,"x":${deep}}`, headers: { ...json, 'idempotency-key': newKey() }, token: key }),
+      await http('POST', `${live.stack.baseUrl}/transactions`, {
+        rawBody: deep,
+        headers: { ...json, 'idempotency-key': newKey() },
+        token: key,
+      }),
+      await http('POST', `${live.stack.baseUrl}/transfers`, {
+        rawBody: `{"amount":10,"x":${deep}}`,
+        headers: { ...json, 'idempotency-key': newKey() },
+        token: key,
+      }),
       await http('POST', `${live.stack.adminUrl}/accounts`, { rawBody: deep, headers: json, token: ADMIN_TOKEN }),
     ];
     for (const res of answers) expectInvalid(res, /aninhado demais/);
@@ -99,7 +110,11 @@ describe('a body sent without valid credentials is never read', () => {
       for (const token of [undefined, 'sk_live_wrong']) {
         const res = await http('POST', `${live.stack.rootUrl}/mcp`, { rawBody, headers: json, token });
         expect(res.status, res.text).toBe(401);
-        expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: REFUSED, data: { status: 401, code: 'invalid_api_key' } } });
+        expect(res.body).toMatchObject({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: REFUSED, data: { status: 401, code: 'invalid_api_key' } },
+        });
       }
     }
   });
@@ -113,7 +128,9 @@ describe('a body sent without valid credentials is never read', () => {
     for (const { url, path, code } of targets) {
       const connection = await openConnection(url);
       // Half a megabyte announced, a few bytes sent: the answer cannot wait for the rest.
-      connection.socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500000\r\n\r\n{"a":`);
+      connection.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500000\r\n\r\n{"a":`,
+      );
       const answer = await connection.response();
       connection.socket.destroy();
       expect(answer.status).toBe(401);
@@ -140,15 +157,24 @@ describe('one text rule for every string: control characters, ANSI escapes, bidi
 
   it('covers split descriptions, keys, BR Codes sent as text, query parameters and the admin API', async () => {
     const { client, key } = await createMerchant(live.stack);
-    const split = [{ document: '529.982.247-25', amount: 10, description: 'ok' }, { document: '111.444.777-35', amount: 10, description: 'x\ud800' }];
+    const split = [
+      { document: '529.982.247-25', amount: 10, description: 'ok' },
+      { document: '111.444.777-35', amount: 10, description: 'x\ud800' },
+    ];
     expectInvalid(await postCharge(client, chargeBody({ split })), /Campo \/split\/1\/description/);
     expectInvalid(await postCharge(client, chargeBody({ payer: { 'name\u001b[2J': 'x' } })), /Nome de campo em \/payer/);
     for (const name of ['Loja\ud800', 'Lo\u0007ja']) {
-      expectInvalid(await postTransfer(client, { destination: { type: 'pix_copy_paste', value: withMerchantName(CODE, name) } }), /Campo \/destination\/value/);
+      expectInvalid(
+        await postTransfer(client, { destination: { type: 'pix_copy_paste', value: withMerchantName(CODE, name) } }),
+        /Campo \/destination\/value/,
+      );
     }
     const query = await http('GET', `${live.stack.baseUrl}/transactions?status=%1B%5B31m`, { token: key });
     expectInvalid(query, /Parâmetro status/);
-    const account = await http('POST', `${live.stack.adminUrl}/accounts`, { token: ADMIN_TOKEN, body: { name: 'Loja \u202egnp.exe', document: '11.222.333/0001-81', email: 'a@example.com' } });
+    const account = await http('POST', `${live.stack.adminUrl}/accounts`, {
+      token: ADMIN_TOKEN,
+      body: { name: 'Loja \u202egnp.exe', document: '11.222.333/0001-81', email: 'a@example.com' },
+    });
     expectInvalid(account, /Campo \/name/);
     expect((await client.get('/transactions')).body.data).toEqual([]);
   });

@@ -61,6 +61,9 @@ describe('ledger check', () => {
     expect(run.stdout).toContain('test:broken');
     const json = await runPixctl(live.stack, ['ledger', 'check', '--json']);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, violations: expect.arrayContaining([expect.objectContaining({ postingKey: 'test:broken' })]) });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      violations: expect.arrayContaining([expect.objectContaining({ postingKey: 'test:broken' })]),
+    });
   });
 });

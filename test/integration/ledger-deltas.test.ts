@@ -178,7 +178,9 @@ describe('checkLedger with deltas', () => {
     const available = customerAccount(acc, 'available');
     await sql`insert into ledger_balance_deltas (ledger_account_id, amount) values (${available}, 5)`;
     const ghost = customerAccount(`${acc}_ghost`, 'available');
-    const [bad] = await sql<{ id: bigint }[]>`insert into ledger_postings (posting_key, description) values (${`test:ghost:${acc}`}, 'ghost') returning id`;
+    const [bad] = await sql<
+      { id: bigint }[]
+    >`insert into ledger_postings (posting_key, description) values (${`test:ghost:${acc}`}, 'ghost') returning id`;
     await sql`
       insert into ledger_entries (posting_id, ledger_account_id, amount)
       values (${String(bad!.id)}::bigint, ${ghost}, 40), (${String(bad!.id)}::bigint, ${platformAccount('pix_clearing', acc)}, -40)`;

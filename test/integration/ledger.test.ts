@@ -93,7 +93,8 @@ describe('post', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => fund(acc, 12_345, key)));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await readBalance(sql, acc)).availableCents).toBe(12_345);
-    const [row] = await sql`select count(*)::int as n from ledger_entries e join ledger_postings p on p.id = e.posting_id where p.posting_key = ${key}`;
+    const [row] =
+      await sql`select count(*)::int as n from ledger_entries e join ledger_postings p on p.id = e.posting_id where p.posting_key = ${key}`;
     expect(row!.n).toBe(2);
     await expectLedgerConsistent(url);
   });
@@ -185,11 +186,18 @@ describe('checkLedger', () => {
     const acc = uniqueAccount();
     await fund(acc, 500);
     await sql`update ledger_accounts set balance = balance + 1 where id = ${customerAccount(acc, 'available')}`;
-    const [bad] = await sql<{ id: bigint }[]>`insert into ledger_postings (posting_key, description) values (${`test:broken:${acc}`}, 'broken') returning id`;
+    const [bad] = await sql<
+      { id: bigint }[]
+    >`insert into ledger_postings (posting_key, description) values (${`test:broken:${acc}`}, 'broken') returning id`;
     await sql`insert into ledger_entries (posting_id, ledger_account_id, amount) values (${String(bad!.id)}::bigint, ${customerAccount(acc, 'available')}, 7)`;
     const violations = await checkLedger(sql);
     expect(violations).toContainEqual({ kind: 'unbalanced_posting', postingKey: `test:broken:${acc}`, sumCents: 7 });
-    expect(violations).toContainEqual({ kind: 'balance_mismatch', account: customerAccount(acc, 'available'), balanceCents: 501, entriesCents: 507 });
+    expect(violations).toContainEqual({
+      kind: 'balance_mismatch',
+      account: customerAccount(acc, 'available'),
+      balanceCents: 501,
+      entriesCents: 507,
+    });
     // Repair, so the other tests' consistency checks of this database stay meaningful.
     await sql`delete from ledger_entries where posting_id = ${String(bad!.id)}::bigint`;
     await sql`delete from ledger_postings where id = ${String(bad!.id)}::bigint`;

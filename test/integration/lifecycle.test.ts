@@ -50,7 +50,8 @@ describe('process lifecycle', () => {
           expect(customAttributes).toMatchObject({ AccountId: expect.anything(), TransactionId: expect.anything() });
           // A run started in the first life must still be there in the second: history lives in DATA_DIR.
           const client = new Client({ connection });
-          if (round === 1) await client.workflow.start('persistenceProbe', { taskQueue: 'nobody-polls-this', workflowId: 'persistence-probe' });
+          if (round === 1)
+            await client.workflow.start('persistenceProbe', { taskQueue: 'nobody-polls-this', workflowId: 'persistence-probe' });
           else expect((await client.workflow.getHandle('persistence-probe').describe()).status.name).toBe('RUNNING');
         } finally {
           await connection.close();
@@ -80,7 +81,11 @@ describe('process lifecycle', () => {
       await pg`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name + '_away'}`;
       const down = await http('GET', `${stack.rootUrl}/readyz`);
       expect(down.status).toBe(503);
-      expect(down.body).toMatchObject({ success: false, error: { code: 'internal_error' }, checks: { postgres: 'unavailable', temporal: 'ok' } });
+      expect(down.body).toMatchObject({
+        success: false,
+        error: { code: 'internal_error' },
+        checks: { postgres: 'unavailable', temporal: 'ok' },
+      });
       await pg.unsafe(`alter database "${name}_away" rename to "${name}"`);
       const up = await http('GET', `${stack.rootUrl}/readyz`);
       expect(up.status).toBe(200);
@@ -98,7 +103,18 @@ describe('process lifecycle', () => {
     const url = new URL(`${stack.baseUrl}/transactions`);
     const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
       const req = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length, 'idempotency-key': 'in-flight-1' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+            'content-length': body.length,
+            'idempotency-key': 'in-flight-1',
+          },
+        },
         (res) => {
           let text = '';
           res.on('data', (c) => (text += c));

@@ -21,7 +21,9 @@ const live = liveStack({
 });
 
 const head = (method: string, path: string, headers: Record<string, string>) =>
-  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
 
 /** Sends the head of a request a byte at a time, more often than the idle timeout, until the connection closes. */
 function trickleHeaders(connection: RawConnection): void {
@@ -58,7 +60,14 @@ describe('listener bounds', { timeout: 30_000 }, () => {
     ];
     for (const { url, path, token } of slow) {
       const connection = await openConnection(url);
-      connection.socket.write(head('POST', path, { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': '100', 'idempotency-key': `slow-${Date.now()}` }));
+      connection.socket.write(
+        head('POST', path, {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': '100',
+          'idempotency-key': `slow-${Date.now()}`,
+        }),
+      );
       // The body's bytes come more often than the idle timeout, but not all of them in time.
       const timer = setInterval(() => connection.socket.write(' '), 200);
       expect408(await connection.response());
@@ -86,7 +95,9 @@ describe('listener bounds', { timeout: 30_000 }, () => {
       const next = await openConnection(live.stack.rootUrl, '127.0.0.2');
       next.socket.write(head('GET', '/healthz', { connection: 'close' }));
       // Closed unanswered: the listener has not yet seen the held one go, and still refuses this one (not yet).
-      return (await next.response().catch((err: Error) => (/closed without a whole response/.test(err.message) ? undefined : Promise.reject(err))))?.status;
+      return (
+        await next.response().catch((err: Error) => (/closed without a whole response/.test(err.message) ? undefined : Promise.reject(err)))
+      )?.status;
     });
     expect(served).toBe(200);
     held.forEach((c) => c.socket.destroy());

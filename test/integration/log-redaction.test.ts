@@ -29,7 +29,10 @@ describe('log redaction of errors', () => {
 
     const engine = live.stack.processes[0]!;
     const failures = await eventually(() => {
-      const lines = engine.output().split('\n').filter((line) => line.includes('"Activity failed"'));
+      const lines = engine
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"Activity failed"'));
       return lines.length > 0 ? lines : undefined;
     }, 30_000);
     for (const line of failures) {
@@ -79,7 +82,10 @@ describe('log redaction of the codec UI secret', () => {
     expect(statuses.slice(1).every((status) => status >= 400)).toBe(true);
     const engine = live.stack.processes[0]!;
     const requests = await eventually(() => {
-      const lines = engine.output().split('\n').filter((line) => line.includes('"msg":"request"') && /"method":"POST"/.test(line));
+      const lines = engine
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"request"') && /"method":"POST"/.test(line));
       return lines.length >= paths.length ? lines : undefined;
     });
     expect(requests.some((line) => line.includes('"path":"/codec/ui/…/decode"'))).toBe(true);

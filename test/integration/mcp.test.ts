@@ -53,7 +53,14 @@ describe('MCP server over Streamable HTTP', () => {
 
   it('lists the read-only tools with input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_balance', 'get_med', 'get_statement', 'get_transaction', 'list_meds', 'list_transactions']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'get_balance',
+      'get_med',
+      'get_statement',
+      'get_transaction',
+      'list_meds',
+      'list_transactions',
+    ]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
       expect(tool.inputSchema.type).toBe('object');
@@ -77,7 +84,9 @@ describe('MCP server over Streamable HTTP', () => {
 
     const list = await client.callTool({ name: 'list_transactions', arguments: { page: 1, limit: 5, status: 'approved' } });
     expect(list.isError).toBeFalsy();
-    expect(withoutRequestId(list.structuredContent)).toEqual(withoutRequestId((await merchant.client.get('/transactions?page=1&limit=5&status=approved')).body));
+    expect(withoutRequestId(list.structuredContent)).toEqual(
+      withoutRequestId((await merchant.client.get('/transactions?page=1&limit=5&status=approved')).body),
+    );
 
     const missing = await client.callTool({ name: 'get_transaction', arguments: { id: 'txn_does_not_exist' } });
     expect(missing.isError).toBe(true);
@@ -155,8 +164,16 @@ describe('MCP server over Streamable HTTP', () => {
       expect(res.body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: expect.stringMatching(message) } });
       expect(res.body.error.message.length).toBeLessThan(100);
     }
-    const init = await rpc(merchant.key, { jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: 2025, capabilities: {}, clientInfo: {} } });
-    expect(init.body.error).toEqual({ code: -32602, message: 'Parâmetros inválidos em initialize: params.protocolVersion deve ser um texto' });
+    const init = await rpc(merchant.key, {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'initialize',
+      params: { protocolVersion: 2025, capabilities: {}, clientInfo: {} },
+    });
+    expect(init.body.error).toEqual({
+      code: -32602,
+      message: 'Parâmetros inválidos em initialize: params.protocolVersion deve ser um texto',
+    });
 
     // In a batch, only the bad request is refused; the others are answered.
     const batch = await rpc(merchant.key, [
@@ -165,7 +182,11 @@ describe('MCP server over Streamable HTTP', () => {
     ]);
     expect(batch.status).toBe(200);
     const byId = new Map((batch.body as any[]).map((m) => [m.id, m]));
-    expect(byId.get('good').result.structuredContent.data).toEqual({ currency: 'BRL', available: expect.any(Number), reserved: expect.any(Number) });
+    expect(byId.get('good').result.structuredContent.data).toEqual({
+      currency: 'BRL',
+      available: expect.any(Number),
+      reserved: expect.any(Number),
+    });
     expect(byId.get('bad').error.code).toBe(-32602);
   });
 });
@@ -189,7 +210,11 @@ describe('MCP authentication and permissions', () => {
     expect(raw.body).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32010, message: expect.any(String), data: { status: 401, code: 'invalid_api_key', requestId: raw.headers.get('x-request-id') } },
+      error: {
+        code: -32010,
+        message: expect.any(String),
+        data: { status: 401, code: 'invalid_api_key', requestId: raw.headers.get('x-request-id') },
+      },
     });
   });
 
@@ -199,7 +224,10 @@ describe('MCP authentication and permissions', () => {
     const client = await mcpClient(key.key); // initialize and notifications/initialized: 2 requests
     const refused = await client.callTool({ name: 'list_transactions', arguments: {} });
     expect(refused.isError).toBe(true);
-    expect(answer(refused)).toEqual({ success: false, error: { code: 'permission_denied', message: expect.stringContaining('transactions:read') } });
+    expect(answer(refused)).toEqual({
+      success: false,
+      error: { code: 'permission_denied', message: expect.stringContaining('transactions:read') },
+    });
     const allowed = await client.callTool({ name: 'get_balance', arguments: {} });
     expect(allowed.isError).toBeFalsy();
     // 2 requests to connect, the refused call, the allowed one: the REST call after them is the fifth of the window.
@@ -232,7 +260,15 @@ describe('one quota for REST and MCP', () => {
     const calls: Array<[unknown, number]> = [
       [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, 99],
       [{ jsonrpc: '2.0', id: 2, method: 'ping' }, 98],
-      [{ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, 97],
+      [
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        },
+        97,
+      ],
       [{ jsonrpc: '2.0', id: 4, method: 'resources/list', params: {} }, 96],
       [{ jsonrpc: '2.0', method: 'notifications/initialized' }, 95],
       [[1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'ping' })), 92],
@@ -261,8 +297,16 @@ describe('one quota for REST and MCP', () => {
     expect(rest.status).toBe(429);
     expect(rest.body.code).toBe('rate_limit_exceeded');
 
-    for (const refused of [() => client.callTool({ name: 'get_balance', arguments: {} }), () => client.listTools(), () => client.ping(), () => mcpClient(key)]) {
-      const err = await refused().then(() => null, (e: unknown) => e);
+    for (const refused of [
+      () => client.callTool({ name: 'get_balance', arguments: {} }),
+      () => client.listTools(),
+      () => client.ping(),
+      () => mcpClient(key),
+    ]) {
+      const err = await refused().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(StreamableHTTPError);
       expect((err as StreamableHTTPError).code).toBe(429);
       expect((err as Error).message).toContain('rate_limit_exceeded');
@@ -272,7 +316,12 @@ describe('one quota for REST and MCP', () => {
       { jsonrpc: '2.0', id: 'q', method: 'tools/call', params: { name: 'get_balance', arguments: {} } },
       { jsonrpc: '2.0', id: 'l', method: 'tools/list', params: {} },
       { jsonrpc: '2.0', id: 'p', method: 'ping' },
-      { jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 'i',
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
       { jsonrpc: '2.0', id: 'u', method: 'no/such/method' },
     ];
     for (const body of bodies) {
@@ -284,12 +333,18 @@ describe('one quota for REST and MCP', () => {
       expect(raw.body).toEqual({
         jsonrpc: '2.0',
         id: body.id,
-        error: { code: -32010, message: expect.any(String), data: { status: 429, code: 'rate_limit_exceeded', retryAfter: expect.any(Number), requestId: expect.stringMatching(/^req_/) } },
+        error: {
+          code: -32010,
+          message: expect.any(String),
+          data: { status: 429, code: 'rate_limit_exceeded', retryAfter: expect.any(Number), requestId: expect.stringMatching(/^req_/) },
+        },
       });
     }
 
     // What the issue measured: 300 concurrent tools/list with the quota spent, every one refused.
-    const burst = await Promise.all(Array.from({ length: 300 }, (_, id) => rpc(key, { jsonrpc: '2.0', id, method: 'tools/list', params: {} })));
+    const burst = await Promise.all(
+      Array.from({ length: 300 }, (_, id) => rpc(key, { jsonrpc: '2.0', id, method: 'tools/list', params: {} })),
+    );
     expect(burst.filter((res) => res.status === 429)).toHaveLength(300);
   });
 });

@@ -19,7 +19,9 @@ describe('MEDs opened and decided by retrying clients', () => {
   const adminCall = (path: string, body: unknown, key?: string): Promise<HttpResult> =>
     Promise.race([
       http('POST', `${live.stack.adminUrl}${path}`, { body, token: ADMIN_TOKEN, headers: key ? { 'Idempotency-Key': key } : {} }),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`POST ${path} did not answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`POST ${path} did not answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS),
+      ),
     ]);
   const openMed = (body: Record<string, unknown>, key?: string) => adminCall('/simulator/meds', body, key);
   const decide = (id: string, outcome: string) => adminCall(`/meds/${id}/decision`, { outcome });
@@ -96,10 +98,14 @@ describe('MEDs opened and decided by retrying clients', () => {
     expect(stillPending.body.data.id).toBe(pending.body.data.id);
 
     await restartWorker();
-    const opened = await eventually(async () => {
-      const res = await openMed(body, key);
-      return res.status === 200 ? res : undefined;
-    }, 30_000, 500);
+    const opened = await eventually(
+      async () => {
+        const res = await openMed(body, key);
+        return res.status === 200 ? res : undefined;
+      },
+      30_000,
+      500,
+    );
     expect(opened.body.data).toMatchObject({ id: pending.body.data.id, status: 'open', retainedAmount: 30 });
     expect((await live.sql`select count(*)::int as n from meds where transaction_id = ${charge.id}`)[0]!.n).toBe(1);
 
@@ -108,10 +114,14 @@ describe('MEDs opened and decided by retrying clients', () => {
     expect(deciding.status, deciding.text).toBe(202);
     expect(deciding.body.data).toMatchObject({ id: pending.body.data.id, status: 'open' });
     await restartWorker();
-    const decided = await eventually(async () => {
-      const res = await decide(pending.body.data.id, 'accepted');
-      return res.status === 200 ? res : undefined;
-    }, 30_000, 500);
+    const decided = await eventually(
+      async () => {
+        const res = await decide(pending.body.data.id, 'accepted');
+        return res.status === 200 ? res : undefined;
+      },
+      30_000,
+      500,
+    );
     expect(decided.body.data).toMatchObject({ id: pending.body.data.id, status: 'accepted', returnedAmount: 30 });
   });
 });

@@ -108,7 +108,12 @@ describe('MED', () => {
 
     const decided = await decide(med.id, 'accepted');
     expect(decided.status, decided.text).toBe(200);
-    expect(decided.body.data).toMatchObject({ id: med.id, status: 'accepted', returnedAmount: 100, decidedAt: expect.stringMatching(ISO_MS) });
+    expect(decided.body.data).toMatchObject({
+      id: med.id,
+      status: 'accepted',
+      returnedAmount: 100,
+      decidedAt: expect.stringMatching(ISO_MS),
+    });
     expect(await balance()).toEqual({ currency: 'BRL', available: 195, reserved: 0 });
     expect(await transaction(chargeB.id)).toMatchObject({ status: 'refunded', refundedAmount: 100 });
 
@@ -248,7 +253,13 @@ describe('pixctl meds', () => {
     const opened = await runPixctl(live.stack, ['meds', 'open', charge.id, '--amount', '5.5', '--reason', 'operational_failure', '--json']);
     expect(opened.code, opened.stderr).toBe(0);
     const med = JSON.parse(opened.stdout);
-    expect(med).toMatchObject({ id: expect.stringMatching(/^med_/), transactionId: charge.id, amount: 5.5, reason: 'operational_failure', status: 'open' });
+    expect(med).toMatchObject({
+      id: expect.stringMatching(/^med_/),
+      transactionId: charge.id,
+      amount: 5.5,
+      reason: 'operational_failure',
+      status: 'open',
+    });
 
     const wrong = await runPixctl(live.stack, ['meds', 'decide', med.id, '--outcome', 'maybe']);
     expect(wrong.code).toBe(2);

@@ -43,18 +43,22 @@ describe('GET /metrics on the admin port', () => {
 
       const after = await eventually(async () => {
         const families = await scrape(metricsUrl());
-        return sampleValue(families, 'pix_webhook_attempts_total', { outcome: 'success' }) > sampleValue(before, 'pix_webhook_attempts_total', { outcome: 'success' })
+        return sampleValue(families, 'pix_webhook_attempts_total', { outcome: 'success' }) >
+          sampleValue(before, 'pix_webhook_attempts_total', { outcome: 'success' })
           ? families
           : undefined;
       }, 10_000);
-      const delta = (name: string, labels: Record<string, string> = {}) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
+      const delta = (name: string, labels: Record<string, string> = {}) =>
+        sampleValue(after, name, labels) - sampleValue(before, name, labels);
 
       const creation = { method: 'POST', route: 'POST /v1/transactions', status: '201' };
       expect(delta('pix_http_requests_total', creation)).toBe(1);
       expect(delta('pix_http_request_duration_seconds_count', creation)).toBe(1);
       expect(delta('pix_http_request_duration_seconds_bucket', { ...creation, le: '+Inf' })).toBe(1);
       expect(delta('pix_http_request_duration_seconds_sum', creation)).toBeGreaterThan(0);
-      expect(delta('pix_http_requests_total', { method: 'GET', route: 'GET /v1/transactions/:id', status: '200' })).toBeGreaterThanOrEqual(1);
+      expect(delta('pix_http_requests_total', { method: 'GET', route: 'GET /v1/transactions/:id', status: '200' })).toBeGreaterThanOrEqual(
+        1,
+      );
       expect(delta('pix_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
       expect(delta('pix_http_requests_total', { method: 'POST', route: 'POST /admin/simulator/charges/:id/pay', status: '200' })).toBe(1);
 
@@ -79,7 +83,9 @@ describe('GET /metrics on the admin port', () => {
       expect(sampleValue(withMed, 'pix_meds_overdue')).toBe(meds!.overdue);
       const temporal = [...after.values()].filter((family) => family.name.startsWith('temporal_') && family.samples.length > 0);
       // A simulator charge runs local activities only (local-settlement).
-      expect(temporal.map((family) => family.name)).toEqual(expect.arrayContaining(['temporal_workflow_task_execution_latency', 'temporal_local_activity_execution_latency']));
+      expect(temporal.map((family) => family.name)).toEqual(
+        expect.arrayContaining(['temporal_workflow_task_execution_latency', 'temporal_local_activity_execution_latency']),
+      );
 
       const values = labelValues(after);
       expect(values.filter((value) => ID_LIKE.test(value) || value.includes(created.id))).toEqual([]);

@@ -28,8 +28,17 @@ describe('migration runner', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  const recorded = async () => new Map((await sql<{ name: string; checksum: string | null }[]>`select name, checksum from schema_migrations`).map((r) => [r.name, r.checksum]));
-  const sha256 = async (name: string) => createHash('sha256').update(await readFile(join(dir, name))).digest('hex');
+  const recorded = async () =>
+    new Map(
+      (await sql<{ name: string; checksum: string | null }[]>`select name, checksum from schema_migrations`).map((r) => [
+        r.name,
+        r.checksum,
+      ]),
+    );
+  const sha256 = async (name: string) =>
+    createHash('sha256')
+      .update(await readFile(join(dir, name)))
+      .digest('hex');
   const tableExists = async (name: string) => (await sql<{ t: string | null }[]>`select to_regclass(${name}) as t`)[0]!.t !== null;
   /** True when no session holds the migration lock (a leaked lock would stop every later start). */
   const lockFree = async () => {

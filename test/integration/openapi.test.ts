@@ -67,7 +67,9 @@ describe('the served OpenAPI document', () => {
       const operation = document.paths[op.path][op.method.toLowerCase()];
       const too = operation.responses['429'];
       expect(too.headers['Retry-After'].required, op.operationId).toBe(true);
-      expect(Object.keys(too.headers)).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id', 'X-Service-Version']));
+      expect(Object.keys(too.headers)).toEqual(
+        expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id', 'X-Service-Version']),
+      );
       if (op.permission === null) {
         expect(operation.security).toEqual([]);
         continue;
@@ -75,8 +77,19 @@ describe('the served OpenAPI document', () => {
       expect(operation.security).toEqual([{ apiKey: [op.permission] }]);
       expect(operation.description).toContain(op.permission);
       const pairs = contract.documented(op).map(([status, code]) => `${status} ${code}`);
-      expect(pairs).toEqual(expect.arrayContaining(['401 invalid_api_key', '403 permission_denied', '403 ip_not_allowed', '403 account_unavailable', '429 rate_limit_exceeded', '500 internal_error']));
-      expect(Object.keys(operation.responses['200'].headers)).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+      expect(pairs).toEqual(
+        expect.arrayContaining([
+          '401 invalid_api_key',
+          '403 permission_denied',
+          '403 ip_not_allowed',
+          '403 account_unavailable',
+          '429 rate_limit_exceeded',
+          '500 internal_error',
+        ]),
+      );
+      expect(Object.keys(operation.responses['200'].headers)).toEqual(
+        expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+      );
     }
   });
 
@@ -132,7 +145,10 @@ describe('GET /v1 and GET /v1/llms.txt', () => {
     expect(lines.find((l) => l.startsWith('> '))).toBeDefined();
     expect(lines.filter((l) => l.startsWith('## '))).toEqual(['## Endpoints', '## Docs', '## Optional']);
     for (const op of contract.operations) {
-      expect(lines.some((l) => l.startsWith(`- [${op.method} ${op.path}](/v1/openapi.json#/paths/`)), `${op.method} ${op.path}`).toBe(true);
+      expect(
+        lines.some((l) => l.startsWith(`- [${op.method} ${op.path}](/v1/openapi.json#/paths/`)),
+        `${op.method} ${op.path}`,
+      ).toBe(true);
     }
     expect(llms.text).toContain('(/v1/openapi.json)');
     expect(llms.text).toContain('(/mcp)');
@@ -225,7 +241,11 @@ const PROBES: Record<string, (w: World) => Probe[]> = {
   getStatement: (w) => [
     { name: 'statement', expect: [200, null], send: () => w.merchant.client.get(`/statement?${lastDays(2)}&limit=3`) },
     { name: 'no window', expect: [400, 'invalid_request'], send: () => w.merchant.client.get('/statement') },
-    { name: 'to before from', expect: [400, 'invalid_request'], send: () => w.merchant.client.get('/statement?from=2025-01-02T00:00:00Z&to=2025-01-01T00:00:00Z') },
+    {
+      name: 'to before from',
+      expect: [400, 'invalid_request'],
+      send: () => w.merchant.client.get('/statement?from=2025-01-02T00:00:00Z&to=2025-01-01T00:00:00Z'),
+    },
     { name: 'window over 31 days', expect: [400, 'invalid_request'], send: () => w.merchant.client.get(`/statement?${lastDays(32)}`) },
   ],
   createCharge: (w) => {
@@ -234,26 +254,70 @@ const PROBES: Record<string, (w: World) => Probe[]> = {
     return [
       { name: 'new charge', expect: [201, null], send: () => postCharge(w.merchant.client, chargeBody()) },
       { name: 'repeat', expect: [200, null], send: () => postCharge(w.merchant.client, w.pendingCharge.body, w.pendingCharge.key) },
-      { name: 'short payer name', expect: [400, 'invalid_request'], send: () => postCharge(w.merchant.client, chargeBody({ payer: { name: 'Al', document: '52998224725' } })) },
+      {
+        name: 'short payer name',
+        expect: [400, 'invalid_request'],
+        send: () => postCharge(w.merchant.client, chargeBody({ payer: { name: 'Al', document: '52998224725' } })),
+      },
       { name: 'no key', expect: [400, 'idempotency_key_required'], send: () => postCharge(w.merchant.client, chargeBody(), null) },
-      { name: 'bad key', expect: [400, 'invalid_idempotency_key'], send: () => postCharge(w.merchant.client, chargeBody(), 'chave com espaço') },
-      { name: 'split item without amount or percent', expect: [400, 'SPLIT_INVALID'], send: () => postCharge(w.merchant.client, split([{ recipient }])) },
-      { name: 'split recipient invalid', expect: [400, 'SPLIT_RECIPIENT_INVALID'], send: () => postCharge(w.merchant.client, split([{ recipient: '%%%', amount: 1 }])) },
+      {
+        name: 'bad key',
+        expect: [400, 'invalid_idempotency_key'],
+        send: () => postCharge(w.merchant.client, chargeBody(), 'chave com espaço'),
+      },
+      {
+        name: 'split item without amount or percent',
+        expect: [400, 'SPLIT_INVALID'],
+        send: () => postCharge(w.merchant.client, split([{ recipient }])),
+      },
+      {
+        name: 'split recipient invalid',
+        expect: [400, 'SPLIT_RECIPIENT_INVALID'],
+        send: () => postCharge(w.merchant.client, split([{ recipient: '%%%', amount: 1 }])),
+      },
       {
         name: 'eleven recipients',
         expect: [400, 'SPLIT_TOO_MANY_RECIPIENTS'],
-        send: () => postCharge(w.merchant.client, split(Array.from({ length: 11 }, (_, i) => ({ recipient: `r${i}@example.com`, amount: 1 })))),
+        send: () =>
+          postCharge(w.merchant.client, split(Array.from({ length: 11 }, (_, i) => ({ recipient: `r${i}@example.com`, amount: 1 })))),
       },
-      { name: 'unknown recipient', expect: [404, 'SPLIT_RECIPIENT_NOT_FOUND'], send: () => postCharge(w.merchant.client, split([{ recipient: 'ninguem@example.com', amount: 1 }])) },
-      { name: 'key reused with another body', expect: [409, 'idempotency_conflict'], send: () => postCharge(w.merchant.client, chargeBody({ amount: 26 }), w.pendingCharge.key) },
-      { name: 'self as recipient', expect: [409, 'SPLIT_RECIPIENT_SELF'], send: () => postCharge(w.merchant.client, split([{ recipient: w.merchant.account.id, amount: 1 }])) },
+      {
+        name: 'unknown recipient',
+        expect: [404, 'SPLIT_RECIPIENT_NOT_FOUND'],
+        send: () => postCharge(w.merchant.client, split([{ recipient: 'ninguem@example.com', amount: 1 }])),
+      },
+      {
+        name: 'key reused with another body',
+        expect: [409, 'idempotency_conflict'],
+        send: () => postCharge(w.merchant.client, chargeBody({ amount: 26 }), w.pendingCharge.key),
+      },
+      {
+        name: 'self as recipient',
+        expect: [409, 'SPLIT_RECIPIENT_SELF'],
+        send: () => postCharge(w.merchant.client, split([{ recipient: w.merchant.account.id, amount: 1 }])),
+      },
       {
         name: 'duplicated recipient',
         expect: [409, 'SPLIT_RECIPIENT_DUPLICATED'],
-        send: () => postCharge(w.merchant.client, split([{ recipient, amount: 1 }, { recipient, amount: 2 }])),
+        send: () =>
+          postCharge(
+            w.merchant.client,
+            split([
+              { recipient, amount: 1 },
+              { recipient, amount: 2 },
+            ]),
+          ),
       },
-      { name: 'pix receiving disabled', expect: [422, 'operation_refused'], send: () => postCharge(w.refusingMerchant.client, chargeBody()) },
-      { name: 'split larger than the sale', expect: [422, 'SPLIT_EXCEEDS_SALE'], send: () => postCharge(w.merchant.client, split([{ recipient, amount: 150 }])) },
+      {
+        name: 'pix receiving disabled',
+        expect: [422, 'operation_refused'],
+        send: () => postCharge(w.refusingMerchant.client, chargeBody()),
+      },
+      {
+        name: 'split larger than the sale',
+        expect: [422, 'SPLIT_EXCEEDS_SALE'],
+        send: () => postCharge(w.merchant.client, split([{ recipient, amount: 150 }])),
+      },
     ];
   },
   listTransactions: (w) => [
@@ -266,18 +330,54 @@ const PROBES: Record<string, (w: World) => Probe[]> = {
     { name: 'by id', expect: [200, null], send: () => w.merchant.client.get(`/transactions/${w.pendingCharge.id}`) },
     { name: 'by externalId', expect: [200, null], send: () => w.merchant.client.get(`/transactions/${w.pendingCharge.key}`) },
     { name: 'unknown', expect: [404, 'not_found'], send: () => w.merchant.client.get('/transactions/txn_nao_existe') },
-    { name: 'bad refresh', expect: [400, 'invalid_request'], send: () => w.merchant.client.get(`/transactions/${w.pendingCharge.id}?refresh=sim`) },
+    {
+      name: 'bad refresh',
+      expect: [400, 'invalid_request'],
+      send: () => w.merchant.client.get(`/transactions/${w.pendingCharge.id}?refresh=sim`),
+    },
   ],
   createTransfer: (w) => [
-    { name: 'new transfer', expect: [201, null], send: () => w.merchant.client.post('/transfers', w.transfer.body, { 'Idempotency-Key': w.transfer.key }) },
-    { name: 'repeat', expect: [200, null], send: () => w.merchant.client.post('/transfers', w.transfer.body, { 'Idempotency-Key': w.transfer.key }) },
-    { name: 'another while pending', expect: [409, 'WITHDRAWAL_IN_PROGRESS'], send: () => w.merchant.client.post('/transfers', transferBody(4), { 'Idempotency-Key': newKey() }) },
-    { name: 'key reused with another body', expect: [409, 'idempotency_conflict'], send: () => w.merchant.client.post('/transfers', transferBody(6), { 'Idempotency-Key': w.transfer.key }) },
-    { name: 'below the minimum', expect: [400, 'invalid_request'], send: () => w.merchant.client.post('/transfers', transferBody(1), { 'Idempotency-Key': newKey() }) },
+    {
+      name: 'new transfer',
+      expect: [201, null],
+      send: () => w.merchant.client.post('/transfers', w.transfer.body, { 'Idempotency-Key': w.transfer.key }),
+    },
+    {
+      name: 'repeat',
+      expect: [200, null],
+      send: () => w.merchant.client.post('/transfers', w.transfer.body, { 'Idempotency-Key': w.transfer.key }),
+    },
+    {
+      name: 'another while pending',
+      expect: [409, 'WITHDRAWAL_IN_PROGRESS'],
+      send: () => w.merchant.client.post('/transfers', transferBody(4), { 'Idempotency-Key': newKey() }),
+    },
+    {
+      name: 'key reused with another body',
+      expect: [409, 'idempotency_conflict'],
+      send: () => w.merchant.client.post('/transfers', transferBody(6), { 'Idempotency-Key': w.transfer.key }),
+    },
+    {
+      name: 'below the minimum',
+      expect: [400, 'invalid_request'],
+      send: () => w.merchant.client.post('/transfers', transferBody(1), { 'Idempotency-Key': newKey() }),
+    },
     { name: 'no key', expect: [400, 'idempotency_key_required'], send: () => w.merchant.client.post('/transfers', transferBody()) },
-    { name: 'bad key', expect: [400, 'invalid_idempotency_key'], send: () => w.merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': 'x'.repeat(101) }) },
-    { name: 'insufficient balance', expect: [422, 'operation_refused'], send: () => w.emptyMerchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }) },
-    { name: 'withdrawals blocked', expect: [423, 'invalid_request'], send: () => w.blockedWithdrawals.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }) },
+    {
+      name: 'bad key',
+      expect: [400, 'invalid_idempotency_key'],
+      send: () => w.merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': 'x'.repeat(101) }),
+    },
+    {
+      name: 'insufficient balance',
+      expect: [422, 'operation_refused'],
+      send: () => w.emptyMerchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }),
+    },
+    {
+      name: 'withdrawals blocked',
+      expect: [423, 'invalid_request'],
+      send: () => w.blockedWithdrawals.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }),
+    },
   ],
   listMeds: (w) => [
     { name: 'list', expect: [200, null], send: () => w.merchant.client.get('/meds') },
@@ -298,7 +398,8 @@ const PROBES: Record<string, (w: World) => Probe[]> = {
 /** Documented answers that a healthy stack cannot be made to give here, and where they are covered. */
 const NOT_PROBED: Record<string, string> = {
   '500 internal_error': 'unexpected failures: every route, the edge turns any unhandled error into it',
-  'getTransparency 503 internal_error': 'the database refusing connections: test/integration/transparency.test.ts validates it against this document',
+  'getTransparency 503 internal_error':
+    'the database refusing connections: test/integration/transparency.test.ts validates it against this document',
   'createCharge 202 null': 'an accept step slower than ACCEPT_WAIT_MS: covered by the 202 probes below on a stack with a 1 ms wait',
   'createTransfer 202 null': 'same as createCharge',
 };
@@ -318,7 +419,16 @@ async function guardProbes(operations: Operation[]): Promise<Map<string, Probe[]
   for (let i = 0; i < 100; i += 1) expect((await exhausted.client.get('/balance')).status).toBe(200);
   const lacking = new Map<string, string>();
   for (const permission of PERMISSIONS) {
-    lacking.set(permission, (await createKey(stack, exhausted.account.id, PERMISSIONS.filter((p) => p !== permission))).key);
+    lacking.set(
+      permission,
+      (
+        await createKey(
+          stack,
+          exhausted.account.id,
+          PERMISSIONS.filter((p) => p !== permission),
+        )
+      ).key,
+    );
   }
   // Public operations: one address of their own spends its per-IP window.
   const spentIp = { 'x-forwarded-for': '198.51.100.77' };
@@ -339,7 +449,9 @@ async function guardProbes(operations: Operation[]): Promise<Map<string, Probe[]
       { name: 'key without the permission', expect: [403, 'permission_denied'], send: send(lacking.get(op.permission)) },
       { name: 'IP outside the allow-list', expect: [403, 'ip_not_allowed'], send: send(restrictedKey.key) },
       { name: 'blocked account', expect: [403, 'account_unavailable'], send: send(blockedKey.key) },
-      ...(documented.includes('403 kyc_required') ? [{ name: 'identity not verified', expect: [403, 'kyc_required'] as [number, string], send: send(noKycKey.key) }] : []),
+      ...(documented.includes('403 kyc_required')
+        ? [{ name: 'identity not verified', expect: [403, 'kyc_required'] as [number, string], send: send(noKycKey.key) }]
+        : []),
       { name: 'quota spent', expect: [429, 'rate_limit_exceeded'], send: send(exhausted.key) },
     ]);
   }
@@ -354,7 +466,16 @@ async function slowAcceptProbes(): Promise<{ stack: Stack; probes: Map<string, P
     stack: slow,
     probes: new Map([
       ['createCharge', [{ name: 'accept still running', expect: [202, null], send: () => postCharge(merchant.client, chargeBody()) }]],
-      ['createTransfer', [{ name: 'accept still running', expect: [202, null], send: () => merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }) }]],
+      [
+        'createTransfer',
+        [
+          {
+            name: 'accept still running',
+            expect: [202, null],
+            send: () => merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }),
+          },
+        ],
+      ],
     ]),
   };
 }
@@ -364,15 +485,29 @@ async function outageProbes(): Promise<{ stack: Stack; relay: TcpRelay; probes: 
   const port = await freePort();
   const relay = tcpRelay(port, inject('temporalAddress'));
   await relay.open();
-  const cut = await startStack({ env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ACCEPT_WAIT_MS: '300', SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
+  const cut = await startStack({
+    env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, ACCEPT_WAIT_MS: '300', SIMULATOR_TRANSFER_DELAY_MS: '-1' },
+  });
   const merchant = await createMerchant(cut);
   await relay.cut();
   return {
     stack: cut,
     relay,
     probes: new Map([
-      ['createCharge', [{ name: 'Temporal unreachable', expect: [503, 'internal_error'], send: () => postCharge(merchant.client, chargeBody()) }]],
-      ['createTransfer', [{ name: 'Temporal unreachable', expect: [503, 'internal_error'], send: () => merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }) }]],
+      [
+        'createCharge',
+        [{ name: 'Temporal unreachable', expect: [503, 'internal_error'], send: () => postCharge(merchant.client, chargeBody()) }],
+      ],
+      [
+        'createTransfer',
+        [
+          {
+            name: 'Temporal unreachable',
+            expect: [503, 'internal_error'],
+            send: () => merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() }),
+          },
+        ],
+      ],
     ]),
   };
 }
@@ -394,7 +529,12 @@ describe('contract: real answers of every operation against the served document'
           problems.push(`${op.operationId}: no probes for this operation`);
           continue;
         }
-        const probes = [...own(world), ...(guard.get(op.operationId) ?? []), ...(slow.probes.get(op.operationId) ?? []), ...(outage.probes.get(op.operationId) ?? [])];
+        const probes = [
+          ...own(world),
+          ...(guard.get(op.operationId) ?? []),
+          ...(slow.probes.get(op.operationId) ?? []),
+          ...(outage.probes.get(op.operationId) ?? []),
+        ];
         for (const probe of probes) {
           const res = await probe.send();
           const answered: [number, string | null] = [res.status, codeOf(res)];
@@ -436,7 +576,10 @@ describe('webhook deliveries against the document', () => {
       const transfer = await merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() });
       expect(transfer.status).toBe(201);
       // The network may not have the transfer yet (409 until it does).
-      await eventually(async () => (await admin(stack, 'POST', `/simulator/transfers/${transfer.body.data.id}/complete`, { outcome: 'failed' })).status === 200);
+      await eventually(
+        async () =>
+          (await admin(stack, 'POST', `/simulator/transfers/${transfer.body.data.id}/complete`, { outcome: 'failed' })).status === 200,
+      );
 
       const events = ['transaction.approved', 'med.created', 'med.updated', 'transaction.failed'];
       await eventually(() => events.every((e) => receiver.received.some((r) => r.headers['x-service-event'] === e)), 30_000, 100);

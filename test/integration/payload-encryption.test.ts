@@ -26,7 +26,8 @@ const asJson = (payload: StoredPayload) => ({
   data: payload.data.toString('base64'),
 });
 /** The history as text, every byte field as UTF-8: what a reader of the stored history could see. */
-const storedText = (history: unknown) => JSON.stringify(history, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
+const storedText = (history: unknown) =>
+  JSON.stringify(history, (_key, value) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
 
 describe('workflow histories in Temporal', () => {
   const live = liveStack({ env: { CODEC_UI_SECRET: UI_SECRET, SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
@@ -57,13 +58,17 @@ describe('workflow histories in Temporal', () => {
     await eventually(() => receiver.received.length >= 2, 20_000);
 
     // Every workflow of the account, found as an operator would: by its AccountId search attribute.
-    await eventually(async () => {
-      for await (const execution of raw.workflow.list({ query: `AccountId = "${account.id}"` })) {
-        workflows.set(execution.workflowId, await raw.workflow.getHandle(execution.workflowId).fetchHistory());
-      }
-      const kinds = new Set([...workflows.keys()].map((id) => id.split(':')[0]));
-      return ['charge', 'transfer', 'med', 'webhook-delivery'].every((kind) => kinds.has(kind));
-    }, 20_000, 500);
+    await eventually(
+      async () => {
+        for await (const execution of raw.workflow.list({ query: `AccountId = "${account.id}"` })) {
+          workflows.set(execution.workflowId, await raw.workflow.getHandle(execution.workflowId).fetchHistory());
+        }
+        const kinds = new Set([...workflows.keys()].map((id) => id.split(':')[0]));
+        return ['charge', 'transfer', 'med', 'webhook-delivery'].every((kind) => kinds.has(kind));
+      },
+      20_000,
+      500,
+    );
   });
 
   afterAll(async () => {
@@ -77,17 +82,25 @@ describe('workflow histories in Temporal', () => {
       for (const secret of secrets) expect(text, `${workflowId} holds ${secret}`).not.toContain(secret);
       const payloads = historyPayloads(history);
       expect(payloads.filter((p) => encodingOf(p) === 'binary/encrypted').length, workflowId).toBeGreaterThan(0);
-      expect(payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isCoreMarkerData(p)), workflowId).toEqual([]);
-      expect(new Set(payloads.filter((p) => encodingOf(p) === 'binary/encrypted').map((p) => p.metadata['encryption-key-id']!.toString()))).toEqual(
-        new Set([testPayloadKeys().current]),
-      );
+      expect(
+        payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isCoreMarkerData(p)),
+        workflowId,
+      ).toEqual([]);
+      expect(
+        new Set(payloads.filter((p) => encodingOf(p) === 'binary/encrypted').map((p) => p.metadata['encryption-key-id']!.toString())),
+      ).toEqual(new Set([testPayloadKeys().current]));
     }
   });
 
   it('show them through the codec endpoint, with the admin token or on the Web UI path', async () => {
     const payloads = [...workflows.values()].flatMap((history) => historyPayloads(history).map(asJson));
-    const decodedText = (body: any) => body.payloads.map((p: { data: string }) => Buffer.from(p.data, 'base64').toString('utf8')).join('\n');
-    const withToken = await http('POST', `${codecUrl(live.stack)}/decode`, { body: { payloads }, token: ADMIN_TOKEN, headers: { 'X-Namespace': 'default' } });
+    const decodedText = (body: any) =>
+      body.payloads.map((p: { data: string }) => Buffer.from(p.data, 'base64').toString('utf8')).join('\n');
+    const withToken = await http('POST', `${codecUrl(live.stack)}/decode`, {
+      body: { payloads },
+      token: ADMIN_TOKEN,
+      headers: { 'X-Namespace': 'default' },
+    });
     expect(withToken.status).toBe(200);
     expect(withToken.body.payloads).toHaveLength(payloads.length);
     for (const secret of decodedSecrets) expect(decodedText(withToken.body)).toContain(secret);
@@ -100,9 +113,16 @@ describe('workflow histories in Temporal', () => {
   it('show them to the temporal CLI pointed at the codec endpoint (--codec-endpoint, --codec-auth)', async () => {
     const workflowId = [...workflows.keys()].find((id) => id.startsWith('charge:'))!;
     const show = (codec: string[]) =>
-      promisify(execFile)(existingTemporalExecutable('temporal').path, ['workflow', 'show', '--address', inject('temporalAddress'), '-w', workflowId, '-o', 'json', ...codec], { maxBuffer: 16 * 1024 * 1024 });
+      promisify(execFile)(
+        existingTemporalExecutable('temporal').path,
+        ['workflow', 'show', '--address', inject('temporalAddress'), '-w', workflowId, '-o', 'json', ...codec],
+        { maxBuffer: 16 * 1024 * 1024 },
+      );
     // Its JSON output shows payload data in base64, as stored or as decoded.
-    const dataText = async (codec: string[]) => historyPayloads(JSON.parse((await show(codec)).stdout)).map((p) => p.data.toString('utf8')).join('\n');
+    const dataText = async (codec: string[]) =>
+      historyPayloads(JSON.parse((await show(codec)).stdout))
+        .map((p) => p.data.toString('utf8'))
+        .join('\n');
     expect(await dataText([])).not.toContain(payer.name);
     const decoded = await dataText(['--codec-endpoint', codecUrl(live.stack), '--codec-auth', `Bearer ${ADMIN_TOKEN}`]);
     expect(decoded).toContain(payer.name);
@@ -110,7 +130,10 @@ describe('workflow histories in Temporal', () => {
   });
 
   it('the codec endpoint encodes what it decodes back, and refuses a missing or wrong token or UI secret in the admin envelope', async () => {
-    const clear = { metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: Buffer.from(JSON.stringify(payer)).toString('base64') };
+    const clear = {
+      metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+      data: Buffer.from(JSON.stringify(payer)).toString('base64'),
+    };
     const encoded = await http('POST', `${codecUrl(live.stack)}/encode`, { body: { payloads: [clear] }, token: ADMIN_TOKEN });
     expect(encoded.status).toBe(200);
     expect(Buffer.from(encoded.body.payloads[0].metadata.encoding, 'base64').toString()).toBe('binary/encrypted');
@@ -131,12 +154,24 @@ describe('workflow histories in Temporal', () => {
   });
 
   it('the codec endpoint refuses bad bodies, other namespaces and payloads under unknown keys with a 400', async () => {
-    const post = (body: unknown, headers: Record<string, string> = {}) => http('POST', `${codecUrl(live.stack)}/decode`, { body, token: ADMIN_TOKEN, headers });
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      http('POST', `${codecUrl(live.stack)}/decode`, { body, token: ADMIN_TOKEN, headers });
     expect((await post({})).body).toEqual({ payloads: [] }); // the CLI's way of sending none
-    expect((await post({ payloads: 'x' })).body.error).toMatchObject({ code: 'invalid_request', message: 'Campo /payloads deve ser uma lista' });
-    expect((await post({ payloads: [{ data: 'not base64!' }] })).body.error.message).toBe('Campo /payloads/0/data deve ser um texto em base64');
+    expect((await post({ payloads: 'x' })).body.error).toMatchObject({
+      code: 'invalid_request',
+      message: 'Campo /payloads deve ser uma lista',
+    });
+    expect((await post({ payloads: [{ data: 'not base64!' }] })).body.error.message).toBe(
+      'Campo /payloads/0/data deve ser um texto em base64',
+    );
     expect((await post({ payloads: [] }, { 'X-Namespace': 'other' })).body.error.message).toMatch(/namespace default, não other/);
-    const unknownKey = { metadata: { encoding: Buffer.from('binary/encrypted').toString('base64'), 'encryption-key-id': Buffer.from('k-gone').toString('base64') }, data: randomBytes(40).toString('base64') };
+    const unknownKey = {
+      metadata: {
+        encoding: Buffer.from('binary/encrypted').toString('base64'),
+        'encryption-key-id': Buffer.from('k-gone').toString('base64'),
+      },
+      data: randomBytes(40).toString('base64'),
+    };
     const refused = await post({ payloads: [unknownKey] });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain('"k-gone"');
@@ -146,16 +181,28 @@ describe('workflow histories in Temporal', () => {
     const preflight = (origin: string) =>
       fetch(`${codecUrl(live.stack)}/decode`, {
         method: 'OPTIONS',
-        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,x-namespace' },
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type,x-namespace',
+        },
       });
     const allowed = await preflight('http://localhost:8233');
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:8233');
     expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase().split(', ')).toEqual(['authorization', 'content-type', 'x-namespace']);
+    expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase().split(', ')).toEqual([
+      'authorization',
+      'content-type',
+      'x-namespace',
+    ]);
     const other = await preflight('https://evil.example');
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const answered = await http('POST', `${codecUrl(live.stack)}/decode`, { body: { payloads: [] }, token: ADMIN_TOKEN, headers: { Origin: 'http://127.0.0.1:8233' } });
+    const answered = await http('POST', `${codecUrl(live.stack)}/decode`, {
+      body: { payloads: [] },
+      token: ADMIN_TOKEN,
+      headers: { Origin: 'http://127.0.0.1:8233' },
+    });
     expect(answered.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:8233');
   });
 });
@@ -174,17 +221,24 @@ describe('a worker without the payload key', () => {
     const { client } = await createMerchant(stack);
     const key = newKey('keyless');
     expect((await postCharge(client, chargeBody(), key)).status).toBe(202);
-    await eventually(() => keyless.output().includes(`payload encrypted with key \\"${testPayloadKeys().current}\\", which this process does not hold`), 20_000);
+    await eventually(
+      () => keyless.output().includes(`payload encrypted with key \\"${testPayloadKeys().current}\\", which this process does not hold`),
+      20_000,
+    );
     expect((await postCharge(client, chargeBody(), key)).status).toBe(202);
 
     await keyless.stop();
     const worker = spawnEngine('worker', stack.env);
     stack.processes.push(worker);
     await waitWorker(worker);
-    const accepted = await eventually(async () => {
-      const res = await postCharge(client, chargeBody(), key);
-      return res.status === 200 ? res.body.data : undefined;
-    }, 30_000, 500);
+    const accepted = await eventually(
+      async () => {
+        const res = await postCharge(client, chargeBody(), key);
+        return res.status === 200 ? res.body.data : undefined;
+      },
+      30_000,
+      500,
+    );
     expect(accepted.pix).not.toBeNull();
   });
 });

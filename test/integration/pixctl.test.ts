@@ -24,21 +24,66 @@ describe('pixctl', () => {
     expect(table.stdout).toMatch(/^fees\.charge\.percent\s+0$/m);
     expect(table.stdout).toMatch(/^limits\.chargeMax\s+10000$/m);
 
-    const account = await json(['accounts', 'create', '--name', 'Mercado Verde', '--document', CPF.valid, '--email', 'ops@verde.example', '--kyc', 'approved', '--fees-charge-percent', '0.99']);
-    expect(account).toMatchObject({ id: expect.stringMatching(/^acc_/), name: 'Mercado Verde', document: CPF.validDigits, kycStatus: 'approved', fees: { charge: { fixed: 0, percent: 0.99 } } });
+    const account = await json([
+      'accounts',
+      'create',
+      '--name',
+      'Mercado Verde',
+      '--document',
+      CPF.valid,
+      '--email',
+      'ops@verde.example',
+      '--kyc',
+      'approved',
+      '--fees-charge-percent',
+      '0.99',
+    ]);
+    expect(account).toMatchObject({
+      id: expect.stringMatching(/^acc_/),
+      name: 'Mercado Verde',
+      document: CPF.validDigits,
+      kycStatus: 'approved',
+      fees: { charge: { fixed: 0, percent: 0.99 } },
+    });
   });
 
   it('shows an account with its balance and changes its settings', async () => {
-    const account = await json(['accounts', 'create', '--name', 'Loja Sol', '--document', CPF.valid, '--email', 'sol@example.com', '--allow-duplicate']);
+    const account = await json([
+      'accounts',
+      'create',
+      '--name',
+      'Loja Sol',
+      '--document',
+      CPF.valid,
+      '--email',
+      'sol@example.com',
+      '--allow-duplicate',
+    ]);
     const shown = await pixctl(['accounts', 'show', account.id]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/^balance\.currency\s+BRL$/m);
     expect(shown.stdout).toMatch(/^balance\.available\s+0$/m);
 
     const changed = await json([
-      'accounts', 'set', account.id,
-      '--status', 'blocked', '--withdrawals-blocked', 'true', '--pix-receiving', 'false', '--kyc', 'approved',
-      '--fees-charge-percent', '1.5', '--fees-transfer-fixed', '2.5', '--charge-max', '5000', '--transfer-min', '5',
+      'accounts',
+      'set',
+      account.id,
+      '--status',
+      'blocked',
+      '--withdrawals-blocked',
+      'true',
+      '--pix-receiving',
+      'false',
+      '--kyc',
+      'approved',
+      '--fees-charge-percent',
+      '1.5',
+      '--fees-transfer-fixed',
+      '2.5',
+      '--charge-max',
+      '5000',
+      '--transfer-min',
+      '5',
     ]);
     expect(changed).toMatchObject({
       status: 'blocked',
@@ -51,8 +96,28 @@ describe('pixctl', () => {
   });
 
   it('creates a key printed once, lists keys without secrets, and revokes a key', async () => {
-    const account = await json(['accounts', 'create', '--name', 'Loja Lua', '--document', CPF.valid, '--email', 'lua@example.com', '--kyc', 'approved', '--allow-duplicate']);
-    const created = await pixctl(['keys', 'create', account.id, '--permissions', 'balance:read,transactions:read', '--allowed-ips', '127.0.0.1, ::1']);
+    const account = await json([
+      'accounts',
+      'create',
+      '--name',
+      'Loja Lua',
+      '--document',
+      CPF.valid,
+      '--email',
+      'lua@example.com',
+      '--kyc',
+      'approved',
+      '--allow-duplicate',
+    ]);
+    const created = await pixctl([
+      'keys',
+      'create',
+      account.id,
+      '--permissions',
+      'balance:read,transactions:read',
+      '--allowed-ips',
+      '127.0.0.1, ::1',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const key = /^key\s+(pix_live_\S+)$/m.exec(created.stdout)?.[1];
     const keyId = /^id\s+(key_\S+)$/m.exec(created.stdout)?.[1];

@@ -167,16 +167,24 @@ describe('MED devoluções reported by the PSP', () => {
     psp.addDevolucao(partial.endToEndId, { id: 'D2original', amountCents: 500, natureza: 'ORIGINAL' });
     for (let i = 0; i < 2; i++) expect(await webhook({ endToEndIds: [partial.endToEndId, whole.endToEndId] })).toBe(200);
 
-    const meds = await eventually(async () => {
-      const rows = await sql<{ transaction_id: string; status: string; reason: string; amount: bigint; returned_amount: bigint; route_return_id: string }[]>`
+    const meds = await eventually(
+      async () => {
+        const rows = await sql<
+          { transaction_id: string; status: string; reason: string; amount: bigint; returned_amount: bigint; route_return_id: string }[]
+        >`
         select transaction_id, status, reason, amount, returned_amount, route_return_id from meds
         where transaction_id in (${partial.id}, ${whole.id}) order by amount`;
-      return rows.length === 2 ? rows : undefined;
-    }, 20_000, 100);
-    expect(meds.map((m) => [m.transaction_id, m.status, m.reason, Number(m.amount), Number(m.returned_amount), m.route_return_id])).toEqual([
-      [partial.id, 'accepted', 'MED_OPERACIONAL', 1000, 1000, 'D1partial'],
-      [whole.id, 'accepted', 'MED_FRAUDE', 2000, 2000, 'D1whole'],
-    ]);
+        return rows.length === 2 ? rows : undefined;
+      },
+      20_000,
+      100,
+    );
+    expect(meds.map((m) => [m.transaction_id, m.status, m.reason, Number(m.amount), Number(m.returned_amount), m.route_return_id])).toEqual(
+      [
+        [partial.id, 'accepted', 'MED_OPERACIONAL', 1000, 1000, 'D1partial'],
+        [whole.id, 'accepted', 'MED_FRAUDE', 2000, 2000, 'D1whole'],
+      ],
+    );
     const partialNow = await waitForStatus(partial.id, 'approved');
     expect(partialNow.refundedAmount).toBe(10);
     const wholeNow = await waitForStatus(whole.id, 'refunded');
@@ -185,8 +193,18 @@ describe('MED devoluções reported by the PSP', () => {
 
     const events = await sql<{ type: string; transaction_id: string }[]>`
       select type, transaction_id from events where transaction_id in (${partial.id}, ${whole.id}) and type <> 'transaction.approved' order by created_at, id`;
-    expect(events.filter((e) => e.transaction_id === partial.id).map((e) => e.type).sort()).toEqual(['med.created', 'med.updated']);
-    expect(events.filter((e) => e.transaction_id === whole.id).map((e) => e.type).sort()).toEqual(['med.created', 'med.updated', 'transaction.refunded']);
+    expect(
+      events
+        .filter((e) => e.transaction_id === partial.id)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['med.created', 'med.updated']);
+    expect(
+      events
+        .filter((e) => e.transaction_id === whole.id)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['med.created', 'med.updated', 'transaction.refunded']);
 
     // Another webhook naming the same Pix: still one MED each.
     expect(await webhook({ endToEndIds: [whole.endToEndId] })).toBe(200);

@@ -66,17 +66,24 @@ async function hintGauges(): Promise<{ pending: number; oldestAge: number }> {
   const res = await http('GET', stack.adminUrl.replace(/\/admin$/, '/metrics'));
   expect(res.status).toBe(200);
   const families = parsePrometheusText(res.text);
-  return { pending: sampleValue(families, 'pix_psp_hints_pending')!, oldestAge: sampleValue(families, 'pix_psp_hints_oldest_age_seconds')! };
+  return {
+    pending: sampleValue(families, 'pix_psp_hints_pending')!,
+    oldestAge: sampleValue(families, 'pix_psp_hints_oldest_age_seconds')!,
+  };
 }
 
 /** Waits until the charge's workflow made `polls` polls and waits for the next one (its timer the last event); answers the timers fired. */
 async function afterPolls(handle: WorkflowHandle, txid: string, polls: number): Promise<number> {
-  return eventually(async () => {
-    const types = await eventTypes(handle);
-    const fired = count(types, 'TIMER_FIRED');
-    const idle = count(types, 'TIMER_STARTED') === fired + 1 && types.at(-1) === 'TIMER_STARTED';
-    return cobReads(txid) >= polls && idle ? fired : undefined;
-  }, 90_000, 200);
+  return eventually(
+    async () => {
+      const types = await eventTypes(handle);
+      const fired = count(types, 'TIMER_FIRED');
+      const idle = count(types, 'TIMER_STARTED') === fired + 1 && types.at(-1) === 'TIMER_STARTED';
+      return cobReads(txid) >= polls && idle ? fired : undefined;
+    },
+    90_000,
+    200,
+  );
 }
 
 describe('PSP webhook hints across a crash after the 200', () => {
@@ -120,7 +127,16 @@ describe('PSP webhook hints across a crash after the 200', () => {
     expect(firstAfterSignal(types)).toBe('work');
     expect(cobReads(txid)).toBe(readsBefore + 1);
 
-    const med = await eventually(async () => (await sql<{ route_return_id: string; amount: bigint }[]>`select route_return_id, amount from meds where transaction_id = ${earlier.id}`)[0], 20_000, 100);
+    const med = await eventually(
+      async () =>
+        (
+          await sql<
+            { route_return_id: string; amount: bigint }[]
+          >`select route_return_id, amount from meds where transaction_id = ${earlier.id}`
+        )[0],
+      20_000,
+      100,
+    );
     expect([med.route_return_id, Number(med.amount)]).toEqual(['D1crash', 1000]);
     await eventually(async () => (await pendingHints()).length === 0, 10_000);
     expect((await hintGauges()).pending).toBe(0);

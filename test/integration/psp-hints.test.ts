@@ -65,7 +65,9 @@ async function waitingTransaction(kind: 'charge' | 'transfer' = 'charge'): Promi
 
 async function signalsIn(handle: WorkflowHandle): Promise<string[]> {
   const { events } = await handle.fetchHistory();
-  return (events ?? []).flatMap((event) => (event.workflowExecutionSignaledEventAttributes ? [event.workflowExecutionSignaledEventAttributes.signalName!] : []));
+  return (events ?? []).flatMap((event) =>
+    event.workflowExecutionSignaledEventAttributes ? [event.workflowExecutionSignaledEventAttributes.signalName!] : [],
+  );
 }
 
 /** Batches until none is due. */
@@ -75,7 +77,8 @@ async function drain(deps: Deps): Promise<HintBatch[]> {
   return batches;
 }
 
-const total = (batches: HintBatch[], count: 'hints' | 'signalled' | 'coalesced' | 'undelivered') => batches.reduce((sum, batch) => sum + batch[count], 0);
+const total = (batches: HintBatch[], count: 'hints' | 'signalled' | 'coalesced' | 'undelivered') =>
+  batches.reduce((sum, batch) => sum + batch[count], 0);
 
 async function gauges(): Promise<{ pending: number; oldestAge: number }> {
   await refreshPspHintGauges(sql);
@@ -102,7 +105,11 @@ describe('the PSP webhook hints processor', () => {
     await sql`update transactions set acquirer = 'psp', end_to_end_id = case id when ${approved} then ${paidPix} else ${unpaidPix} end where id in (${approved}, ${pending})`;
     const unknownCharge = `txn_${hex()}`;
 
-    await recordHints(sql, 'psp', hints({ chargeIds: [charge.id, unknownCharge, finished.id], transferIds: [transfer.id], endToEndIds: [paidPix, unpaidPix] }));
+    await recordHints(
+      sql,
+      'psp',
+      hints({ chargeIds: [charge.id, unknownCharge, finished.id], transferIds: [transfer.id], endToEndIds: [paidPix, unpaidPix] }),
+    );
     const batches = await drain(processorDeps(0));
     expect(batches).toEqual([{ hints: 6, signalled: 2, coalesced: 0, unknown: 1, finished: 1, medChecks: 1, undelivered: 0 }]);
     expect(await signalsIn(charge.handle)).toEqual(['paymentNotified']);
@@ -139,7 +146,9 @@ describe('the PSP webhook hints processor', () => {
   it('a flood of hints for one name leaves the table with its one signal, however many batches it spans', async () => {
     const charge = await waitingTransaction();
     await recordHints(sql, 'psp', hints({ chargeIds: Array.from({ length: 250 }, () => charge.id) }));
-    expect(await drain(processorDeps(60_000))).toEqual([{ hints: 250, signalled: 1, coalesced: 249, unknown: 0, finished: 0, medChecks: 0, undelivered: 0 }]);
+    expect(await drain(processorDeps(60_000))).toEqual([
+      { hints: 250, signalled: 1, coalesced: 249, unknown: 0, finished: 0, medChecks: 0, undelivered: 0 },
+    ]);
     expect(await signalsIn(charge.handle)).toEqual(['paymentNotified']);
     expect((await rowsOf([charge.id])).filter((row) => row.pending)).toEqual([]);
   });
@@ -206,7 +215,18 @@ describe('the PSP webhook hints processor', () => {
       await relay.cut();
 
       const refused = await drain(deps);
-      expect(refused).toEqual([{ hints: 1, signalled: 0, coalesced: 0, unknown: 0, finished: 0, medChecks: 0, undelivered: 1, undeliveredError: expect.any(Error) }]);
+      expect(refused).toEqual([
+        {
+          hints: 1,
+          signalled: 0,
+          coalesced: 0,
+          unknown: 0,
+          finished: 0,
+          medChecks: 0,
+          undelivered: 1,
+          undeliveredError: expect.any(Error),
+        },
+      ]);
       expect(await rowsOf([charge.id])).toEqual([{ name: charge.id, pending: true, attempts: 1, due: false }]);
       expect((await gauges()).pending).toBe(1);
       expect(await drain(deps)).toEqual([]);

@@ -33,7 +33,12 @@ beforeAll(async () => {
   const route = JSON.parse(readFileSync(psp.writeRoutesFile(), 'utf8')).routes.psp;
   const { send: _send, ...withoutSend } = route;
   routesFile = join(dirname(psp.certs.clientCertFile), 'engine-routes.json');
-  writeFileSync(routesFile, JSON.stringify({ routes: { psp: { ...route, webhookUrl }, stranger: { ...route, pixKey: 'chave-de-outra-conta' }, nosend: withoutSend } }));
+  writeFileSync(
+    routesFile,
+    JSON.stringify({
+      routes: { psp: { ...route, webhookUrl }, stranger: { ...route, pixKey: 'chave-de-outra-conta' }, nosend: withoutSend },
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -42,9 +47,15 @@ afterAll(async () => {
 
 describe('bcb-api-pix route', () => {
   const live = liveStack(() => ({
-    env: { PIX_ROUTES_FILE: routesFile, CHARGE_TTL_SECONDS: String(TTL_SECONDS), PSP_WEBHOOK_PORT: String(listenerPort), ACCEPT_WAIT_MS: '3000' },
+    env: {
+      PIX_ROUTES_FILE: routesFile,
+      CHARGE_TTL_SECONDS: String(TTL_SECONDS),
+      PSP_WEBHOOK_PORT: String(listenerPort),
+      ACCEPT_WAIT_MS: '3000',
+    },
   }));
-  const requestsFor = (pathPart: string, method?: string) => psp.requests.filter((r) => r.path.includes(pathPart) && (method === undefined || r.method === method));
+  const requestsFor = (pathPart: string, method?: string) =>
+    psp.requests.filter((r) => r.path.includes(pathPart) && (method === undefined || r.method === method));
 
   describe('configuration', () => {
     it('GET /admin/routes lists the simulator and the configured routes, without a secret or key material', async () => {
@@ -90,7 +101,11 @@ describe('bcb-api-pix route', () => {
     });
 
     it('without TLS files and PSP_WEBHOOK_HOST, the webhook listener takes plain HTTP on 127.0.0.1 and says so at start', async () => {
-      const res = await fetch(`http://127.0.0.1:${listenerPort}/psp-webhooks/psp/pix`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"pix": []}' });
+      const res = await fetch(`http://127.0.0.1:${listenerPort}/psp-webhooks/psp/pix`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"pix": []}',
+      });
       expect(res.status).toBe(200);
       expect(live.stack.processes[0]!.output()).toContain('PSP webhook listener on 127.0.0.1 only: no PSP_WEBHOOK_TLS_* files');
     });
@@ -137,7 +152,12 @@ describe('bcb-api-pix route', () => {
       expect(res.status, res.text).toBe(201);
       expect(psp.tokensIssued).toBe(tokens + 1);
       const txid = txidOf(res.body.data.id);
-      expect(psp.requests.slice(before).filter((r) => r.path === `/v2/cob/${txid}`).map((r) => r.status)).toEqual([401, 201]);
+      expect(
+        psp.requests
+          .slice(before)
+          .filter((r) => r.path === `/v2/cob/${txid}`)
+          .map((r) => r.status),
+      ).toEqual([401, 201]);
     });
 
     it('answers 202 while the PSP is down, then the same key answers the charge', async () => {
@@ -147,11 +167,19 @@ describe('bcb-api-pix route', () => {
       const during = await postCharge(client, chargeBody({ amount: 12.34 }), key);
       expect(during.status, during.text).toBe(202);
       expect(during.body.data).toMatchObject({ status: 'pending', pix: null });
-      const after = await eventually(async () => {
-        const res = await postCharge(client, chargeBody({ amount: 12.34 }), key);
-        return res.status === 200 && res.body.data.pix ? res : undefined;
-      }, 40_000, 500);
-      expect(after.body.data).toMatchObject({ id: during.body.data.id, status: 'pending', pix: { copyPaste: (psp.cob(txidOf(during.body.data.id)) as { pixCopiaECola: string }).pixCopiaECola } });
+      const after = await eventually(
+        async () => {
+          const res = await postCharge(client, chargeBody({ amount: 12.34 }), key);
+          return res.status === 200 && res.body.data.pix ? res : undefined;
+        },
+        40_000,
+        500,
+      );
+      expect(after.body.data).toMatchObject({
+        id: during.body.data.id,
+        status: 'pending',
+        pix: { copyPaste: (psp.cob(txidOf(during.body.data.id)) as { pixCopiaECola: string }).pixCopiaECola },
+      });
       expect(requestsFor(`/v2/cob/${txidOf(during.body.data.id)}`, 'PUT').map((r) => r.status)).toContain(503);
     });
 
@@ -185,7 +213,13 @@ describe('bcb-api-pix route', () => {
     }
 
     /** The PSP concludes the envio with `situacao`: the transfer ends `status`, the balance as `settled`, the ledger sound. */
-    async function concludeEnvio(client: MerchantClient, transferId: string, situacao: 'REALIZADO' | 'NAO_REALIZADO', status: string, settled: { available: number; reserved: number }) {
+    async function concludeEnvio(
+      client: MerchantClient,
+      transferId: string,
+      situacao: 'REALIZADO' | 'NAO_REALIZADO',
+      status: string,
+      settled: { available: number; reserved: number },
+    ) {
       psp.completeEnvio(idEnvioOf(transferId), situacao);
       await waitForStatus(client, transferId, status, 40_000);
       expect(await balanceOf(client)).toEqual(settled);
@@ -209,11 +243,21 @@ describe('bcb-api-pix route', () => {
 
     it('pays a copy-and-paste (PUT /v2/gn/pix/…/qrcode); NAO_REALIZADO fails it and releases the funds', async () => {
       const { client } = await fundedMerchant(50, 'psp');
-      const code = buildBrCode({ pixKey: 'loja@example.com', amountCents: 1_999, txid: 'PEDIDO77', merchantName: 'Loja Externa', merchantCity: 'RECIFE' });
+      const code = buildBrCode({
+        pixKey: 'loja@example.com',
+        amountCents: 1_999,
+        txid: 'PEDIDO77',
+        merchantName: 'Loja Externa',
+        merchantCity: 'RECIFE',
+      });
       const res = await postTransfer(client, { destination: { type: 'pix_copy_paste', value: code } });
       expect(res.status, res.text).toBe(201);
       const transfer = res.body.data;
-      expect(await sentEnvio(`/v2/gn/pix/${idEnvioOf(transfer.id)}/qrcode`)).toMatchObject({ status: 201, conforms: true, body: { pagador: { chave: psp.pixKey }, pixCopiaECola: code } });
+      expect(await sentEnvio(`/v2/gn/pix/${idEnvioOf(transfer.id)}/qrcode`)).toMatchObject({
+        status: 201,
+        conforms: true,
+        body: { pagador: { chave: psp.pixKey }, pixCopiaECola: code },
+      });
       expect(await balanceOf(client)).toEqual({ available: 30.01, reserved: 19.99 });
       await concludeEnvio(client, transfer.id, 'NAO_REALIZADO', 'failed', { available: 50, reserved: 0 });
     });
@@ -225,7 +269,9 @@ describe('bcb-api-pix route', () => {
       expect(res.body.error).toMatchObject({ code: 'operation_refused' });
       expect(res.body.error.message).toContain('nosend');
       expect(await balanceOf(client)).toEqual({ available: 20, reserved: 0 });
-      const [row] = await live.sql<{ count: bigint }[]>`select count(*) from transactions where account_id = ${account.id} and direction = 'out'`;
+      const [row] = await live.sql<
+        { count: bigint }[]
+      >`select count(*) from transactions where account_id = ${account.id} and direction = 'out'`;
       expect(Number(row!.count)).toBe(0);
     });
   });

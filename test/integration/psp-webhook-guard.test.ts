@@ -68,14 +68,20 @@ describe('PSP webhook listener against hostile senders', () => {
     const key = newKey('flood');
     const charge = await createCharge(merchant.client, { amount: 3 }, key);
     const { endToEndId } = psp.pay(txidOf(charge.id));
-    const statuses = await Promise.all(Array.from({ length: 40 }, () => psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds: [endToEndId] })));
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () => psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds: [endToEndId] })),
+    );
     expect(statuses.every((status) => status === 200)).toBe(true);
     const reader = client(stack, (await createKey(stack, merchant.account.id)).key);
     await eventually(async () => (await reader.get(`/transactions/${charge.id}`)).body.data?.status === 'approved', 20_000, 100);
     const { events } = await temporal.workflow.getHandle(chargeWorkflowId(merchant.account.id, key)).fetchHistory();
     const signals = (events ?? []).filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'paymentNotified');
     expect(signals).toHaveLength(1);
-    const lines = () => stack.processes[0]!.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    const lines = () =>
+      stack.processes[0]!.output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
     const batches = await eventually(() => {
       const found = lines().filter((line) => line.msg === 'PSP webhook hints');
       return found.reduce((sum, batch) => sum + batch.hints, 0) >= 40 ? found : undefined;

@@ -63,7 +63,8 @@ describe('rate limit', () => {
     return createKey(stack, account.id, permissions);
   }
   const balance = (key: string, base = stack.baseUrl) => http('GET', url(base, BALANCE), { token: key });
-  const windowRow = async (keyId: string) => (await sql<{ window_start: Date; count: number }[]>`select window_start, count from rate_limit_windows where key_id = ${keyId}`)[0];
+  const windowRow = async (keyId: string) =>
+    (await sql<{ window_start: Date; count: number }[]>`select window_start, count from rate_limit_windows where key_id = ${keyId}`)[0];
 
   /** Spends the key's whole budget; returns the last successful answer. */
   async function exhaust(key: string) {
@@ -87,7 +88,7 @@ describe('rate limit', () => {
     expect(quotaHeaders(notFound)).toMatchObject({ limit: 100, remaining: 97 });
   });
 
-  it('starts the window at the key\'s first call, not at its creation', async () => {
+  it("starts the window at the key's first call, not at its creation", async () => {
     const { key, id } = await newKey();
     await new Promise((r) => setTimeout(r, 2100));
     expect(await windowRow(id)).toBeUndefined();
@@ -100,13 +101,14 @@ describe('rate limit', () => {
     expect(row!.window_start.getTime() - created!.created_at.getTime()).toBeGreaterThanOrEqual(2000);
   });
 
-  it('answers the 101st request of a window with the spec\'s 429, on every route of the key, and not for other keys', async () => {
+  it("answers the 101st request of a window with the spec's 429, on every route of the key, and not for other keys", async () => {
     const { key } = await newKey();
     const other = await newKey();
     const last = await exhaust(key);
     expect(quotaHeaders(last).remaining).toBe(0);
     expect429(await balance(key), 100);
-    for (const route of GUARDED) expect429(await http(route.method, url(stack.baseUrl, route), { token: key, body: route.method === 'POST' ? {} : undefined }), 100);
+    for (const route of GUARDED)
+      expect429(await http(route.method, url(stack.baseUrl, route), { token: key, body: route.method === 'POST' ? {} : undefined }), 100);
     expect((await balance(other.key)).status).toBe(200);
   });
 
@@ -126,13 +128,20 @@ describe('rate limit', () => {
     const answers = await Promise.all(Array.from({ length: 130 }, () => balance(key)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(100);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(30);
-    const remainings = answers.filter((a) => a.status === 200).map((a) => quotaHeaders(a).remaining).sort((a, b) => a - b);
+    const remainings = answers
+      .filter((a) => a.status === 200)
+      .map((a) => quotaHeaders(a).remaining)
+      .sort((a, b) => a - b);
     expect(remainings).toEqual(Array.from({ length: 100 }, (_, i) => i));
   });
 
   it('does not count requests refused by authentication or authorization', async () => {
     const account = await createAccount(stack);
-    const restricted = await createKey(stack, account.id, PERMISSIONS.filter((p) => p !== BALANCE.permission));
+    const restricted = await createKey(
+      stack,
+      account.id,
+      PERMISSIONS.filter((p) => p !== BALANCE.permission),
+    );
     const revoked = await createKey(stack, account.id, PERMISSIONS);
     await http('DELETE', `${stack.adminUrl}/api-keys/${revoked.id}`, { token: 'test-admin-token' });
     for (let i = 0; i < 5; i += 1) {
@@ -158,7 +167,7 @@ describe('rate limit', () => {
       expect(PUBLIC.length).toBeGreaterThan(0);
     });
 
-    it('never consume nor check a key\'s quota, even when the key is spent', async () => {
+    it("never consume nor check a key's quota, even when the key is spent", async () => {
       const { key, id } = await newKey();
       await exhaust(key);
       const before = await windowRow(id);

@@ -16,11 +16,25 @@ describe('refunds settled by the simulated network', () => {
     const merchant = await createMerchant(live.stack);
     const charge = await createCharge(merchant.client, { amount: 40 });
     expect((await payCharge(live.stack, charge.id)).status).toBe(200);
-    await eventually(async () => (await live.sql`select status from transactions where id = ${charge.id}`)[0]?.status === 'approved', 20_000);
+    await eventually(
+      async () => (await live.sql`select status from transactions where id = ${charge.id}`)[0]?.status === 'approved',
+      20_000,
+    );
 
     const missingKey = await runPixctl(live.stack, ['refunds', 'create', charge.id]);
     expect(missingKey.code).toBe(2);
-    const created = await runPixctl(live.stack, ['refunds', 'create', charge.id, '--amount', '15.5', '--reason', 'Devolução parcial', '--idempotency-key', newKey('r'), '--json']);
+    const created = await runPixctl(live.stack, [
+      'refunds',
+      'create',
+      charge.id,
+      '--amount',
+      '15.5',
+      '--reason',
+      'Devolução parcial',
+      '--idempotency-key',
+      newKey('r'),
+      '--json',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const refund = JSON.parse(created.stdout);
     expect(refund).toMatchObject({ id: expect.stringMatching(/^rfd_/), transactionId: charge.id, amount: 15.5, status: 'pending' });

@@ -39,7 +39,8 @@ const refund = (transactionId: string, body: Record<string, unknown>, key: strin
     token: ADMIN_TOKEN,
     headers: key === null ? {} : { 'idempotency-key': key },
   });
-const complete = (id: string, outcome: 'approved' | 'failed') => admin(live.stack, 'POST', `/simulator/refunds/${id}/complete`, { outcome });
+const complete = (id: string, outcome: 'approved' | 'failed') =>
+  admin(live.stack, 'POST', `/simulator/refunds/${id}/complete`, { outcome });
 
 async function balance() {
   const res = await reader.get('/balance');
@@ -150,7 +151,8 @@ describe('refunds', () => {
     const raced = await Promise.all([refund(chargeA.id, { amount: 150 }), refund(chargeA.id, { amount: 150 }), refund(chargeA.id, {})]);
     expect(raced.map((r) => r.status).sort()).toEqual([201, 422, 422]);
     const won = raced.find((r) => r.status === 201)!.body.data;
-    for (const lost of raced.filter((r) => r.status === 422)) expect(lost.body.error.message).toMatch(/excede o devolvível|Nada a devolver/);
+    for (const lost of raced.filter((r) => r.status === 422))
+      expect(lost.body.error.message).toMatch(/excede o devolvível|Nada a devolver/);
     expect(await balance()).toEqual({ currency: 'BRL', available: 95, reserved: 150 });
 
     // Failed at the network: the reservation comes back; what was reserved is refundable again.

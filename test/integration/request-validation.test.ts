@@ -37,7 +37,12 @@ describe('param: the field to blame', () => {
     // A body that is not an object, or a bad header, blames no field.
     expectRefusal(await postCharge(client, [1]), 'invalid_request', undefined, 'array body');
     expectRefusal(await postCharge(client, chargeBody(), 'não vale'), 'invalid_idempotency_key', undefined, 'header key');
-    expectRefusal(await postTransfer(client, { destination: { type: 'boleto', value: 'x' }, amount: 10 }), 'invalid_request', '/destination/type', 'transfer');
+    expectRefusal(
+      await postTransfer(client, { destination: { type: 'boleto', value: 'x' }, amount: 10 }),
+      'invalid_request',
+      '/destination/type',
+      'transfer',
+    );
     expect((await client.get('/transactions')).body.data).toEqual([]);
   });
 
@@ -67,7 +72,11 @@ describe('param: the field to blame', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.result.isError).toBe(true);
-    expect(JSON.parse(res.body.result.content[0].text).error).toEqual({ code: 'invalid_request', message: expect.any(String), param: '/id' });
+    expect(JSON.parse(res.body.result.content[0].text).error).toEqual({
+      code: 'invalid_request',
+      message: expect.any(String),
+      param: '/id',
+    });
   });
 });
 

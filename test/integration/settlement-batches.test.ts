@@ -39,9 +39,12 @@ const paid = (overrides: Partial<PaidAtRoute> = {}): PaidAtRoute => ({
 
 /** The distinct PostgreSQL transactions that wrote these charges' postings. */
 const committingTransactions = async (ids: string[]) =>
-  (await sql<{ n: number }[]>`select count(distinct xmin::text)::int as n from ledger_postings where transaction_id = any(${ids}::text[])`)[0]!.n;
+  (
+    await sql<{ n: number }[]>`select count(distinct xmin::text)::int as n from ledger_postings where transaction_id = any(${ids}::text[])`
+  )[0]!.n;
 
-const postingsOf = async (id: string) => (await sql<{ n: number }[]>`select count(*)::int as n from ledger_postings where transaction_id = ${id}`)[0]!.n;
+const postingsOf = async (id: string) =>
+  (await sql<{ n: number }[]>`select count(*)::int as n from ledger_postings where transaction_id = ${id}`)[0]!.n;
 
 describe('charge settlements in batches', () => {
   it('settles concurrent approvals together, each as it would alone: row, event, posting, balances', async () => {
@@ -61,9 +64,16 @@ describe('charge settlements in batches', () => {
       expect(row.approvedAt?.toISOString()).toBe(routePaid[i]!.paidAt);
       const [stored] = await sql<{ e2e: string }[]>`select end_to_end_id as e2e from transactions where id = ${id}`;
       expect(stored!.e2e).toBe(routePaid[i]!.endToEndId);
-      expect(row.payer).toMatchObject({ name: 'João Pagador', document: '52998224725', email: 'maria@example.com', bankName: 'Banco Teste' });
+      expect(row.payer).toMatchObject({
+        name: 'João Pagador',
+        document: '52998224725',
+        email: 'maria@example.com',
+        bankName: 'Banco Teste',
+      });
       expect(results[i]).toEqual({ transaction: serializeTransaction(row), eventIds: [`evt_${id}_approved`] });
-      const [event] = await sql<{ type: string; payload: { data: unknown } }[]>`select type, payload from events where id = ${`evt_${id}_approved`}`;
+      const [event] = await sql<
+        { type: string; payload: { data: unknown } }[]
+      >`select type, payload from events where id = ${`evt_${id}_approved`}`;
       expect(event).toEqual({ type: 'transaction.approved', payload: expect.objectContaining({ data: serializeTransaction(row) }) });
       expect(await postingsOf(id)).toBe(1);
     }
@@ -76,7 +86,9 @@ describe('charge settlements in batches', () => {
 
   it('answers a charge twice in one batch, and one already settled, as settleOnce does: one posting, the same event', async () => {
     const merchant = await insertAccountRow(sql);
-    const [first, twice, settled, fresh] = await Promise.all([1, 2, 3, 4].map(() => insertTransactionRow(sql, merchant, { amountCents: 5_000, feeCents: 100 })));
+    const [first, twice, settled, fresh] = await Promise.all(
+      [1, 2, 3, 4].map(() => insertTransactionRow(sql, merchant, { amountCents: 5_000, feeCents: 100 })),
+    );
     const earlier = await settleChargePaid(deps, settled!, paid({ amountCents: 5_000 }));
 
     const [, again1, again2, settledAgain, freshResult] = await Promise.all([

@@ -17,7 +17,11 @@ describe('admin simulator after its commit', () => {
   async function withFault<T>(table: string, transactionId: string, request: () => Promise<T>): Promise<T> {
     const sql = connect(live.stack.databaseUrl, { max: 3 });
     try {
-      return await withReadsFailingAfterCommit(sql, { updated: { table, column: 'transaction_id', value: transactionId }, readAfter: 'transactions' }, request);
+      return await withReadsFailingAfterCommit(
+        sql,
+        { updated: { table, column: 'transaction_id', value: transactionId }, readAfter: 'transactions' },
+        request,
+      );
     } finally {
       await sql.end({ timeout: 5 });
     }
@@ -30,24 +34,35 @@ describe('admin simulator after its commit', () => {
     expect(paid.status, paid.text).toBe(200);
     expect(paid.body.data).toMatchObject({ transactionId: charge.id, status: 'paid', amount: 7 });
     // The engine missed the notification (its read failed too): asking the network settles the charge.
-    await eventually(async () => (await client.get(`/transactions/${charge.id}?refresh=true`)).body.data?.status === 'approved', 20_000, 200);
+    await eventually(
+      async () => (await client.get(`/transactions/${charge.id}?refresh=true`)).body.data?.status === 'approved',
+      20_000,
+      200,
+    );
   });
 
   it('complete answers the transfer (202 while the engine has not settled it), a repeat answers it again, the other outcome is 409', async () => {
     const { client } = await createMerchant(live.stack);
     await fund(live.stack, client, 20);
     const transfer = (await postTransfer(client, cpfKeyBody())).body.data;
-    await eventually(async () => (await live.sql`select 1 from simulator_transfers where transaction_id = ${transfer.id}`).length > 0, 20_000);
+    await eventually(
+      async () => (await live.sql`select 1 from simulator_transfers where transaction_id = ${transfer.id}`).length > 0,
+      20_000,
+    );
 
     const answered = await withFault('simulator_transfers', transfer.id, () => completeTransfer(live.stack, transfer.id, 'approved'));
     expect(answered.status, answered.text).toBe(202);
     expect(answered.body.data).toMatchObject({ id: transfer.id, status: 'pending' });
 
-    const repeated = await eventually(async () => {
-      const res = await completeTransfer(live.stack, transfer.id, 'approved');
-      expect([200, 202], res.text).toContain(res.status);
-      return res.status === 200 ? res : undefined;
-    }, 30_000, 200);
+    const repeated = await eventually(
+      async () => {
+        const res = await completeTransfer(live.stack, transfer.id, 'approved');
+        expect([200, 202], res.text).toContain(res.status);
+        return res.status === 200 ? res : undefined;
+      },
+      30_000,
+      200,
+    );
     expect(repeated.body.data).toMatchObject({ id: transfer.id, status: 'approved' });
 
     const other = await completeTransfer(live.stack, transfer.id, 'failed');

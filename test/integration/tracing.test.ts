@@ -35,14 +35,19 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     await collector?.close();
     await webhooks?.close();
   });
-  const live = liveStack(() => ({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_SERVICE_NAME: 'pix-engine-test', OTEL_BSP_SCHEDULE_DELAY: '100' } }));
+  const live = liveStack(() => ({
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_SERVICE_NAME: 'pix-engine-test', OTEL_BSP_SCHEDULE_DELAY: '100' },
+  }));
 
-  it('puts a charge creation, its workflow, activities, ledger posting and webhook POST in the caller\'s trace', async () => {
+  it("puts a charge creation, its workflow, activities, ledger posting and webhook POST in the caller's trace", async () => {
     const { client, account } = await createMerchant(live.stack);
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const traceparent = `00-${traceId}-${callerSpanId}-01`;
-    const tracedClient = { ...client, post: (path: string, body: unknown, headers: Record<string, string> = {}) => client.post(path, body, { ...headers, traceparent }) };
+    const tracedClient = {
+      ...client,
+      post: (path: string, body: unknown, headers: Record<string, string> = {}) => client.post(path, body, { ...headers, traceparent }),
+    };
     const key = newKey('traced');
     const created = await createCharge(tracedClient, { webhookUrl: webhooks.url }, key);
     expect((await payCharge(live.stack, created.id)).status).toBe(200);
@@ -52,11 +57,19 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
     const names = () => new Set(inTrace().map((span) => span.name));
     // A workflow's span is exported when the workflow completes: the charge's, after its settlement's POST.
-    await eventually(async () => (['webhook.post', 'ledger.post', 'RunWorkflow:chargeWorkflow'].every((name) => names().has(name)) ? true : undefined), 20_000);
+    await eventually(
+      async () => (['webhook.post', 'ledger.post', 'RunWorkflow:chargeWorkflow'].every((name) => names().has(name)) ? true : undefined),
+      20_000,
+    );
     const spans = inTrace();
 
     const request = spans.find((span) => span.name === 'POST /v1/transactions');
-    expect(request).toMatchObject({ kind: SERVER, parentSpanId: callerSpanId, service: 'pix-engine-test', attributes: { 'http.route': 'POST /v1/transactions', 'http.response.status_code': 201 } });
+    expect(request).toMatchObject({
+      kind: SERVER,
+      parentSpanId: callerSpanId,
+      service: 'pix-engine-test',
+      attributes: { 'http.route': 'POST /v1/transactions', 'http.response.status_code': 201 },
+    });
     expect(spans.map((span) => span.name)).toEqual(
       expect.arrayContaining([
         'UpdateWithStartWorkflow:accept',
@@ -71,7 +84,9 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     // It was delivered: no delivery workflow was needed for retries.
     expect(spans.filter((span) => span.name.includes('webhookDeliveryWorkflow') || span.name.includes('firstAttempt'))).toEqual([]);
     expect(spans.find((span) => span.name === 'UpdateWithStartWorkflow:accept')?.parentSpanId).toBe(request!.spanId);
-    expect(spans.find((span) => span.name === 'ledger.post')?.parentSpanId).toBe(spans.find((span) => span.name === 'RunActivity:settleChargePaid')!.spanId);
+    expect(spans.find((span) => span.name === 'ledger.post')?.parentSpanId).toBe(
+      spans.find((span) => span.name === 'RunActivity:settleChargePaid')!.spanId,
+    );
     expect(spans.some((span) => span.name.startsWith('RunActivity:') && span.name !== 'RunActivity:settleChargePaid')).toBe(true);
     // No identifier in any span name of the run.
     expect(collector.spans.filter((span) => span.name.includes(created.id) || /txn_|acc_|evt_/.test(span.name))).toEqual([]);
@@ -85,9 +100,21 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     try {
       const client = new Client({ connection, dataConverter: encryptingDataConverter(testPayloadKeys()) });
       const history = await client.workflow.getHandle(chargeWorkflowId(account.id, key)).fetchHistory();
-      const tracing = { tracer: trace.getTracer('replay'), resource: new Resource({}), spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()), shutdown: async () => {} };
+      const tracing = {
+        tracer: trace.getTracer('replay'),
+        resource: new Resource({}),
+        spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()),
+        shutdown: async () => {},
+      };
       for (const options of [tracingWorkerOptions(null), tracingWorkerOptions(tracing)]) {
-        await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: encryptingDataConverter(testPayloadKeys()), ...options }, history);
+        await Worker.runReplayHistory(
+          {
+            workflowBundle: { codePath: inject('workflowBundlePath') },
+            dataConverter: encryptingDataConverter(testPayloadKeys()),
+            ...options,
+          },
+          history,
+        );
       }
     } finally {
       await connection.close();

@@ -57,7 +57,9 @@ describe(`migration ${MIGRATION}`, () => {
     await migrate(db.sql);
 
     expect(await miscounted(db.sql)).toEqual([]);
-    const [{ keys }] = (await db.sql`select count(distinct (account_id, status, type))::int as keys from transaction_counts`) as [{ keys: number }];
+    const [{ keys }] = (await db.sql`select count(distinct (account_id, status, type))::int as keys from transaction_counts`) as [
+      { keys: number },
+    ];
     expect(keys).toBeGreaterThan(10);
     const { counted, direct } = await platformFigures(db.sql);
     expect(direct).toMatchObject({ accounts: 3 });
@@ -137,7 +139,13 @@ describe('counters kept by the engine', () => {
     ]);
 
     for (const merchant of [seller, other]) {
-      for (const [status, type] of [[], ...TRANSACTION_STATUSES.map((s) => [s]), [undefined, 'payment'], [undefined, 'withdrawal'], ['approved', 'withdrawal']]) {
+      for (const [status, type] of [
+        [],
+        ...TRANSACTION_STATUSES.map((s) => [s]),
+        [undefined, 'payment'],
+        [undefined, 'withdrawal'],
+        ['approved', 'withdrawal'],
+      ]) {
         const query = new URLSearchParams({ ...(status ? { status } : {}), ...(type ? { type } : {}), limit: '1' });
         const listed = await merchant.client.get(`/transactions?${query}`);
         expect(listed.status, listed.text).toBe(200);
@@ -154,10 +162,18 @@ describe('counters kept by the engine', () => {
     const { counted, direct } = await platformFigures(live.sql);
     expect(counted).toEqual(direct);
     expect(direct).toMatchObject({ approved: 4, volume: 12_000 + 3_550 + 5_000 + 1_000 }); // the refunded 10.00 is not counted
-    const shown = await eventually(async () => {
-      const res = await http('GET', `${live.stack.baseUrl}/transparency`);
-      return Date.parse(res.body.data.atualizadoEm) > changedAt ? res.body.data : undefined;
-    }, INDICATORS_TTL_MS * 3, 250);
-    expect(shown).toMatchObject({ transacoesConcluidas: direct!.approved, volumeMovimentado: direct!.volume / 100, contasCriadas: direct!.accounts });
+    const shown = await eventually(
+      async () => {
+        const res = await http('GET', `${live.stack.baseUrl}/transparency`);
+        return Date.parse(res.body.data.atualizadoEm) > changedAt ? res.body.data : undefined;
+      },
+      INDICATORS_TTL_MS * 3,
+      250,
+    );
+    expect(shown).toMatchObject({
+      transacoesConcluidas: direct!.approved,
+      volumeMovimentado: direct!.volume / 100,
+      contasCriadas: direct!.accounts,
+    });
   });
 });

@@ -123,7 +123,15 @@ describe('serializeTransaction', () => {
     const id = await insertTransactionRow(sql, acc, { kind: 'transfer', amountCents: 500, feeCents: 50, payer, createdAt });
     const transaction = serializeTransaction((await findTransaction(sql, acc, id))!);
     expect(validTransaction.Check(transaction)).toBe(true);
-    expect(transaction).toMatchObject({ direction: 'out', type: 'withdrawal', pix: null, payer, expiresAt: '2025-03-04T05:21:07.089Z', debitedAmount: 5.5, recipientAmount: 5 });
+    expect(transaction).toMatchObject({
+      direction: 'out',
+      type: 'withdrawal',
+      pix: null,
+      payer,
+      expiresAt: '2025-03-04T05:21:07.089Z',
+      debitedAmount: 5.5,
+      recipientAmount: 5,
+    });
   });
 });
 
@@ -136,9 +144,16 @@ describe('recordTransactionEvent', () => {
     const again = await sql.begin((tx) => recordTransactionEvent(tx, row));
     expect(first).toBe(`evt_${id}_approved`);
     expect(again).toBe(first);
-    const events = await sql<{ type: string; payload: any; account_id: string; transaction_id: string }[]>`select * from events where id = ${first}`;
+    const events = await sql<
+      { type: string; payload: any; account_id: string; transaction_id: string }[]
+    >`select * from events where id = ${first}`;
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'transaction.approved', account_id: acc, transaction_id: id });
-    expect(events[0]!.payload).toEqual({ id: first, event: 'transaction.approved', createdAt: expect.stringMatching(ISO_MS), data: serializeTransaction(row) });
+    expect(events[0]!.payload).toEqual({
+      id: first,
+      event: 'transaction.approved',
+      createdAt: expect.stringMatching(ISO_MS),
+      data: serializeTransaction(row),
+    });
   });
 });

@@ -24,7 +24,10 @@ describe('GET /v1/transactions', () => {
   async function paidCharge(amount: number): Promise<string> {
     const charge = await createCharge(merchant.client, { amount });
     expect((await payCharge(live.stack, charge.id)).status).toBe(200);
-    await eventually(async () => (await live.sql`select status from transactions where id = ${charge.id}`)[0]?.status === 'approved', 20_000);
+    await eventually(
+      async () => (await live.sql`select status from transactions where id = ${charge.id}`)[0]?.status === 'approved',
+      20_000,
+    );
     return charge.id;
   }
 
@@ -129,12 +132,20 @@ describe('GET /v1/transactions/{id}', () => {
 
     const byId = await merchant.client.get(`/transactions/${id}`);
     expect(byId.status).toBe(200);
-    expect(byId.body).toEqual({ success: true, data: expect.objectContaining({ id, externalId: 'pedido:2025/001' }), requestId: expect.any(String) });
+    expect(byId.body).toEqual({
+      success: true,
+      data: expect.objectContaining({ id, externalId: 'pedido:2025/001' }),
+      requestId: expect.any(String),
+    });
     const byExternalId = await merchant.client.get(`/transactions/${encodeURIComponent('pedido:2025/001')}`);
     expect(byExternalId.status).toBe(200);
     expect(byExternalId.body.data).toEqual(byId.body.data);
 
-    for (const path of [`/transactions/${id}`, `/transactions/${encodeURIComponent('pedido:2025/001')}`, '/transactions/txn_doesnotexist']) {
+    for (const path of [
+      `/transactions/${id}`,
+      `/transactions/${encodeURIComponent('pedido:2025/001')}`,
+      '/transactions/txn_doesnotexist',
+    ]) {
       const res = await stranger.client.get(path);
       expect(res.status, path).toBe(404);
       expect(res.body.error.code).toBe('not_found');
@@ -158,7 +169,12 @@ describe('GET /v1/transactions/{id}', () => {
     expect(stale.body.data).toMatchObject({ status: 'pending', processingState: 'monitoring' });
     const refreshed = await merchant.client.get(`/transactions/${charge.id}?refresh=true`);
     expect(refreshed.status).toBe(200);
-    expect(refreshed.body.data).toMatchObject({ id: charge.id, status: 'approved', processingState: 'completed', payer: { bankName: 'Banco Rede', state: 'MG' } });
+    expect(refreshed.body.data).toMatchObject({
+      id: charge.id,
+      status: 'approved',
+      processingState: 'completed',
+      payer: { bankName: 'Banco Rede', state: 'MG' },
+    });
     expect(refreshed.body.data.approvedAt).not.toBeNull();
     // A final transaction is answered as it is.
     const again = await merchant.client.get(`/transactions/${charge.externalId}?refresh=true`);

@@ -45,7 +45,12 @@ describe('transfers: settling by itself, and a worker killed mid-transfer', () =
     expect(failedMeanwhile.status).toBe(202);
     expect(failedMeanwhile.body.data.status).toBe('pending');
     // The network's own deadline for the other passes (it approves it when next asked); with no worker the engine has not moved.
-    await eventually(async () => (await sql`select 1 from simulator_transfers where transaction_id = ${toApprove.id} and created_at + interval '1500 ms' <= now()`).length > 0, 10_000);
+    await eventually(
+      async () =>
+        (await sql`select 1 from simulator_transfers where transaction_id = ${toApprove.id} and created_at + interval '1500 ms' <= now()`)
+          .length > 0,
+      10_000,
+    );
     expect((await alice.client.get(`/transactions/${toApprove.id}`)).body.data.status).toBe('pending');
     expect(await balanceOf(alice.client)).toEqual({ available: 30, reserved: 20 });
 

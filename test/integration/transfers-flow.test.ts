@@ -4,7 +4,15 @@ import { createCharge, newKey, waitForStatus } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { liveStack } from '../helpers/live-stack.js';
-import { balanceOf, completeTransfer, cpfKeyBody, fund, ledgerEntriesOf, postTransfer, settledTransferEntries } from '../helpers/transfers.js';
+import {
+  balanceOf,
+  completeTransfer,
+  cpfKeyBody,
+  fund,
+  ledgerEntriesOf,
+  postTransfer,
+  settledTransferEntries,
+} from '../helpers/transfers.js';
 
 // Transfers settle only when the operator (the simulated network) says so.
 describe('transfers: approve, fail, internal payment', () => {
@@ -21,9 +29,20 @@ describe('transfers: approve, fail, internal payment', () => {
     const transfer = res.body.data;
     // fee = 0.50 + 1.25 % of 100.00 = 1.75
     expect(transfer).toMatchObject({
-      direction: 'out', type: 'withdrawal', method: 'pix', status: 'pending', processingState: 'monitoring',
-      amount: 100, fee: 1.75, debitedAmount: 101.75, recipientAmount: 100, netAmount: 100, description: 'aluguel',
-      counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' }, pix: null, approvedAt: null,
+      direction: 'out',
+      type: 'withdrawal',
+      method: 'pix',
+      status: 'pending',
+      processingState: 'monitoring',
+      amount: 100,
+      fee: 1.75,
+      debitedAmount: 101.75,
+      recipientAmount: 100,
+      netAmount: 100,
+      description: 'aluguel',
+      counterparty: { type: 'pix_key', keyType: 'cpf', key: '52998224725' },
+      pix: null,
+      approvedAt: null,
     });
     expect(transfer.id).toMatch(/^out_/);
     // The paying account is the payer; the expiry is creation plus the charge TTL (900 s by default).
@@ -86,7 +105,12 @@ describe('transfers: approve, fail, internal payment', () => {
     expect(res.status).toBe(201);
     const transfer = res.body.data;
     expect(transfer).toMatchObject({
-      method: 'internal', type: 'withdrawal', amount: 40, fee: 1, debitedAmount: 41, recipientAmount: 40,
+      method: 'internal',
+      type: 'withdrawal',
+      amount: 40,
+      fee: 1,
+      debitedAmount: 41,
+      recipientAmount: 40,
       counterparty: { type: 'br_code', internal: true },
     });
     const paidCharge = await waitForStatus(seller.client, charge.id, 'approved');
@@ -124,13 +148,22 @@ describe('transfers: approve, fail, internal payment', () => {
     expect(await balanceOf(seller.client)).toEqual({ available: 12.34, reserved: 0 });
     expect(await ledgerEntriesOf(live.sql, transfer.id)).toEqual(settledTransferEntries(transfer.id, buyer.account.id, 1299, 1234));
     // coverFee stays a compared field as sent: the same key with coverFee true is another request.
-    const changed = await postTransfer(buyer.client, { destination: { type: 'pix_copy_paste', value: charge.pix.copyPaste }, coverFee: true }, transfer.externalId);
+    const changed = await postTransfer(
+      buyer.client,
+      { destination: { type: 'pix_copy_paste', value: charge.pix.copyPaste }, coverFee: true },
+      transfer.externalId,
+    );
     expect([changed.status, changed.body.error?.code]).toEqual([409, 'idempotency_conflict']);
     await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('the network refuses a one-time (dynamic) BR Code already taken by another transfer: failed, funds released', async () => {
-    const code = buildBrCode({ url: `pix.example.com/qr/v2/${newKey('loc')}`, txid: 'unused', merchantName: 'Loja Dinamica', merchantCity: 'Recife' });
+    const code = buildBrCode({
+      url: `pix.example.com/qr/v2/${newKey('loc')}`,
+      txid: 'unused',
+      merchantName: 'Loja Dinamica',
+      merchantCity: 'Recife',
+    });
     const [first, second] = [await createMerchant(live.stack), await createMerchant(live.stack)];
     await fund(live.stack, first.client, 10);
     await fund(live.stack, second.client, 10);
@@ -140,7 +173,11 @@ describe('transfers: approve, fail, internal payment', () => {
     const refused = await postTransfer(second.client, body);
     expect(refused.status).toBe(201);
     const failed = await waitForStatus(second.client, refused.body.data.id, 'failed');
-    expect(failed.counterparty).toMatchObject({ type: 'br_code', url: expect.stringContaining('pix.example.com'), failureReason: 'already_paid' });
+    expect(failed.counterparty).toMatchObject({
+      type: 'br_code',
+      url: expect.stringContaining('pix.example.com'),
+      failureReason: 'already_paid',
+    });
     expect(await balanceOf(second.client)).toEqual({ available: 10, reserved: 0 });
     expect(await balanceOf(first.client)).toEqual({ available: 0, reserved: 10 });
     await expectLedgerConsistent(live.stack.databaseUrl);

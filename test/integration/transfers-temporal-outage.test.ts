@@ -24,10 +24,14 @@ describe('transfers while Temporal is unreachable', () => {
     expect(await balanceOf(client)).toEqual({ available: 20, reserved: 0 });
 
     await temporal.open();
-    const created = await eventually(async () => {
-      const res = await postTransfer(client, cpfKeyBody(), key);
-      return [200, 201].includes(res.status) ? res : undefined;
-    }, 60_000, 500);
+    const created = await eventually(
+      async () => {
+        const res = await postTransfer(client, cpfKeyBody(), key);
+        return [200, 201].includes(res.status) ? res : undefined;
+      },
+      60_000,
+      500,
+    );
     expect(created.body.data).toMatchObject({ externalId: key, status: 'pending', amount: 10 });
     expect(await balanceOf(client)).toEqual({ available: 10, reserved: 10 });
   });

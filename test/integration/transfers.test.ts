@@ -11,7 +11,13 @@ import { liveStack } from '../helpers/live-stack.js';
 import { startStack } from '../helpers/stack.js';
 import { balanceOf, completeTransfer, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
 
-const CODE_10 = buildBrCode({ pixKey: 'loja@example.com', amountCents: 1000, txid: 'pedido77', merchantName: 'Loja', merchantCity: 'Recife' });
+const CODE_10 = buildBrCode({
+  pixKey: 'loja@example.com',
+  amountCents: 1000,
+  txid: 'pedido77',
+  merchantName: 'Loja',
+  merchantCity: 'Recife',
+});
 const CODE_OPEN = buildBrCode({ pixKey: '52998224725', txid: 'livre1', merchantName: 'Fulano', merchantCity: 'Natal' });
 const BROKEN_CRC = `${CODE_10.slice(0, -4)}${CODE_10.endsWith('0000') ? '1111' : '0000'}`;
 
@@ -48,7 +54,10 @@ describe('POST /v1/transfers', () => {
       ['phone: a landline', { amount: 10, pixKey: '+551133334444', pixKeyType: 'phone' }],
       ['random: not a UUID', { amount: 10, pixKey: '123e4567-e89b', pixKeyType: 'random' }],
       ['a CPF declared as e-mail', { amount: 10, pixKey: '52998224725', pixKeyType: 'email' }],
-      ['destination and pixKey together', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', destination: { type: 'pix_key', value: '52998224725' } }],
+      [
+        'destination and pixKey together',
+        { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', destination: { type: 'pix_key', value: '52998224725' } },
+      ],
       ['unknown destination type', { amount: 10, destination: { type: 'iban', value: 'x' } }],
       ['destination without value', { amount: 10, destination: { type: 'pix_key' } }],
       ['pix_key: ambiguous bare digits', { amount: 10, destination: { type: 'pix_key', value: '11987654321' } }],
@@ -62,7 +71,11 @@ describe('POST /v1/transfers', () => {
     ])('%s', async (_name, body) => {
       const res = await postTransfer(merchant.client, body);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, error: { code: 'invalid_request', message: expect.any(String) }, requestId: expect.any(String) });
+      expect(res.body).toMatchObject({
+        success: false,
+        error: { code: 'invalid_request', message: expect.any(String) },
+        requestId: expect.any(String),
+      });
       expect(res.text).not.toMatch(/at \w+ \(|node_modules/);
     });
 
@@ -71,7 +84,13 @@ describe('POST /v1/transfers', () => {
       ['a key with a space', cpfKeyBody(), 'chave com espaço', 400, 'invalid_idempotency_key'],
       ['a key over 100 characters', cpfKeyBody(), 'k'.repeat(101), 400, 'invalid_idempotency_key'],
       ['externalId over 100 characters', cpfKeyBody({ externalId: 'k'.repeat(101) }), null, 400, 'invalid_idempotency_key'],
-      ['externalId over 100 characters, with the header', cpfKeyBody({ externalId: 'k'.repeat(101) }), 'k'.repeat(100), 400, 'invalid_idempotency_key'],
+      [
+        'externalId over 100 characters, with the header',
+        cpfKeyBody({ externalId: 'k'.repeat(101) }),
+        'k'.repeat(100),
+        400,
+        'invalid_idempotency_key',
+      ],
       ['externalId with a space', cpfKeyBody({ externalId: 'pedido 1' }), null, 400, 'invalid_idempotency_key'],
       ['header different from externalId', cpfKeyBody({ externalId: 'abc' }), 'xyz', 409, 'idempotency_conflict'],
     ])('idempotency key: %s', async (_name, body, key, status, code) => {
@@ -90,13 +109,41 @@ describe('POST /v1/transfers', () => {
     it.each([
       ['legacy cpf', { pixKey: '529.982.247-25', pixKeyType: 'cpf' }, { type: 'pix_key', keyType: 'cpf', key: '52998224725' }],
       ['legacy cnpj', { pixKey: '11.222.333/0001-81', pixKeyType: 'cnpj' }, { type: 'pix_key', keyType: 'cnpj', key: '11222333000181' }],
-      ['legacy alphanumeric cnpj', { pixKey: '12.abc.345/01de-35', pixKeyType: 'cnpj' }, { type: 'pix_key', keyType: 'cnpj', key: '12ABC34501DE35' }],
-      ['legacy email', { pixKey: 'Fulano@Example.com', pixKeyType: 'email' }, { type: 'pix_key', keyType: 'email', key: 'fulano@example.com' }],
-      ['legacy phone', { pixKey: '+55 (11) 98765-4321', pixKeyType: 'phone' }, { type: 'pix_key', keyType: 'phone', key: '+5511987654321' }],
-      ['legacy random', { pixKey: '71C7D9BE-4B85-4E43-9F1C-1F3B8B4E9A2D', pixKeyType: 'random' }, { type: 'pix_key', keyType: 'random', key: '71c7d9be-4b85-4e43-9f1c-1f3b8b4e9a2d' }],
-      ['modern pix_key, type inferred', { destination: { type: 'pix_key', value: '+5511987654321' } }, { type: 'pix_key', keyType: 'phone', key: '+5511987654321' }],
-      ['modern pix_copy_paste with value', { destination: { type: 'pix_copy_paste', value: CODE_10 }, amount: 99 }, { type: 'br_code', pixKey: 'loja@example.com', internal: false }],
-      ['modern pix_copy_paste without value', { destination: { type: 'pix_copy_paste', value: CODE_OPEN }, amount: 10 }, { type: 'br_code', pixKey: '52998224725' }],
+      [
+        'legacy alphanumeric cnpj',
+        { pixKey: '12.abc.345/01de-35', pixKeyType: 'cnpj' },
+        { type: 'pix_key', keyType: 'cnpj', key: '12ABC34501DE35' },
+      ],
+      [
+        'legacy email',
+        { pixKey: 'Fulano@Example.com', pixKeyType: 'email' },
+        { type: 'pix_key', keyType: 'email', key: 'fulano@example.com' },
+      ],
+      [
+        'legacy phone',
+        { pixKey: '+55 (11) 98765-4321', pixKeyType: 'phone' },
+        { type: 'pix_key', keyType: 'phone', key: '+5511987654321' },
+      ],
+      [
+        'legacy random',
+        { pixKey: '71C7D9BE-4B85-4E43-9F1C-1F3B8B4E9A2D', pixKeyType: 'random' },
+        { type: 'pix_key', keyType: 'random', key: '71c7d9be-4b85-4e43-9f1c-1f3b8b4e9a2d' },
+      ],
+      [
+        'modern pix_key, type inferred',
+        { destination: { type: 'pix_key', value: '+5511987654321' } },
+        { type: 'pix_key', keyType: 'phone', key: '+5511987654321' },
+      ],
+      [
+        'modern pix_copy_paste with value',
+        { destination: { type: 'pix_copy_paste', value: CODE_10 }, amount: 99 },
+        { type: 'br_code', pixKey: 'loja@example.com', internal: false },
+      ],
+      [
+        'modern pix_copy_paste without value',
+        { destination: { type: 'pix_copy_paste', value: CODE_OPEN }, amount: 10 },
+        { type: 'br_code', pixKey: '52998224725' },
+      ],
       ['modern qr_code as text', { destination: { type: 'qr_code', value: CODE_10 } }, { type: 'br_code', merchantName: 'Loja' }],
     ])('%s', async (_name, body, counterparty) => {
       const merchant = await createMerchant(live.stack);
@@ -104,7 +151,14 @@ describe('POST /v1/transfers', () => {
       const res = await postTransfer(merchant.client, { amount: 10, ...body });
       expect(res.status).toBe(201);
       // The code's own value (10.00) prevails over `amount`.
-      expect(res.body.data).toMatchObject({ amount: 10, status: 'pending', direction: 'out', type: 'withdrawal', method: 'pix', counterparty });
+      expect(res.body.data).toMatchObject({
+        amount: 10,
+        status: 'pending',
+        direction: 'out',
+        type: 'withdrawal',
+        method: 'pix',
+        counterparty,
+      });
       expect(await balanceOf(merchant.client)).toEqual({ available: 10, reserved: 10 });
     });
 
@@ -123,7 +177,12 @@ describe('POST /v1/transfers', () => {
       await fund(live.stack, busy.client, 20);
       await fund(live.stack, other.client, 10);
       // Over a second of decoding each, at the size budget.
-      const large = { destination: { type: 'qr_code', value: (await QRCode.toBuffer(CODE_10, { type: 'png', width: QR_IMAGE_LIMITS.side })).toString('base64') } };
+      const large = {
+        destination: {
+          type: 'qr_code',
+          value: (await QRCode.toBuffer(CODE_10, { type: 'png', width: QR_IMAGE_LIMITS.side })).toString('base64'),
+        },
+      };
       const keys = Array.from({ length: 2 + QR_READ_LIMITS.perAccountWaiting }, () => newKey('qr'));
       let busyAnswered = 0;
       // One decoding, its share of the queue waiting, and one more: refused at once.
@@ -146,7 +205,10 @@ describe('POST /v1/transfers', () => {
       expect(statuses).toEqual([201, 409, 409, 409, 409, 503]);
       const refused = answers.find((res) => res.status === 503)!;
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect(refused.body).toMatchObject({ success: false, error: { code: 'internal_error', message: expect.stringMatching(/tente novamente/) } });
+      expect(refused.body).toMatchObject({
+        success: false,
+        error: { code: 'internal_error', message: expect.stringMatching(/tente novamente/) },
+      });
 
       // Nothing was judged for the refused request: once the first transfer settled, its key is a new attempt.
       const created = answers.find((res) => res.status === 201)!;
@@ -162,16 +224,28 @@ describe('POST /v1/transfers', () => {
       const merchant = await createMerchant(live.stack);
       await fund(live.stack, merchant.client, 50);
       const key = newKey('idem');
-      const first = await postTransfer(merchant.client, { amount: 12.5, pixKey: '529.982.247-25', pixKeyType: 'cpf', description: 'x' }, key);
+      const first = await postTransfer(
+        merchant.client,
+        { amount: 12.5, pixKey: '529.982.247-25', pixKeyType: 'cpf', description: 'x' },
+        key,
+      );
       expect(first.status).toBe(201);
       expect(first.body.idempotent).toBe(false);
 
-      const modern = await postTransfer(merchant.client, { amount: 12.5, destination: { type: 'pix_key', value: '52998224725' }, description: 'x', externalId: key }, null);
+      const modern = await postTransfer(
+        merchant.client,
+        { amount: 12.5, destination: { type: 'pix_key', value: '52998224725' }, description: 'x', externalId: key },
+        null,
+      );
       expect(modern.status).toBe(200);
       expect(modern.body).toMatchObject({ idempotent: true, data: { id: first.body.data.id, amount: 12.5 } });
 
       for (const changed of [{ amount: 12.51 }, { description: 'y' }, { coverFee: true }, { pixKey: '111.444.777-35' }]) {
-        const res = await postTransfer(merchant.client, { amount: 12.5, pixKey: '529.982.247-25', pixKeyType: 'cpf', description: 'x', ...changed }, key);
+        const res = await postTransfer(
+          merchant.client,
+          { amount: 12.5, pixKey: '529.982.247-25', pixKeyType: 'cpf', description: 'x', ...changed },
+          key,
+        );
         expect([res.status, res.body.error?.code]).toEqual([409, 'idempotency_conflict']);
       }
       const byKey = await merchant.client.get(`/transactions/${key}`);
@@ -233,7 +307,13 @@ describe('POST /v1/transfers', () => {
         expect(first.body).toMatchObject({
           success: true,
           idempotent: false,
-          data: { status: 'pending', amount: 10, id: expect.stringMatching(/^out_/), payer: { name, document, email }, expiresAt: expect.any(String) },
+          data: {
+            status: 'pending',
+            amount: 10,
+            id: expect.stringMatching(/^out_/),
+            payer: { name, document, email },
+            expiresAt: expect.any(String),
+          },
         });
         const later = await eventually(async () => {
           const res = await postTransfer(merchant.client, cpfKeyBody(), key);

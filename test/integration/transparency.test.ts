@@ -52,10 +52,14 @@ describe('GET /v1/transparency', () => {
     await waitForStatus(second.client, paid[2]!.id, 'approved');
 
     // The figures are kept for up to 5 seconds: wait for a fresh computation.
-    const res = await eventually(async () => {
-      const answer = await indicators();
-      return answer.body.data.transacoesConcluidas === 3 ? answer : undefined;
-    }, 15_000, 250);
+    const res = await eventually(
+      async () => {
+        const answer = await indicators();
+        return answer.body.data.transacoesConcluidas === 3 ? answer : undefined;
+      },
+      15_000,
+      250,
+    );
     const answered = Date.now();
     expect(res.body.data).toEqual({
       transacoesConcluidas: 3,
@@ -102,11 +106,19 @@ describe('GET /v1/transparency', () => {
       await admin.unsafe(`alter database "${name}" allow_connections false`);
       await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`;
       // Once the cached figures expire, the next computation fails.
-      const res = await eventually(async () => {
-        const answer = await indicators();
-        return answer.status === 503 ? answer : undefined;
-      }, 15_000, 250);
-      expect(res.body).toEqual({ success: false, error: { code: 'internal_error', message: expect.any(String) }, requestId: expect.any(String) });
+      const res = await eventually(
+        async () => {
+          const answer = await indicators();
+          return answer.status === 503 ? answer : undefined;
+        },
+        15_000,
+        250,
+      );
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'internal_error', message: expect.any(String) },
+        requestId: expect.any(String),
+      });
       expect(res.text).not.toMatch(/postgres|database|allow_connections|at .*\.ts/i);
       expect(contract.problems(operation, res)).toEqual([]);
     } finally {

@@ -90,12 +90,16 @@ describe('a start, signal or update not encrypted with a known payload key', () 
     pendingChargeId = (await createCharge(merchant.client, { amount: 7 }, pendingKey)).id;
     pendingChargeWorkflowId = chargeWorkflowId(merchant.account.id, pendingKey);
     // Every webhook of the above delivered, so that nothing but a forgery could change the counts.
-    await eventually(async () => {
-      const [row] = await live.sql<{ pending: number; deliveries: number }[]>`
+    await eventually(
+      async () => {
+        const [row] = await live.sql<{ pending: number; deliveries: number }[]>`
         select count(*) filter (where status = 'pending')::int as pending, count(*)::int as deliveries from webhook_deliveries`;
-      const { pending, deliveries } = row!;
-      return pending === 0 && deliveries > 0 && receiver.received.length === deliveries;
-    }, 20_000, 100);
+        const { pending, deliveries } = row!;
+        return pending === 0 && deliveries > 0 && receiver.received.length === deliveries;
+      },
+      20_000,
+      100,
+    );
   });
 
   const engineOutput = () => live.stack.processes.map((p) => p.output()).join('\n');
@@ -114,17 +118,34 @@ describe('a start, signal or update not encrypted with a known payload key', () 
     const transfer = realInputs.get(TRANSFER_WORKFLOW);
     const med = realInputs.get(MED_WORKFLOW);
     return {
-      [TRANSFER_WORKFLOW]: { ...transfer, requestId: `req_${hex(8)}`, draft: { ...transfer.draft, transactionId: `out_${hex(12)}`, externalId: `forged-${hex(4)}` } },
-      [CHARGE_WORKFLOW]: { ...charge, requestId: `req_${hex(8)}`, draft: { ...charge.draft, transactionId: `txn_${hex(12)}`, externalId: `forged-${hex(4)}` } },
+      [TRANSFER_WORKFLOW]: {
+        ...transfer,
+        requestId: `req_${hex(8)}`,
+        draft: { ...transfer.draft, transactionId: `out_${hex(12)}`, externalId: `forged-${hex(4)}` },
+      },
+      [CHARGE_WORKFLOW]: {
+        ...charge,
+        requestId: `req_${hex(8)}`,
+        draft: { ...charge.draft, transactionId: `txn_${hex(12)}`, externalId: `forged-${hex(4)}` },
+      },
       [MED_WORKFLOW]: { open: { ...med.open, medId: `med_${hex(12)}`, amountCents: null } },
       [MED_RETURNS_WORKFLOW]: { route: paidCharge.acquirer, endToEndId: `E${hex(15)}` },
-      [WEBHOOK_DELIVERY_WORKFLOW]: { deliveryId: `whd_${hex(8)}`, trigger: 'manual', attempts: 1, schedule: { initialMs: 100, maxMs: 100 } },
+      [WEBHOOK_DELIVERY_WORKFLOW]: {
+        deliveryId: `whd_${hex(8)}`,
+        trigger: 'manual',
+        attempts: 1,
+        schedule: { initialMs: 100, maxMs: 100 },
+      },
     };
   }
 
   async function activitiesOf(handle: WorkflowHandle): Promise<number> {
     const { events } = await handle.fetchHistory();
-    return events!.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED || e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+    return events!.filter(
+      (e) =>
+        e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED ||
+        e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+    ).length;
   }
 
   it.each([TRANSFER_WORKFLOW, CHARGE_WORKFLOW, MED_WORKFLOW, MED_RETURNS_WORKFLOW, WEBHOOK_DELIVERY_WORKFLOW])(
@@ -141,18 +162,29 @@ describe('a start, signal or update not encrypted with a known payload key', () 
         (err) => err,
       );
       expect(failure).toBeInstanceOf(WorkflowFailedError);
-      expect(failure.cause).toMatchObject({ type: PAYLOAD_NOT_ENCRYPTED, message: expect.stringContaining('not encrypted with a known payload key') });
+      expect(failure.cause).toMatchObject({
+        type: PAYLOAD_NOT_ENCRYPTED,
+        message: expect.stringContaining('not encrypted with a known payload key'),
+      });
       expect((await handle.describe()).status.name).toBe('FAILED');
       expect(await activitiesOf(handle)).toBe(0);
       expect(await moneyAndRows()).toEqual(before);
       await expectLedgerConsistent(live.stack.databaseUrl);
       await eventually(() => engineOutput().includes(handle.workflowId), 10_000, 100);
-      expect(engineOutput().split('\n').find((line) => line.includes(handle.workflowId) && line.includes('alert: workflow start refused'))).toBeDefined();
+      expect(
+        engineOutput()
+          .split('\n')
+          .find((line) => line.includes(handle.workflowId) && line.includes('alert: workflow start refused')),
+      ).toBeDefined();
     },
   );
 
   it('a start without any input fails the same way', async () => {
-    const handle = await raw.workflow.start(TRANSFER_WORKFLOW, { taskQueue: live.stack.taskQueue, workflowId: `forged:${hex(6)}`, args: [] });
+    const handle = await raw.workflow.start(TRANSFER_WORKFLOW, {
+      taskQueue: live.stack.taskQueue,
+      workflowId: `forged:${hex(6)}`,
+      args: [],
+    });
     await expect(handle.result()).rejects.toMatchObject({ cause: { type: PAYLOAD_NOT_ENCRYPTED } });
     expect(await activitiesOf(handle)).toBe(0);
   });
@@ -186,7 +218,9 @@ describe('a start, signal or update not encrypted with a known payload key', () 
       const text = (m: (typeof markers)[number], field: string) => Buffer.from(m.details![field]!.payloads![0]!.data!).toString('utf8');
       return {
         patches: markers.filter((m) => m.markerName === 'core_patch').map((m) => JSON.parse(text(m, 'patch-data')).id),
-        localActivities: markers.filter((m) => m.markerName === 'core_local_activity').map((m) => JSON.parse(text(m, 'data')).activity_type),
+        localActivities: markers
+          .filter((m) => m.markerName === 'core_local_activity')
+          .map((m) => JSON.parse(text(m, 'data')).activity_type),
       };
     };
     await handle.signal('paymentNotified', { paid: true });

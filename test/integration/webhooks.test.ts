@@ -45,7 +45,9 @@ function harness(stackEnv: Record<string, string>) {
       return res.body.data;
     },
     /** A new merchant with an endpoint registered for a new receiver that answers by `reply`. */
-    async merchantWithEndpoint(reply?: (n: number) => ReceiverReply): Promise<{ merchant: Merchant; receiver: Receiver; endpoint: Endpoint }> {
+    async merchantWithEndpoint(
+      reply?: (n: number) => ReceiverReply,
+    ): Promise<{ merchant: Merchant; receiver: Receiver; endpoint: Endpoint }> {
       const merchant = await createMerchant(live.stack);
       const receiver = await h.receiver(reply);
       const endpoint = await h.registerEndpoint(merchant.account.id, receiver.url);
@@ -54,7 +56,12 @@ function harness(stackEnv: Record<string, string>) {
     async charge(merchant: Merchant, extra: Record<string, unknown> = {}): Promise<any> {
       const res = await merchant.client.post(
         '/transactions',
-        { amount: 25.9, payer: { name: 'Maria da Silva', document: CPF.valid, email: 'maria@example.com' }, description: 'Pedido 42', ...extra },
+        {
+          amount: 25.9,
+          payer: { name: 'Maria da Silva', document: CPF.valid, email: 'maria@example.com' },
+          description: 'Pedido 42',
+          ...extra,
+        },
         { 'Idempotency-Key': `wh-${Math.random().toString(36).slice(2)}` },
       );
       expect(res.status, res.text).toBe(201);
@@ -83,7 +90,9 @@ function harness(stackEnv: Record<string, string>) {
     pixctl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
       const env = { PATH: process.env.PATH!, PIX_ADMIN_URL: live.stack.adminUrl, ADMIN_TOKEN };
       return new Promise((resolve) => {
-        execFile(process.execPath, [PIXCTL, ...args], { env }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
+        execFile(process.execPath, [PIXCTL, ...args], { env }, (err, stdout, stderr) =>
+          resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+        );
       });
     },
     /**
@@ -125,19 +134,32 @@ function verified(delivery: ReceivedWebhook, signingKey: string): any {
 }
 
 function expectRejectedBy(delivery: ReceivedWebhook, wrongKey: string) {
-  expect(() => Stripe.webhooks.constructEvent(delivery.rawBody, delivery.headers['x-service-signature'] as string, wrongKey, TOLERANCE_SECONDS)).toThrow();
+  expect(() =>
+    Stripe.webhooks.constructEvent(delivery.rawBody, delivery.headers['x-service-signature'] as string, wrongKey, TOLERANCE_SECONDS),
+  ).toThrow();
 }
 
 describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', () => {
-  const h = harness({ WEBHOOK_RETRY_INITIAL_MS: '200', WEBHOOK_RETRY_MAX_MS: '1000', CHARGE_TTL_SECONDS: '2', SIMULATOR_TRANSFER_DELAY_MS: '-1' });
+  const h = harness({
+    WEBHOOK_RETRY_INITIAL_MS: '200',
+    WEBHOOK_RETRY_MAX_MS: '1000',
+    CHARGE_TTL_SECONDS: '2',
+    SIMULATOR_TRANSFER_DELAY_MS: '-1',
+  });
 
   it('registers an endpoint: 201 with the secret shown once, listed without it; bad input refused', async () => {
     const { merchant, receiver, endpoint } = await h.merchantWithEndpoint();
-    expect(endpoint).toMatchObject({ id: expect.stringMatching(/^whe_/), url: receiver.url, secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
+    expect(endpoint).toMatchObject({
+      id: expect.stringMatching(/^whe_/),
+      url: receiver.url,
+      secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
+    });
 
     const list = await admin(h.live.stack, 'GET', `/accounts/${merchant.account.id}/webhook-endpoints`);
     expect(list.status).toBe(200);
-    expect(list.body.data).toEqual([{ id: endpoint.id, accountId: merchant.account.id, url: receiver.url, createdAt: expect.any(String), disabledAt: null }]);
+    expect(list.body.data).toEqual([
+      { id: endpoint.id, accountId: merchant.account.id, url: receiver.url, createdAt: expect.any(String), disabledAt: null },
+    ]);
     expect(list.text).not.toContain(endpoint.secret);
 
     const refusals: Array<[unknown, number, string]> = [
@@ -164,7 +186,12 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     const event = verified(delivery!, endpoint.secret);
     expectRejectedBy(delivery!, 'whsec_wrong');
     const current = await merchant.client.get(`/transactions/${charge.id}`);
-    expect(event).toEqual({ id: `evt_${charge.id}_approved`, event: 'transaction.approved', createdAt: expect.any(String), data: current.body.data });
+    expect(event).toEqual({
+      id: `evt_${charge.id}_approved`,
+      event: 'transaction.approved',
+      createdAt: expect.any(String),
+      data: current.body.data,
+    });
     expect(event.data).toMatchObject({ id: charge.id, status: 'approved', type: 'payment', direction: 'in' });
   });
 
@@ -173,15 +200,26 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     const charge = await h.paidCharge(merchant);
     await h.received(receiver, 'transaction.approved');
 
-    const created = await merchant.client.post('/transfers', { amount: 5, pixKey: CPF.valid, pixKeyType: 'cpf' }, { 'Idempotency-Key': `wh-out-${charge.id}` });
+    const created = await merchant.client.post(
+      '/transfers',
+      { amount: 5, pixKey: CPF.valid, pixKeyType: 'cpf' },
+      { 'Idempotency-Key': `wh-out-${charge.id}` },
+    );
     expect(created.status, created.text).toBe(201);
     const transferId = created.body.data.id as string;
-    await eventually(async () => (await admin(h.live.stack, 'POST', `/simulator/transfers/${transferId}/complete`, { outcome: 'failed' })).status === 200);
+    await eventually(
+      async () => (await admin(h.live.stack, 'POST', `/simulator/transfers/${transferId}/complete`, { outcome: 'failed' })).status === 200,
+    );
 
     const [delivery] = await h.received(receiver, 'transaction.failed');
     const event = verified(delivery!, endpoint.secret);
     const current = await merchant.client.get(`/transactions/${transferId}`);
-    expect(event).toEqual({ id: `evt_${transferId}_failed`, event: 'transaction.failed', createdAt: expect.any(String), data: current.body.data });
+    expect(event).toEqual({
+      id: `evt_${transferId}_failed`,
+      event: 'transaction.failed',
+      createdAt: expect.any(String),
+      data: current.body.data,
+    });
     expect(event.data).toMatchObject({ status: 'failed', type: 'withdrawal', direction: 'out' });
   });
 
@@ -232,7 +270,14 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     for (const attempt of attempts) verified(attempt, endpoint.secret);
     const record = await h.waitForDelivery(`transactionId=${charge.id}`, 'succeeded');
     expect(record.id).toBe(attempts[0]!.headers['x-service-delivery']);
-    expect(record).toMatchObject({ eventId: `evt_${charge.id}_approved`, event: 'transaction.approved', target: 'endpoint', endpointId: endpoint.id, signedWith: 'endpoint_secret', attemptCount: 4 });
+    expect(record).toMatchObject({
+      eventId: `evt_${charge.id}_approved`,
+      event: 'transaction.approved',
+      target: 'endpoint',
+      endpointId: endpoint.id,
+      signedWith: 'endpoint_secret',
+      attemptCount: 4,
+    });
     expect(record.deliveredAt).toEqual(expect.any(String));
     expect(record.attempts.map((a: any) => [a.number, a.trigger, a.success, a.statusCode, a.errorCode])).toEqual([
       [1, 'automatic', false, 500, 'http_status'],
@@ -283,14 +328,22 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     const record = await h.waitForDelivery(`transactionId=${charge.id}`, 'succeeded', 30_000);
     expect(record.attempts).toHaveLength(2);
     // Given up at the 8 s timeout (never earlier), not when the receiver would have answered at 9.5 s.
-    expect(record.attempts[0]).toMatchObject({ number: 1, success: false, statusCode: null, errorCode: 'timeout', error: 'sem resposta em 8 s' });
+    expect(record.attempts[0]).toMatchObject({
+      number: 1,
+      success: false,
+      statusCode: null,
+      errorCode: 'timeout',
+      error: 'sem resposta em 8 s',
+    });
     expect(record.attempts[0].durationMs).toBeGreaterThanOrEqual(7900);
     expect(record.attempts[1]).toMatchObject({ number: 2, success: true, statusCode: 200 });
   });
 
   it('a redirect is not followed: a 3xx is a failed attempt', async () => {
     const elsewhere = await h.receiver();
-    const { merchant } = await h.merchantWithEndpoint((n) => (n === 1 ? { status: 302, headers: { location: elsewhere.url } } : { status: 200 }));
+    const { merchant } = await h.merchantWithEndpoint((n) =>
+      n === 1 ? { status: 302, headers: { location: elsewhere.url } } : { status: 200 },
+    );
     const charge = await h.paidCharge(merchant);
 
     const record = await h.waitForDelivery(`transactionId=${charge.id}`, 'succeeded');
@@ -320,7 +373,10 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     expect(shown.status).toBe(200);
     expect(shown.body.data).toEqual(retry.body.data);
 
-    for (const [method, path] of [['POST', '/webhook-deliveries/whd_missing/retry'], ['GET', '/webhook-deliveries/whd_missing']]) {
+    for (const [method, path] of [
+      ['POST', '/webhook-deliveries/whd_missing/retry'],
+      ['GET', '/webhook-deliveries/whd_missing'],
+    ]) {
       const res = await admin(h.live.stack, method!, path!);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
@@ -391,7 +447,9 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
       const run = await h.pixctl(['deliveries', 'list', '--transaction', charge.id]);
       return run.stdout.includes(' ok ') && run;
     });
-    expect(log.stdout).toMatch(new RegExp(`^${deliveryId}\\s+transaction\\.approved\\s+\\S+\\s+succeeded\\s+1\\s+automatic\\s+ok\\s+200\\s`, 'm'));
+    expect(log.stdout).toMatch(
+      new RegExp(`^${deliveryId}\\s+transaction\\.approved\\s+\\S+\\s+succeeded\\s+1\\s+automatic\\s+ok\\s+200\\s`, 'm'),
+    );
 
     const retried = await h.pixctl(['deliveries', 'retry', deliveryId]);
     expect(retried.code, retried.stderr).toBe(0);
@@ -452,12 +510,14 @@ describe('webhooks: SSRF guard (WEBHOOK_ALLOW_INSECURE=false)', () => {
     const receiver = await h.receiver();
     // As if the host had resolved to a public address at registration and now answers 127.0.0.1 (DNS rebinding).
     const rebound = receiver.url.replace('http://127.0.0.1', 'https://localhost');
-    await h.live.sql`insert into webhook_endpoints (id, account_id, url, secret) values (${`whe_rebound_${merchant.account.id}`}, ${merchant.account.id}, ${rebound}, 'whsec_test')`;
+    await h.live
+      .sql`insert into webhook_endpoints (id, account_id, url, secret) values (${`whe_rebound_${merchant.account.id}`}, ${merchant.account.id}, ${rebound}, 'whsec_test')`;
     const charge = await h.paidCharge(merchant);
 
     const record = await h.waitForDelivery(`transactionId=${charge.id}`, 'failed', 30_000);
     expect(record.attempts).toHaveLength(8);
-    for (const attempt of record.attempts) expect(attempt).toMatchObject({ success: false, statusCode: null, errorCode: 'address_refused' });
+    for (const attempt of record.attempts)
+      expect(attempt).toMatchObject({ success: false, statusCode: null, errorCode: 'address_refused' });
     expect(receiver.received).toHaveLength(0);
   });
 });

@@ -42,13 +42,20 @@ function scheduledActivities(events: HistoryEvent[]): string[] {
 function localActivities(events: HistoryEvent[]): string[] {
   return events
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
-    .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['data']!.payloads[0]!.data, 'base64').toString('utf8')).activity_type);
+    .map(
+      (e) =>
+        JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['data']!.payloads[0]!.data, 'base64').toString('utf8'))
+          .activity_type,
+    );
 }
 
 function patchIds(events: HistoryEvent[]): string[] {
   return events
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-    .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads[0]!.data, 'base64').toString('utf8')).id);
+    .map(
+      (e) =>
+        JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads[0]!.data, 'base64').toString('utf8')).id,
+    );
 }
 
 const labelled = (label: string) => (h: { file: string }) => h.file.includes(`-${label}-`);
@@ -69,7 +76,12 @@ const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter
 
 describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
   const patched = histories.filter(labelled(SETTLE_DISPATCHES_EVENTS));
-  const older = histories.filter((h) => ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT, PERSIST_AND_OPEN, COALESCED_REFRESH].some((label) => labelled(label)(h)));
+  const older = histories.filter(
+    (h) =>
+      ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT, PERSIST_AND_OPEN, COALESCED_REFRESH].some((label) =>
+        labelled(label)(h),
+      ),
+  );
 
   it('has recorded charge and transfer histories on both sides of the patch', () => {
     for (const side of [patched, older]) {
@@ -109,21 +121,29 @@ describe(`patch ${REMOTE_ROUTE_CALLS}`, () => {
     for (const { file, events } of remoteRuns) {
       expect(patchesBesidesAccept(events), file).toEqual([REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS]);
       const activities = scheduledActivities(events);
-      expect(activities.filter((name) => ROUTE_HAND_OVER.includes(name)), file).toHaveLength(1);
+      expect(
+        activities.filter((name) => ROUTE_HAND_OVER.includes(name)),
+        file,
+      ).toHaveLength(1);
       expect(activities.at(-1), file).toMatch(/^settle/);
     }
   });
 
   it('the remote transfer polled on the remote schedule (first after 5 s, then 10 s)', () => {
     const transfer = remoteRuns.find((h) => h.file.startsWith('transfer-'))!;
-    const timers = transfer.events.flatMap((e) => (e.timerStartedEventAttributes ? [e.timerStartedEventAttributes.startToFireTimeout.seconds] : []));
+    const timers = transfer.events.flatMap((e) =>
+      e.timerStartedEventAttributes ? [e.timerStartedEventAttributes.startToFireTimeout.seconds] : [],
+    );
     expect(timers.slice(0, 2)).toEqual(['5', '10']);
   });
 
   it('every other run hands over in a local activity, without the marker', () => {
     for (const { file, events } of histories.filter((h) => !remoteRuns.includes(h))) {
       expect(patchIds(events), file).not.toContain(REMOTE_ROUTE_CALLS);
-      expect(scheduledActivities(events).filter((name) => ROUTE_HAND_OVER.includes(name)), file).toEqual([]);
+      expect(
+        scheduledActivities(events).filter((name) => ROUTE_HAND_OVER.includes(name)),
+        file,
+      ).toEqual([]);
     }
   });
 });
@@ -139,14 +159,22 @@ describe(`patch ${LOCAL_SETTLEMENT}`, () => {
     for (const { file, events } of localSettlementRuns) {
       expect(patchIds(events), file).toEqual([LOCAL_SETTLEMENT, SETTLE_DISPATCHES_EVENTS]);
       expect(localActivities(events).at(-1), file).toMatch(/^settle/);
-      expect(scheduledActivities(events).filter((name) => name !== 'chargeStateAtRoute'), file).toEqual([]);
+      expect(
+        scheduledActivities(events).filter((name) => name !== 'chargeStateAtRoute'),
+        file,
+      ).toEqual([]);
     }
   });
 
   it('every run recorded before it settles in a regular activity, without the marker', () => {
-    for (const { file, events } of histories.filter((h) => !localSettlementRuns.includes(h) && !persistAndOpenRuns.includes(h) && !coalescedRefreshRuns.includes(h))) {
+    for (const { file, events } of histories.filter(
+      (h) => !localSettlementRuns.includes(h) && !persistAndOpenRuns.includes(h) && !coalescedRefreshRuns.includes(h),
+    )) {
       expect(patchIds(events), file).not.toContain(LOCAL_SETTLEMENT);
-      expect(localActivities(events).filter((name) => name.startsWith('settle')), file).toEqual([]);
+      expect(
+        localActivities(events).filter((name) => name.startsWith('settle')),
+        file,
+      ).toEqual([]);
     }
   });
 });
@@ -189,7 +217,9 @@ describe(`patch ${REFUSE_UNENCRYPTED_INPUT}`, () => {
 
   it('has recorded a forged transfer start, a forged MED decision and a forged charge signal', () => {
     expect(forgedRuns.map((h) => h.file).sort()).toEqual(
-      ['charge-forged-signal', 'med-forged-decision', 'transfer-forged-start'].map((name) => `${name}-${REFUSE_UNENCRYPTED_INPUT}-encrypted.json`),
+      ['charge-forged-signal', 'med-forged-decision', 'transfer-forged-start'].map(
+        (name) => `${name}-${REFUSE_UNENCRYPTED_INPUT}-encrypted.json`,
+      ),
     );
   });
 
@@ -197,13 +227,20 @@ describe(`patch ${REFUSE_UNENCRYPTED_INPUT}`, () => {
     const { events } = forged('transfer-forged-start');
     expect(patchIds(events)).toEqual([REFUSE_UNENCRYPTED_INPUT]);
     expect([...scheduledActivities(events), ...localActivities(events)]).toEqual([]);
-    expect(refusal(events.at(-1)!.workflowExecutionFailedEventAttributes?.failure)).toEqual({ type: PAYLOAD_NOT_ENCRYPTED, nonRetryable: true });
+    expect(refusal(events.at(-1)!.workflowExecutionFailedEventAttributes?.failure)).toEqual({
+      type: PAYLOAD_NOT_ENCRYPTED,
+      nonRetryable: true,
+    });
   });
 
   it('the forged MED decision is refused after the marker; the operator’s decision is the only one made', () => {
     const { events } = forged('med-forged-decision');
     expect(patchIds(events)).toEqual([REFUSE_UNENCRYPTED_INPUT]);
-    const outcomes = events.flatMap((e) => (e.workflowExecutionUpdateCompletedEventAttributes ? [refusal(e.workflowExecutionUpdateCompletedEventAttributes.outcome.failure)?.type ?? 'success'] : []));
+    const outcomes = events.flatMap((e) =>
+      e.workflowExecutionUpdateCompletedEventAttributes
+        ? [refusal(e.workflowExecutionUpdateCompletedEventAttributes.outcome.failure)?.type ?? 'success']
+        : [],
+    );
     expect(outcomes).toEqual(['success', PAYLOAD_NOT_ENCRYPTED, 'success']);
     expect(scheduledActivities(events).filter((name) => name === 'decideMed')).toHaveLength(1);
   });
@@ -219,12 +256,14 @@ describe(`patch ${REFUSE_UNENCRYPTED_INPUT}`, () => {
   });
 
   it('every other run, encrypted or recorded before encryption, has no marker', () => {
-    for (const { file, events } of allHistories.filter((h) => !forgedRuns.includes(h))) expect(patchIds(events), file).not.toContain(REFUSE_UNENCRYPTED_INPUT);
+    for (const { file, events } of allHistories.filter((h) => !forgedRuns.includes(h)))
+      expect(patchIds(events), file).not.toContain(REFUSE_UNENCRYPTED_INPUT);
   });
 });
 
 describe(`patch ${COALESCED_REFRESH}`, () => {
-  const refreshes = (events: HistoryEvent[]) => events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest.input.name === 'refresh').length;
+  const refreshes = (events: HistoryEvent[]) =>
+    events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest.input.name === 'refresh').length;
   const routeCalls = (events: HistoryEvent[]) => scheduledActivities(events).filter((name) => name === 'chargeStateAtRoute').length;
   const olderRefreshed = histories.filter((h) => h.file.startsWith('charge-refresh') && !coalescedRefreshRuns.includes(h));
 
@@ -245,7 +284,8 @@ describe(`patch ${COALESCED_REFRESH}`, () => {
   });
 
   it('runs recorded before it carry no marker and make a route call per refresh', () => {
-    for (const { file, events } of histories.filter((h) => !coalescedRefreshRuns.includes(h))) expect(patchIds(events), file).not.toContain(COALESCED_REFRESH);
+    for (const { file, events } of histories.filter((h) => !coalescedRefreshRuns.includes(h)))
+      expect(patchIds(events), file).not.toContain(COALESCED_REFRESH);
     for (const { file, events } of olderRefreshed) expect(routeCalls(events), file).toBeGreaterThanOrEqual(refreshes(events));
   });
 });

@@ -18,7 +18,9 @@ const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories')
 /** Where a start's input, a signal's or an update's arguments are stored in a history. */
 const FORGED_MESSAGE =
   /^\/(workflowExecutionStartedEventAttributes\/input|workflowExecutionSignaledEventAttributes\/input|workflowExecutionUpdateAcceptedEventAttributes\/acceptedRequest\/input\/args)\/payloads\/0$/;
-const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('workflow replay', () => {
   beforeAll(() => {
@@ -33,10 +35,17 @@ describe('workflow replay', () => {
     // The worker's bundle registers every export of workflows/index.ts as a workflow type.
     const registered = Object.keys(await import('../../workflows/index.js')).sort();
     const recorded = new Set(
-      files.map((file) => JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')).events[0].workflowExecutionStartedEventAttributes.workflowType.name as string),
+      files.map(
+        (file) =>
+          JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')).events[0].workflowExecutionStartedEventAttributes.workflowType
+            .name as string,
+      ),
     );
     expect(registered.length).toBeGreaterThan(0);
-    expect(registered.filter((type) => !recorded.has(type)), 'workflow types without a committed history (npm run record-history)').toEqual([]);
+    expect(
+      registered.filter((type) => !recorded.has(type)),
+      'workflow types without a committed history (npm run record-history)',
+    ).toEqual([]);
   });
 
   it('has encrypted histories whose every payload is ciphertext under the test key', () => {
@@ -49,12 +58,17 @@ describe('workflow replay', () => {
       const clear = payloads.filter((p) => encodingOf(p) !== 'binary/encrypted' && !isCoreMarkerData(p));
       if (file.includes(`-${REFUSE_UNENCRYPTED_INPUT}-`)) {
         // A forged run holds the forged message as it was sent, in clear, and only that in clear (a refused start, nothing else).
-        expect(clear.map((p) => p.path.replace(/\/events\/\d+/, '')), file).toEqual([expect.stringMatching(FORGED_MESSAGE)]);
+        expect(
+          clear.map((p) => p.path.replace(/\/events\/\d+/, '')),
+          file,
+        ).toEqual([expect.stringMatching(FORGED_MESSAGE)]);
       } else {
         expect(encrypted.length, file).toBeGreaterThan(0);
         expect(clear, file).toEqual([]);
       }
-      expect(new Set(encrypted.map((p) => p.metadata['encryption-key-id']?.toString())), file).toEqual(new Set(encrypted.length ? [testPayloadKeys().current] : []));
+      expect(new Set(encrypted.map((p) => p.metadata['encryption-key-id']?.toString())), file).toEqual(
+        new Set(encrypted.length ? [testPayloadKeys().current] : []),
+      );
     }
   });
 

@@ -17,7 +17,9 @@ import { tracingWorkerOptions } from '../../src/tracing/temporal.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
-const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('workflow replay with tracing on', () => {
   beforeAll(() => {
@@ -37,7 +39,11 @@ describe('workflow replay with tracing on', () => {
     }));
     const outcomes: Array<{ workflowId: string; error: string | null }> = [];
     for await (const result of Worker.runReplayHistories(
-      { workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter: encryptingDataConverter(testPayloadKeys()), ...tracingWorkerOptions(tracing) },
+      {
+        workflowBundle: { codePath: inject('workflowBundlePath') },
+        dataConverter: encryptingDataConverter(testPayloadKeys()),
+        ...tracingWorkerOptions(tracing),
+      },
       histories,
     )) {
       outcomes.push({ workflowId: result.workflowId, error: result.error ? `${result.error.name}: ${result.error.message}` : null });

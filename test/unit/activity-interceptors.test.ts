@@ -100,7 +100,10 @@ describe('final failures', () => {
     const spanProcessor = new SimpleSpanProcessor(exporter);
     const provider = new BasicTracerProvider({ spanProcessors: [spanProcessor] });
     const tracing = { tracer: provider.getTracer('test'), resource: new Resource({}), spanProcessor, shutdown: () => provider.shutdown() };
-    const { env } = environment({ activityType: 'settleChargePaid' } as object, workerActivityInterceptors(tracingWorkerOptions(tracing).interceptors));
+    const { env } = environment(
+      { activityType: 'settleChargePaid' } as object,
+      workerActivityInterceptors(tracingWorkerOptions(tracing).interceptors),
+    );
     await expect(env.run(async () => Promise.reject(uniqueViolation()))).rejects.toMatchObject({ type: PERMANENT_DATA_ERROR });
     const [span] = exporter.getFinishedSpans();
     const classified = 'PostgreSQL 23505 table_name=transactions constraint_name=transactions_account_id_external_id_key';

@@ -25,7 +25,15 @@ describe('API keys', () => {
 
   it('recognizes malformed keys without a database lookup', () => {
     const key = generateApiKey();
-    for (const bad of ['', 'pix_live_', key.slice(0, -1), `${key}x`, key.replace('pix_live_', 'pix_test_'), `${key.slice(0, -1)}=`, `${key.slice(0, -1)}+`]) {
+    for (const bad of [
+      '',
+      'pix_live_',
+      key.slice(0, -1),
+      `${key}x`,
+      key.replace('pix_live_', 'pix_test_'),
+      `${key.slice(0, -1)}=`,
+      `${key.slice(0, -1)}+`,
+    ]) {
       expect(isWellFormedApiKey(bad), bad).toBe(false);
     }
   });

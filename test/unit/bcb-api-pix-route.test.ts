@@ -24,7 +24,8 @@ let clients: PspClient[] = [];
 let logLines: string[] = [];
 let seq = 0;
 
-const newId = (prefix: 'txn' | 'out') => `${prefix}_${(Date.now().toString(16) + (++seq).toString(16).padStart(6, '0')).padStart(24, '0').slice(-24)}`;
+const newId = (prefix: 'txn' | 'out') =>
+  `${prefix}_${(Date.now().toString(16) + (++seq).toString(16).padStart(6, '0')).padStart(24, '0').slice(-24)}`;
 
 function logger() {
   const stream = new PassThrough();
@@ -32,7 +33,11 @@ function logger() {
   return createLogger('info', stream);
 }
 
-function clientFor(fake: FakePsp, overrides: Record<string, unknown> = {}, options: ConstructorParameters<typeof PspClient>[1] = {}): PspClient {
+function clientFor(
+  fake: FakePsp,
+  overrides: Record<string, unknown> = {},
+  options: ConstructorParameters<typeof PspClient>[1] = {},
+): PspClient {
   const [route] = loadRoutesFile(fake.writeRoutesFile(overrides));
   const client = new PspClient(route!, options);
   clients.push(client);
@@ -52,7 +57,8 @@ const chargeRequest = (extra: Partial<RouteChargeRequest> = {}): RouteChargeRequ
   ...extra,
 });
 
-const requestsTo = (fake: FakePsp, method: string, pathPart: string) => fake.requests.filter((r) => r.method === method && r.path.includes(pathPart));
+const requestsTo = (fake: FakePsp, method: string, pathPart: string) =>
+  fake.requests.filter((r) => r.method === method && r.path.includes(pathPart));
 
 beforeAll(async () => {
   psp = await startFakePsp();
@@ -93,10 +99,17 @@ describe('charges on /cob', () => {
     const route = chargeRouteOf(clientFor(psp));
     const bare = chargeRequest({ payer: { name: 'Maria' }, description: null, amountCents: 100 });
     await route.createCharge(bare);
-    expect(requestsTo(psp, 'PUT', txidOf(bare.transactionId))[0]!.body).toEqual({ calendario: { expiracao: TTL }, valor: { original: '1.00' }, chave: psp.pixKey });
+    expect(requestsTo(psp, 'PUT', txidOf(bare.transactionId))[0]!.body).toEqual({
+      calendario: { expiracao: TTL },
+      valor: { original: '1.00' },
+      chave: psp.pixKey,
+    });
     const company = chargeRequest({ payer: { name: 'Mercearia Ltda', document: '11222333000181' } });
     await route.createCharge(company);
-    expect(requestsTo(psp, 'PUT', txidOf(company.transactionId))[0]).toMatchObject({ conforms: true, body: { devedor: { cnpj: '11222333000181', nome: 'Mercearia Ltda' } } });
+    expect(requestsTo(psp, 'PUT', txidOf(company.transactionId))[0]).toMatchObject({
+      conforms: true,
+      body: { devedor: { cnpj: '11222333000181', nome: 'Mercearia Ltda' } },
+    });
   });
 
   it('is idempotent by txid: a repeated creation that the PSP refuses (txid used) reads the cob back and answers it', async () => {
@@ -161,12 +174,26 @@ describe('charges on /cob', () => {
   it('builds a dynamic BR Code from the location, the account name and merchantCity when the PSP sends no pixCopiaECola', async () => {
     const client = clientFor(psp, { merchantCity: 'CURITIBA' });
     // A PSP of the standard's minimum: its answer has `location` (no scheme, as in the standard's examples) and no pixCopiaECola.
-    const cob = { calendario: { criacao: new Date().toISOString(), expiracao: TTL }, txid: 'x', revisao: 0, status: 'ATIVA', valor: { original: '1.00' }, chave: psp.pixKey, location: 'pix.psp.example/qr/v2/9d36b84fc70b478fb95c12729b90ca25' };
+    const cob = {
+      calendario: { criacao: new Date().toISOString(), expiracao: TTL },
+      txid: 'x',
+      revisao: 0,
+      status: 'ATIVA',
+      valor: { original: '1.00' },
+      chave: psp.pixKey,
+      location: 'pix.psp.example/qr/v2/9d36b84fc70b478fb95c12729b90ca25',
+    };
     const minimal = Object.assign(Object.create(client) as PspClient, {
       api: { PUT: async () => ({ data: cob, response: new Response(null, { status: 201 }) }) },
     });
     const created = await chargeRouteOf(minimal).createCharge(chargeRequest());
-    expect(parseBrCode(created.copyPaste)).toMatchObject({ ok: true, url: cob.location, merchantName: 'Padaria Central', merchantCity: 'CURITIBA', static: false });
+    expect(parseBrCode(created.copyPaste)).toMatchObject({
+      ok: true,
+      url: cob.location,
+      merchantName: 'Padaria Central',
+      merchantCity: 'CURITIBA',
+      static: false,
+    });
     expect(decodeQrPngBase64(created.qrCodeBase64)).toBe(created.copyPaste);
   });
 
@@ -267,7 +294,12 @@ describe('Efí send', () => {
     const route = transferRouteOf(clientFor(psp));
     const transactionId = newId('out');
     const idEnvio = idEnvioOf(transactionId);
-    const sent = await route.sendTransfer({ transactionId, amountCents: 5_050, destination: { type: 'pix_key', value: 'ana@example.com', keyType: 'email' }, description: 'Aluguel' });
+    const sent = await route.sendTransfer({
+      transactionId,
+      amountCents: 5_050,
+      destination: { type: 'pix_key', value: 'ana@example.com', keyType: 'email' },
+      description: 'Aluguel',
+    });
     expect(sent.status).toBe('pending');
     expect(requestsTo(psp, 'PUT', `/v3/gn/pix/${idEnvio}`)[0]).toMatchObject({
       status: 201,
@@ -287,8 +319,17 @@ describe('Efí send', () => {
     const route = transferRouteOf(clientFor(psp));
     const transactionId = newId('out');
     const idEnvio = idEnvioOf(transactionId);
-    await route.sendTransfer({ transactionId, amountCents: 700, destination: { type: 'pix_copy_paste', value: copyPaste }, description: null });
-    expect(requestsTo(psp, 'PUT', `/v2/gn/pix/${idEnvio}/qrcode`)[0]).toMatchObject({ status: 201, conforms: true, body: { pagador: { chave: psp.pixKey }, pixCopiaECola: copyPaste } });
+    await route.sendTransfer({
+      transactionId,
+      amountCents: 700,
+      destination: { type: 'pix_copy_paste', value: copyPaste },
+      description: null,
+    });
+    expect(requestsTo(psp, 'PUT', `/v2/gn/pix/${idEnvio}/qrcode`)[0]).toMatchObject({
+      status: 201,
+      conforms: true,
+      body: { pagador: { chave: psp.pixKey }, pixCopiaECola: copyPaste },
+    });
     psp.completeEnvio(idEnvio, 'NAO_REALIZADO');
     expect(await route.transferStatus(transactionId)).toMatchObject({ status: 'failed' });
   });
@@ -296,7 +337,12 @@ describe('Efí send', () => {
   it('repeats a send as the same envio (read back), refuses only when the envio does not exist, and is unavailable in an outage', async () => {
     const route = transferRouteOf(clientFor(psp));
     const transactionId = newId('out');
-    const request = { transactionId, amountCents: 300, destination: { type: 'pix_key' as const, value: '+5511999990000' }, description: null };
+    const request = {
+      transactionId,
+      amountCents: 300,
+      destination: { type: 'pix_key' as const, value: '+5511999990000' },
+      description: null,
+    };
     await route.sendTransfer(request);
     expect(await route.sendTransfer(request)).toMatchObject({ status: 'pending' });
     expect(requestsTo(psp, 'PUT', idEnvioOf(transactionId)).map((r) => r.status)).toEqual([201, 409]);
@@ -331,7 +377,11 @@ describe('webhook registration', () => {
       const lines = logLines.map((line) => JSON.parse(line));
       expect(lines.some((line) => line.msg.startsWith('PSP webhook registration failed'))).toBe(true);
       expect(lines.at(-1)).toMatchObject({ msg: 'PSP webhook registered', route: 'psp' });
-      expect(fake.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v2/webhook/')).at(-1)).toMatchObject({ status: 200, conforms: true, body: { webhookUrl: 'https://engine.example/psp-webhooks/psp' } });
+      expect(fake.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/v2/webhook/')).at(-1)).toMatchObject({
+        status: 200,
+        conforms: true,
+        body: { webhookUrl: 'https://engine.example/psp-webhooks/psp' },
+      });
       expect(logLines.join('\n')).not.toContain(fake.clientSecret);
     } finally {
       await fake.close();

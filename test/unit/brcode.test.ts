@@ -50,7 +50,14 @@ describe('buildBrCode', () => {
       'a static code with key, amount and txid, and a valid CRC',
       { pixKey: '529.982.247-25', amountCents: 14990, txid: 'txn0001', merchantName: 'Loja São João', merchantCity: 'São Paulo' },
       ['0014br.gov.bcb.pix', '5406149.90'],
-      { pixKey: '52998224725', amountCents: 14990, txid: 'txn0001', merchantName: 'Loja Sao Joao', merchantCity: 'Sao Paulo', static: true },
+      {
+        pixKey: '52998224725',
+        amountCents: 14990,
+        txid: 'txn0001',
+        merchantName: 'Loja Sao Joao',
+        merchantCity: 'Sao Paulo',
+        static: true,
+      },
     ],
     [
       'a dynamic code with a location; the location carries amount and txid',
@@ -66,9 +73,7 @@ describe('buildBrCode', () => {
 
   it('throws on parameters no BR Code can carry', () => {
     expect(() => buildBrCode({ pixKey: 'nope', txid: 'a', merchantName: 'A', merchantCity: 'B' })).toThrow();
-    expect(() =>
-      buildBrCode({ pixKey: '52998224725', txid: 'has space', merchantName: 'A', merchantCity: 'B' }),
-    ).toThrow();
+    expect(() => buildBrCode({ pixKey: '52998224725', txid: 'has space', merchantName: 'A', merchantCity: 'B' })).toThrow();
   });
 
   it('property: build then parse returns what was written', () => {

@@ -5,7 +5,11 @@ import { refusalAnswer } from '../../src/http/errors.js';
 import { CPF, CNPJ } from '../helpers/fixtures.js';
 
 const strict = { webhookAllowInsecure: false };
-const body = (overrides: Record<string, unknown> = {}) => ({ amount: 100, payer: { name: 'Maria da Silva', document: CPF.valid }, ...overrides });
+const body = (overrides: Record<string, unknown> = {}) => ({
+  amount: 100,
+  payer: { name: 'Maria da Silva', document: CPF.valid },
+  ...overrides,
+});
 
 function refusal(input: unknown, options = strict): { status: number; code: string; message: string } {
   try {
@@ -38,7 +42,12 @@ describe('POST /transactions body', () => {
     ['amount with three decimals', body({ amount: 10.001 }), 'invalid_request', /duas casas decimais/],
     ['no payer', { amount: 100 }, 'invalid_request', /payer/],
     ['payer name of two characters', body({ payer: { name: 'Al', document: CPF.valid } }), 'invalid_request', /nome completo/],
-    ['payer name of two characters padded with spaces', body({ payer: { name: '  Al  ', document: CPF.valid } }), 'invalid_request', /nome completo/],
+    [
+      'payer name of two characters padded with spaces',
+      body({ payer: { name: '  Al  ', document: CPF.valid } }),
+      'invalid_request',
+      /nome completo/,
+    ],
     ['invalid CPF with punctuation', body({ payer: { name: 'Maria', document: CPF.invalid } }), 'invalid_request', /CPF válido/],
     ['invalid CPF without punctuation', body({ payer: { name: 'Maria', document: '52998224724' } }), 'invalid_request', /CPF válido/],
     ['a CNPJ as payer document', body({ payer: { name: 'Maria', document: CNPJ.valid } }), 'invalid_request', /CPF válido/],
@@ -50,13 +59,33 @@ describe('POST /transactions body', () => {
     ['webhookUrl not a URL', body({ webhookUrl: 'not a url' }), 'invalid_request', /HTTPS/],
     ['split not a list', body({ split: {} }), 'invalid_request', /lista/],
     ['split item with neither amount nor percent', body({ split: [{ recipient: 'a@b.co' }] }), 'SPLIT_INVALID', /amount ou percent/],
-    ['split item with both amount and percent', body({ split: [{ recipient: 'a@b.co', amount: 1, percent: 1 }] }), 'SPLIT_INVALID', /amount ou percent/],
+    [
+      'split item with both amount and percent',
+      body({ split: [{ recipient: 'a@b.co', amount: 1, percent: 1 }] }),
+      'SPLIT_INVALID',
+      /amount ou percent/,
+    ],
     ['split amount below 0.01', body({ split: [{ recipient: 'a@b.co', amount: 0.001 }] }), 'SPLIT_INVALID', /0,01/],
     ['split percent above 100', body({ split: [{ recipient: 'a@b.co', percent: 100.5 }] }), 'SPLIT_INVALID', /100/],
     ['split percent below 0.01', body({ split: [{ recipient: 'a@b.co', percent: 0 }] }), 'SPLIT_INVALID', /0,01/],
-    ['split amount with three decimals', body({ split: [{ recipient: 'a@b.co', amount: 1.005 }] }), 'invalid_request', /duas casas decimais/],
-    ['split recipient that is no identifier', body({ split: [{ recipient: 'fulano', amount: 1 }] }), 'SPLIT_RECIPIENT_INVALID', /recipient/],
-    ['split recipient that is an invalid CPF', body({ split: [{ recipient: CPF.invalid, amount: 1 }] }), 'SPLIT_RECIPIENT_INVALID', /recipient/],
+    [
+      'split amount with three decimals',
+      body({ split: [{ recipient: 'a@b.co', amount: 1.005 }] }),
+      'invalid_request',
+      /duas casas decimais/,
+    ],
+    [
+      'split recipient that is no identifier',
+      body({ split: [{ recipient: 'fulano', amount: 1 }] }),
+      'SPLIT_RECIPIENT_INVALID',
+      /recipient/,
+    ],
+    [
+      'split recipient that is an invalid CPF',
+      body({ split: [{ recipient: CPF.invalid, amount: 1 }] }),
+      'SPLIT_RECIPIENT_INVALID',
+      /recipient/,
+    ],
     ['split recipient empty', body({ split: [{ recipient: '', amount: 1 }] }), 'SPLIT_RECIPIENT_INVALID', /recipient/],
   ])('refuses %s', (_label, input, code, message) => {
     const error = refusal(input);
@@ -73,14 +102,20 @@ describe('POST /transactions body', () => {
   });
 
   it('accepts the limits themselves: 100-character externalId, 140-character description, percent 100', () => {
-    const parsed = parseChargeBody(body({ externalId: 'k'.repeat(100), description: 'd'.repeat(140), split: [{ recipient: 'a@b.co', percent: 100 }] }), strict);
+    const parsed = parseChargeBody(
+      body({ externalId: 'k'.repeat(100), description: 'd'.repeat(140), split: [{ recipient: 'a@b.co', percent: 100 }] }),
+      strict,
+    );
     expect(parsed.externalId).toHaveLength(100);
     expect(parsed.description).toHaveLength(140);
     expect(parsed.split).toEqual([{ recipient: 'a@b.co', percent: 100 }]);
   });
 
   it('reads null optional fields as absent (description, payer.email, webhookUrl), with the same compared fields', () => {
-    const withNulls = parseChargeBody(body({ description: null, webhookUrl: null, payer: { name: 'Maria da Silva', document: CPF.valid, email: null } }), strict);
+    const withNulls = parseChargeBody(
+      body({ description: null, webhookUrl: null, payer: { name: 'Maria da Silva', document: CPF.valid, email: null } }),
+      strict,
+    );
     const without = parseChargeBody(body(), strict);
     expect(withNulls).toEqual(without);
     expect(chargeComparedFields(withNulls)).toEqual(chargeComparedFields(without));
@@ -88,16 +123,29 @@ describe('POST /transactions body', () => {
 
   it('refuses a webhookUrl on a literal private address or with credentials, in secure mode', () => {
     expect(refusal(body({ webhookUrl: 'http://example.com/hook' }))).toMatchObject({ code: 'invalid_request', message: /webhookUrl/ });
-    expect(refusal(body({ webhookUrl: 'https://user:pw@example.com/hook' }))).toMatchObject({ code: 'invalid_request', message: /webhookUrl/ });
+    expect(refusal(body({ webhookUrl: 'https://user:pw@example.com/hook' }))).toMatchObject({
+      code: 'invalid_request',
+      message: /webhookUrl/,
+    });
   });
 
   it('allows an http webhookUrl only in insecure mode', () => {
-    expect(parseChargeBody(body({ webhookUrl: 'http://127.0.0.1:9/hook' }), { webhookAllowInsecure: true }).webhookUrl).toBe('http://127.0.0.1:9/hook');
+    expect(parseChargeBody(body({ webhookUrl: 'http://127.0.0.1:9/hook' }), { webhookAllowInsecure: true }).webhookUrl).toBe(
+      'http://127.0.0.1:9/hook',
+    );
     expect(parseChargeBody(body({ webhookUrl: 'https://example.com/hook' }), strict).webhookUrl).toBe('https://example.com/hook');
   });
 
   it('reads split amounts in centavos and keeps percents', () => {
-    const parsed = parseChargeBody(body({ split: [{ recipient: 'a@b.co', amount: 12.34, description: 'parceiro' }, { recipient: 'acc_abc', percent: 2.5 }] }), strict);
+    const parsed = parseChargeBody(
+      body({
+        split: [
+          { recipient: 'a@b.co', amount: 12.34, description: 'parceiro' },
+          { recipient: 'acc_abc', percent: 2.5 },
+        ],
+      }),
+      strict,
+    );
     expect(parsed.split).toEqual([
       { recipient: 'a@b.co', amountCents: 1234, description: 'parceiro' },
       { recipient: 'acc_abc', percent: 2.5 },

@@ -40,7 +40,10 @@ describe('Temporal connection from the environment', () => {
     const config = loadConfig({ TEMPORAL_CONFIG_FILE: CONFIG_FILE, TEMPORAL_PROFILE: 'cloud', TEMPORAL_API_KEY: 'secret' });
     expect(config.temporalServer).toBeNull();
     expect(config.temporalNamespace).toBe('default');
-    expect(loadConfig({ TEMPORAL_ADDRESS: '', TEMPORAL_NAMESPACE: 'pix' })).toMatchObject({ temporalServer: null, temporalNamespace: 'pix' });
+    expect(loadConfig({ TEMPORAL_ADDRESS: '', TEMPORAL_NAMESPACE: 'pix' })).toMatchObject({
+      temporalServer: null,
+      temporalNamespace: 'pix',
+    });
   });
 
   it('TEMPORAL_ADDRESS alone is a plain connection to that address in namespace default', () => {
@@ -50,7 +53,11 @@ describe('Temporal connection from the environment', () => {
   });
 
   it('an API key turns TLS on (Temporal Cloud)', () => {
-    const config = loadConfig({ TEMPORAL_ADDRESS: 'eu-west-1.aws.api.temporal.io:7233', TEMPORAL_NAMESPACE: 'payments.a1b2c', TEMPORAL_API_KEY: 'secret' });
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: 'eu-west-1.aws.api.temporal.io:7233',
+      TEMPORAL_NAMESPACE: 'payments.a1b2c',
+      TEMPORAL_API_KEY: 'secret',
+    });
     expect(config.temporalServer).toEqual({ address: 'eu-west-1.aws.api.temporal.io:7233', apiKey: 'secret', tls: true });
     expect(config.temporalNamespace).toBe('payments.a1b2c');
   });
@@ -65,15 +72,25 @@ describe('Temporal connection from the environment', () => {
     });
     expect(config.temporalServer).toEqual({
       address: 'temporal.internal:7233',
-      tls: { serverNameOverride: 'temporal.internal', serverRootCACertificate: bytes(CA), clientCertPair: { crt: bytes(CERT), key: bytes(KEY) } },
+      tls: {
+        serverNameOverride: 'temporal.internal',
+        serverRootCACertificate: bytes(CA),
+        clientCertPair: { crt: bytes(CERT), key: bytes(KEY) },
+      },
     });
   });
 
   it('certificates can be given inline (_DATA), and TEMPORAL_TLS=true alone asks for TLS with the system CAs', () => {
     const inline = loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_TLS_CLIENT_CERT_DATA: 'crt', TEMPORAL_TLS_CLIENT_KEY_DATA: 'key' });
-    expect(inline.temporalServer?.tls).toEqual({ clientCertPair: { crt: new TextEncoder().encode('crt'), key: new TextEncoder().encode('key') } });
+    expect(inline.temporalServer?.tls).toEqual({
+      clientCertPair: { crt: new TextEncoder().encode('crt'), key: new TextEncoder().encode('key') },
+    });
     expect(loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_TLS: 'true' }).temporalServer?.tls).toEqual({});
-    expect(loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'k' }).temporalServer).toEqual({ address: 'a:7233', apiKey: 'k', tls: false });
+    expect(loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'k' }).temporalServer).toEqual({
+      address: 'a:7233',
+      apiKey: 'k',
+      tls: false,
+    });
   });
 
   it('reads the profile of the config file; TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE win over it', () => {
@@ -88,11 +105,15 @@ describe('Temporal connection from the environment', () => {
     expect(config.temporalNamespace).toBe('payments.a1b2c');
     expect(loadConfig({ ...env, TEMPORAL_NAMESPACE: 'other' }).temporalNamespace).toBe('other');
     expect(loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_CONFIG_FILE: CONFIG_FILE }).temporalNamespace).toBe('from-default-profile');
-    expect(loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_CONFIG_FILE: join(dir, 'absent.toml') }).temporalServer).toEqual({ address: 'a:7233' });
+    expect(loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_CONFIG_FILE: join(dir, 'absent.toml') }).temporalServer).toEqual({
+      address: 'a:7233',
+    });
   });
 
   it('gRPC metadata from TEMPORAL_GRPC_META_<HEADER>', () => {
-    expect(loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_GRPC_META_X_TENANT: 'acme' }).temporalServer?.metadata).toEqual({ 'x-tenant': 'acme' });
+    expect(loadConfig({ TEMPORAL_ADDRESS: 'a:7233', TEMPORAL_GRPC_META_X_TENANT: 'acme' }).temporalServer?.metadata).toEqual({
+      'x-tenant': 'acme',
+    });
   });
 
   it('refuses what it cannot use, as a configuration error naming the setting', () => {
@@ -103,7 +124,10 @@ describe('Temporal connection from the environment', () => {
     refused({ TEMPORAL_CONFIG_FILE: CONFIG_FILE, TEMPORAL_PROFILE: 'prod' }, /Profile 'prod' not found/);
     refused({ TEMPORAL_TLS_CLIENT_CERT_PATH: CERT }, /TEMPORAL_TLS_CLIENT_CERT_\* and TEMPORAL_TLS_CLIENT_KEY_\*/);
     refused({ TEMPORAL_TLS_CLIENT_CERT_PATH: join(dir, 'missing.pem'), TEMPORAL_TLS_CLIENT_KEY_PATH: KEY }, /missing\.pem/);
-    refused({ TEMPORAL_TLS_CLIENT_CERT_PATH: CERT, TEMPORAL_TLS_CLIENT_CERT_DATA: 'x', TEMPORAL_TLS_CLIENT_KEY_PATH: KEY }, /client_cert_path and client_cert_data/);
+    refused(
+      { TEMPORAL_TLS_CLIENT_CERT_PATH: CERT, TEMPORAL_TLS_CLIENT_CERT_DATA: 'x', TEMPORAL_TLS_CLIENT_KEY_PATH: KEY },
+      /client_cert_path and client_cert_data/,
+    );
     refused({ TEMPORAL_TLS: 'yes' }, /TEMPORAL_TLS must be true or false/);
     // Without TEMPORAL_ADDRESS no connection reads TEMPORAL_TLS: it is not checked either.
     expect(loadConfig({ TEMPORAL_TLS: 'yes' }).temporalServer).toBeNull();
@@ -113,8 +137,18 @@ describe('Temporal connection from the environment', () => {
 
 describe('the rest of the Temporal settings', () => {
   it('dev port, CLI path, PATH and the prebuilt workflow bundle', () => {
-    const config = loadConfig({ TEMPORAL_DEV_PORT: '17233', TEMPORAL_CLI_PATH: '/opt/temporal', PATH: '/usr/bin:/bin', TEMPORAL_WORKFLOW_BUNDLE: '/tmp/workflows.js' });
-    expect(config).toMatchObject({ temporalDevPort: 17233, temporalCliPath: '/opt/temporal', searchPath: '/usr/bin:/bin', temporalWorkflowBundle: '/tmp/workflows.js' });
+    const config = loadConfig({
+      TEMPORAL_DEV_PORT: '17233',
+      TEMPORAL_CLI_PATH: '/opt/temporal',
+      PATH: '/usr/bin:/bin',
+      TEMPORAL_WORKFLOW_BUNDLE: '/tmp/workflows.js',
+    });
+    expect(config).toMatchObject({
+      temporalDevPort: 17233,
+      temporalCliPath: '/opt/temporal',
+      searchPath: '/usr/bin:/bin',
+      temporalWorkflowBundle: '/tmp/workflows.js',
+    });
   });
 
   it("the worker's workflow cache size: TEMPORAL_MAX_CACHED_WORKFLOWS, 0 turning the cache off", () => {
@@ -128,7 +162,10 @@ describe('the rest of the Temporal settings', () => {
 describe("pixctl's settings", () => {
   it('default admin URL; PIX_ADMIN_URL as the server root or its /admin; no token when unset or empty', () => {
     expect(loadCliConfig({})).toEqual({ adminUrl: DEFAULT_ADMIN_URL, adminToken: null });
-    expect(loadCliConfig({ PIX_ADMIN_URL: 'http://ops:3001/admin/', ADMIN_TOKEN: 't' })).toEqual({ adminUrl: 'http://ops:3001', adminToken: 't' });
+    expect(loadCliConfig({ PIX_ADMIN_URL: 'http://ops:3001/admin/', ADMIN_TOKEN: 't' })).toEqual({
+      adminUrl: 'http://ops:3001',
+      adminToken: 't',
+    });
     expect(loadCliConfig({ PIX_ADMIN_URL: 'http://ops:3001', ADMIN_TOKEN: '' })).toEqual({ adminUrl: 'http://ops:3001', adminToken: null });
   });
 });

@@ -51,8 +51,12 @@ describe('configuration', () => {
     expect(refusal({ ACCEPT_WAIT_MS: 'true' })).toBe('ACCEPT_WAIT_MS must be an integer from 1 to 9007199254740991, got "true"');
     expect(refusal({ TRUST_PROXY: 'TRUE' })).toBe('TRUST_PROXY must be true or false, got "TRUE"');
     expect(refusal({ LOG_LEVEL: 'loud' })).toBe('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
-    expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toBe('OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "collector:4318"');
-    expect(refusal({ CODEC_UI_SECRET: 'has a space'.padEnd(40, 'x') })).toBe("CODEC_UI_SECRET must be letters, digits, '_' or '-' only (at least 32)");
+    expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toBe(
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "collector:4318"',
+    );
+    expect(refusal({ CODEC_UI_SECRET: 'has a space'.padEnd(40, 'x') })).toBe(
+      "CODEC_UI_SECRET must be letters, digits, '_' or '-' only (at least 32)",
+    );
     expect(refusal({ CODEC_UI_SECRET: 'u'.repeat(31) })).toBe(
       "CODEC_UI_SECRET is shorter than 32 characters: give a random one of at least 32 letters, digits, '_' or '-' (openssl rand -hex 32)",
     );
@@ -63,14 +67,21 @@ describe('configuration', () => {
 
   it('reads an empty variable as unset and a number as Number does', () => {
     expect(loadConfig({ PORT: '', TRUST_PROXY: '', LOG_LEVEL: '' })).toMatchObject({ port: 3000, trustProxy: false, logLevel: 'info' });
-    expect(loadConfig({ PORT: '1e3', TRUST_PROXY: '1', WEBHOOK_ALLOW_INSECURE: '0' })).toMatchObject({ port: 1000, trustProxy: true, webhookAllowInsecure: false });
+    expect(loadConfig({ PORT: '1e3', TRUST_PROXY: '1', WEBHOOK_ALLOW_INSECURE: '0' })).toMatchObject({
+      port: 1000,
+      trustProxy: true,
+      webhookAllowInsecure: false,
+    });
     expect(loadConfig({}).metricsPort).toBeNull();
     expect(loadConfig({ METRICS_PORT: '9100' }).metricsPort).toBe(9100);
   });
 
   it('takes the codec CORS origins as a comma-separated list, by default the Temporal UI on this machine', () => {
     expect(loadConfig({ TEMPORAL_UI_PORT: '9000' }).codecCorsOrigins).toEqual(['http://localhost:9000', 'http://127.0.0.1:9000']);
-    expect(loadConfig({ CODEC_CORS_ORIGINS: ' https://ui.example , http://10.0.0.5:8233,' }).codecCorsOrigins).toEqual(['https://ui.example', 'http://10.0.0.5:8233']);
+    expect(loadConfig({ CODEC_CORS_ORIGINS: ' https://ui.example , http://10.0.0.5:8233,' }).codecCorsOrigins).toEqual([
+      'https://ui.example',
+      'http://10.0.0.5:8233',
+    ]);
   });
 
   it('refuses a weak ADMIN_TOKEN when other machines reach the admin port, and only warns on loopback, never echoing it', () => {

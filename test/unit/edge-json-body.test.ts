@@ -26,7 +26,10 @@ beforeAll(async () => {
 
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-async function post(body: string | Uint8Array | ReadableStream<Uint8Array> | undefined, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+async function post(
+  body: string | Uint8Array | ReadableStream<Uint8Array> | undefined,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
   const res = await fetch(url, { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
   return { status: res.status, body: (await res.json()) as any };
 }
@@ -43,13 +46,24 @@ function chunked(text: string): ReadableStream<Uint8Array> {
 
 const refused = (message: string | RegExp, param?: string) => ({
   status: 400,
-  body: { success: false, error: { code: 'invalid_request', message: typeof message === 'string' ? message : expect.stringMatching(message), ...(param ? { param } : {}) }, requestId: expect.stringMatching(/^req_/) },
+  body: {
+    success: false,
+    error: {
+      code: 'invalid_request',
+      message: typeof message === 'string' ? message : expect.stringMatching(message),
+      ...(param ? { param } : {}),
+    },
+    requestId: expect.stringMatching(/^req_/),
+  },
 });
 
 describe('jsonBody', () => {
   it('parses a JSON body, plain or gzip-encoded, and leaves an empty one undefined', async () => {
     expect(await post(JSON.stringify({ a: [1, 'ç'] }))).toEqual({ status: 200, body: { received: { a: [1, 'ç'] } } });
-    expect(await post(gzipSync(JSON.stringify({ z: true })), { 'content-type': 'application/json', 'content-encoding': 'gzip' })).toEqual({ status: 200, body: { received: { z: true } } });
+    expect(await post(gzipSync(JSON.stringify({ z: true })), { 'content-type': 'application/json', 'content-encoding': 'gzip' })).toEqual({
+      status: 200,
+      body: { received: { z: true } },
+    });
     expect(await post(undefined)).toEqual({ status: 200, body: { received: null } });
   });
 
@@ -60,13 +74,19 @@ describe('jsonBody', () => {
   });
 
   it('refuses another content type, malformed or too deeply nested JSON, and a forbidden character naming the field', async () => {
-    expect(await post('{"a":1}', { 'content-type': 'text/plain' })).toEqual(refused('O corpo deve ser JSON (Content-Type: application/json)'));
+    expect(await post('{"a":1}', { 'content-type': 'text/plain' })).toEqual(
+      refused('O corpo deve ser JSON (Content-Type: application/json)'),
+    );
     expect(await post('{"a":')).toEqual(refused('JSON malformado no corpo da requisição'));
     expect(await post('['.repeat(40) + ']'.repeat(40))).toEqual(refused(/aninhado demais/));
-    expect(await post(JSON.stringify({ payer: { name: 'a\u0000b' } }))).toEqual(refused(/Campo \/payer\/name contém caractere não permitido/, '/payer/name'));
+    expect(await post(JSON.stringify({ payer: { name: 'a\u0000b' } }))).toEqual(
+      refused(/Campo \/payer\/name contém caractere não permitido/, '/payer/name'),
+    );
   });
 
   it('refuses a Content-Encoding it cannot read', async () => {
-    expect(await post('{}', { 'content-type': 'application/json', 'content-encoding': 'compress' })).toEqual(refused(/Content-Encoding não suportado/));
+    expect(await post('{}', { 'content-type': 'application/json', 'content-encoding': 'compress' })).toEqual(
+      refused(/Content-Encoding não suportado/),
+    );
   });
 });

@@ -18,7 +18,8 @@ function nestedIn(levels: number, value: unknown): unknown {
   return body;
 }
 
-const manyStrings = (last: string) => Array.from({ length: 100 }, (_, i) => Array.from({ length: 100 }, (_, j) => (i === 99 && j === 99 ? last : '')));
+const manyStrings = (last: string) =>
+  Array.from({ length: 100 }, (_, i) => Array.from({ length: 100 }, (_, j) => (i === 99 && j === 99 ? last : '')));
 
 describe('checkJsonShape builds pointers only for what it refuses', () => {
   it('builds none for a body of 10,000 strings and 10,000 objects 28 levels deep that passes', () => {

@@ -24,7 +24,13 @@ describe('checkRawJson', () => {
 
 describe('checkJsonShape', () => {
   it('accepts ordinary bodies: accents, emoji (a surrogate pair), every JSON type', () => {
-    const body = { amount: 10.5, payer: { name: 'José da Conceição 😀', document: '529.982.247-25' }, split: [{ description: 'Ação ✓' }], ok: true, none: null };
+    const body = {
+      amount: 10.5,
+      payer: { name: 'José da Conceição 😀', document: '529.982.247-25' },
+      split: [{ description: 'Ação ✓' }],
+      ok: true,
+      none: null,
+    };
     expect(() => checkJsonShape(body)).not.toThrow();
   });
 
@@ -52,7 +58,9 @@ describe('checkJsonShape', () => {
   });
 
   it('names items of lists, escapes pointers, and checks keys without echoing them', () => {
-    expect(refusal(() => checkJsonShape({ split: [{ description: 'ok' }, { description: 'x\u202e' }] })).message).toContain('Campo /split/1/description');
+    expect(refusal(() => checkJsonShape({ split: [{ description: 'ok' }, { description: 'x\u202e' }] })).message).toContain(
+      'Campo /split/1/description',
+    );
     expect(refusal(() => checkJsonShape({ 'a/b': { 'c~d': 'x\u0007' } })).message).toContain('Campo /a~1b/c~0d');
     const key = refusal(() => checkJsonShape({ payer: { 'name\u001b[2J': 'Fulano' } }));
     expect(key.message).toContain('Nome de campo em /payer');

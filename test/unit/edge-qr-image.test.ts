@@ -15,13 +15,23 @@ describe('QR images: budget from the header', () => {
     expect(checkQrImage(bomb)).toEqual({ ok: false, reason: 'imagem de QR code de 8000×8000 px (máximo 2000×2000)' });
     expect(decodeQrPngBase64(bomb)).toBeNull();
     // The header's reason, not a decoder's (unreadable, or out of time): no pixel was decoded.
-    expect(await readQrImage(bomb, 'acc_test')).toEqual({ ok: false, retryable: false, reason: 'imagem de QR code de 8000×8000 px (máximo 2000×2000)' });
+    expect(await readQrImage(bomb, 'acc_test')).toEqual({
+      ok: false,
+      retryable: false,
+      reason: 'imagem de QR code de 8000×8000 px (máximo 2000×2000)',
+    });
   });
 
   it('refuses a file over the byte budget and an interlaced PNG (which pngjs inflates without a limit)', () => {
-    expect(checkQrImage(Buffer.alloc(QR_IMAGE_LIMITS.bytes + 1).toString('base64'))).toMatchObject({ ok: false, reason: expect.stringMatching(/bytes/) });
+    expect(checkQrImage(Buffer.alloc(QR_IMAGE_LIMITS.bytes + 1).toString('base64'))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/bytes/),
+    });
     expect(checkQrImage(pngBomb(1000, { interlaced: true }))).toMatchObject({ ok: false, reason: expect.stringMatching(/entrelaçado/) });
-    expect(checkQrImage(Buffer.from('not a png').toString('base64'))).toMatchObject({ ok: false, reason: expect.stringMatching(/ilegível/) });
+    expect(checkQrImage(Buffer.from('not a png').toString('base64'))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/ilegível/),
+    });
   });
 });
 

@@ -11,10 +11,14 @@ describe('eventually', () => {
 
   it('fails at once on a probe that throws: a wrong answer is not retried away', async () => {
     let calls = 0;
-    const wrong = eventually(() => {
-      calls += 1;
-      throw new Error('500 Internal Server Error');
-    }, 5_000, 1);
+    const wrong = eventually(
+      () => {
+        calls += 1;
+        throw new Error('500 Internal Server Error');
+      },
+      5_000,
+      1,
+    );
     await expect(wrong).rejects.toThrow('500 Internal Server Error');
     expect(calls).toBe(1);
   });

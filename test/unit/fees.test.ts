@@ -123,39 +123,36 @@ describe('chargeAmounts', () => {
   it('property: nothing is created or lost by rounding', () => {
     const seen = { accepted: 0, FEE_EXCEEDS_AMOUNT: 0, SPLIT_EXCEEDS_SALE: 0 };
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 100_000_000 }),
-        fc.boolean(),
-        ruleArb,
-        splitArb,
-        (amountCents, coverFee, rule, split) => {
-          const result = chargeAmounts({ amountCents, coverFee, rule, split });
-          seen[result.ok ? 'accepted' : result.code] += 1;
-          if (!result.ok) {
-            expectRefusalJustified(result.code, amountCents, coverFee, rule, split);
-            return;
-          }
-          const { payerAmountCents, feeCents, splitAmountCents, splitShares, netAmountCents } = result;
-          expect(payerAmountCents).toBe(feeCents + splitAmountCents + netAmountCents);
-          expect(splitAmountCents).toBe(splitShares.reduce((sum, s) => sum + s.amountCents, 0));
-          expect(feeCents).toBe(feeFor(payerAmountCents, rule));
-          expect(netAmountCents).toBeGreaterThanOrEqual(0);
-          expect(feeCents).toBeLessThan(amountCents);
-          if (coverFee) {
-            expect(netAmountCents + splitAmountCents).toBe(amountCents);
-            expect(payerAmountCents - feeCents).toBe(amountCents);
-            // the smallest such payer amount: one centavo less would leave the account short
-            const less = payerAmountCents - 1;
-            expect(less - feeFor(less, rule)).toBeLessThan(amountCents);
-          } else {
-            expect(payerAmountCents).toBe(amountCents);
-          }
-        },
-      ),
+      fc.property(fc.integer({ min: 1, max: 100_000_000 }), fc.boolean(), ruleArb, splitArb, (amountCents, coverFee, rule, split) => {
+        const result = chargeAmounts({ amountCents, coverFee, rule, split });
+        seen[result.ok ? 'accepted' : result.code] += 1;
+        if (!result.ok) {
+          expectRefusalJustified(result.code, amountCents, coverFee, rule, split);
+          return;
+        }
+        const { payerAmountCents, feeCents, splitAmountCents, splitShares, netAmountCents } = result;
+        expect(payerAmountCents).toBe(feeCents + splitAmountCents + netAmountCents);
+        expect(splitAmountCents).toBe(splitShares.reduce((sum, s) => sum + s.amountCents, 0));
+        expect(feeCents).toBe(feeFor(payerAmountCents, rule));
+        expect(netAmountCents).toBeGreaterThanOrEqual(0);
+        expect(feeCents).toBeLessThan(amountCents);
+        if (coverFee) {
+          expect(netAmountCents + splitAmountCents).toBe(amountCents);
+          expect(payerAmountCents - feeCents).toBe(amountCents);
+          // the smallest such payer amount: one centavo less would leave the account short
+          const less = payerAmountCents - 1;
+          expect(less - feeFor(less, rule)).toBeLessThan(amountCents);
+        } else {
+          expect(payerAmountCents).toBe(amountCents);
+        }
+      }),
       { numRuns: 1000 },
     );
     // Each branch was examined, so no refusal let the property pass unchecked.
-    expect(Object.values(seen).every((count) => count > 0), JSON.stringify(seen)).toBe(true);
+    expect(
+      Object.values(seen).every((count) => count > 0),
+      JSON.stringify(seen),
+    ).toBe(true);
   });
 
   it('property: the refusals are exactly the cases that do not fit', () => {

@@ -43,15 +43,32 @@ describe('idempotency key resolution (spec rules 1–3)', () => {
       medEventId(`med_${'cd34'.repeat(6)}`, 'created'),
     ];
     for (const id of generated) {
-      expect(refusal(() => resolveIdempotencyKey(id, undefined)), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
-      expect(refusal(() => resolveIdempotencyKey(undefined, id)), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
-      expect(refusal(() => checkBodyExternalId({ externalId: id })), id).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(
+        refusal(() => resolveIdempotencyKey(id, undefined)),
+        id,
+      ).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(
+        refusal(() => resolveIdempotencyKey(undefined, id)),
+        id,
+      ).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
+      expect(
+        refusal(() => checkBodyExternalId({ externalId: id })),
+        id,
+      ).toMatchObject({ status: 400, code: 'invalid_idempotency_key' });
     }
   });
 
   it('keeps keys that only resemble an id: another length, upper case, a suffix or an unknown prefix', () => {
     const txn = chargeTransactionId('acc_1', 'pedido-1');
-    for (const key of ['txn_123', `${txn}0`, txn.slice(0, -1), txn.toUpperCase(), `${txn}-retry`, `pedido_${txn.slice(4)}`, 'txn_pedido-1001']) {
+    for (const key of [
+      'txn_123',
+      `${txn}0`,
+      txn.slice(0, -1),
+      txn.toUpperCase(),
+      `${txn}-retry`,
+      `pedido_${txn.slice(4)}`,
+      'txn_pedido-1001',
+    ]) {
       expect(resolveIdempotencyKey(key, undefined)).toBe(key);
     }
   });
@@ -83,6 +100,9 @@ describe('fingerprints of the compared fields', () => {
     const fingerprint = fingerprintOf('charge', { amount: 1 });
     expect(compareWithExisting(null, fingerprint)).toBe('new');
     expect(compareWithExisting(fingerprint, fingerprint)).toBe('repeat');
-    expect(refusal(() => compareWithExisting(fingerprintOf('charge', { amount: 2 }), fingerprint))).toMatchObject({ status: 409, code: 'idempotency_conflict' });
+    expect(refusal(() => compareWithExisting(fingerprintOf('charge', { amount: 2 }), fingerprint))).toMatchObject({
+      status: 409,
+      code: 'idempotency_conflict',
+    });
   });
 });

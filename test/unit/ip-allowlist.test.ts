@@ -39,7 +39,19 @@ describe('IP allow-lists', () => {
     expect(normalizeAllowlistEntry('2001:0DB8:0:0::1/32')).toBe('2001:db8::/32');
     expect(normalizeAllowlistEntry('::ffff:203.0.113.7')).toBe('203.0.113.7');
     expect(normalizeAllowlistEntry('::ffff:10.0.0.0/104')).toBe('10.0.0.0/8');
-    for (const bad of ['', '10.0.0', '10.0.0.256', '10.0.0.0/33', '10.0.0.0/-1', '10.0.0.0/', '2001:db8::/129', '1', '0x7f.0.0.1', 'example.com', '10.0.0.0/8/8']) {
+    for (const bad of [
+      '',
+      '10.0.0',
+      '10.0.0.256',
+      '10.0.0.0/33',
+      '10.0.0.0/-1',
+      '10.0.0.0/',
+      '2001:db8::/129',
+      '1',
+      '0x7f.0.0.1',
+      'example.com',
+      '10.0.0.0/8/8',
+    ]) {
       expect(normalizeAllowlistEntry(bad), bad).toBeNull();
     }
   });

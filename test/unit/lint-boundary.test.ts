@@ -36,12 +36,15 @@ describe('lint boundary of workflow code', { timeout: 60_000 }, () => {
   });
 
   it('refuses a value from src/ or activities/ in a workflow file, and allows their types', async () => {
-    expect(await errors("import { chargeTransactionId } from '../src/transactions/ids.js';\nexport const id = chargeTransactionId;\n", A_WORKFLOW)).toEqual([
-      '@typescript-eslint/no-restricted-imports',
-    ]);
-    expect(await errors("import { createActivities } from '../activities/index.js';\nexport const all = createActivities;\n", A_WORKFLOW)).toEqual([
-      '@typescript-eslint/no-restricted-imports',
-    ]);
+    expect(
+      await errors(
+        "import { chargeTransactionId } from '../src/transactions/ids.js';\nexport const id = chargeTransactionId;\n",
+        A_WORKFLOW,
+      ),
+    ).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(
+      await errors("import { createActivities } from '../activities/index.js';\nexport const all = createActivities;\n", A_WORKFLOW),
+    ).toEqual(['@typescript-eslint/no-restricted-imports']);
     expect(await errors("import type { Deps } from '../src/deps.js';\nexport type D = Deps;\n", A_WORKFLOW)).toEqual([]);
   });
 
@@ -52,27 +55,45 @@ describe('lint boundary of workflow code', { timeout: 60_000 }, () => {
   });
 
   it('lets a workflow file import a contract, not another workflow file', async () => {
-    expect(await errors("import { acceptUpdate } from '../contracts/transaction.contract.js';\nexport const update = acceptUpdate;\n", A_WORKFLOW)).toEqual([]);
+    expect(
+      await errors(
+        "import { acceptUpdate } from '../contracts/transaction.contract.js';\nexport const update = acceptUpdate;\n",
+        A_WORKFLOW,
+      ),
+    ).toEqual([]);
     expect(await errors("import { chargeWorkflow } from './charge.js';\nexport const run = chargeWorkflow;\n", A_WORKFLOW)).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);
   });
 
   it('keeps a contract to Temporal definitions and other contracts: not even a type from src/', async () => {
-    expect(await errors("import { defineSignal } from '@temporalio/workflow';\nimport { ROUTE_REFUSED } from './transaction.contract.js';\nexport const s = defineSignal(ROUTE_REFUSED);\n", A_CONTRACT)).toEqual([]);
-    expect(await errors("import { chargeTransactionId } from '../src/transactions/ids.js';\nexport const id = chargeTransactionId;\n", A_CONTRACT)).toEqual([
-      '@typescript-eslint/no-restricted-imports',
-    ]);
-    expect(await errors("import type { TransactionRow } from '../src/transactions/row.js';\nexport type Row = TransactionRow;\n", A_CONTRACT)).toEqual([
-      '@typescript-eslint/no-restricted-imports',
-    ]);
+    expect(
+      await errors(
+        "import { defineSignal } from '@temporalio/workflow';\nimport { ROUTE_REFUSED } from './transaction.contract.js';\nexport const s = defineSignal(ROUTE_REFUSED);\n",
+        A_CONTRACT,
+      ),
+    ).toEqual([]);
+    expect(
+      await errors(
+        "import { chargeTransactionId } from '../src/transactions/ids.js';\nexport const id = chargeTransactionId;\n",
+        A_CONTRACT,
+      ),
+    ).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(
+      await errors("import type { TransactionRow } from '../src/transactions/row.js';\nexport type Row = TransactionRow;\n", A_CONTRACT),
+    ).toEqual(['@typescript-eslint/no-restricted-imports']);
   });
 
   it('lets src/ import a workflow contract, not a workflow file', async () => {
-    expect(await errors("import { acceptUpdate } from '../../contracts/transaction.contract.js';\nexport const update = acceptUpdate;\n", A_SRC_FILE)).toEqual([]);
-    expect(await errors("import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n", A_SRC_FILE)).toEqual([
-      '@typescript-eslint/no-restricted-imports',
-    ]);
+    expect(
+      await errors(
+        "import { acceptUpdate } from '../../contracts/transaction.contract.js';\nexport const update = acceptUpdate;\n",
+        A_SRC_FILE,
+      ),
+    ).toEqual([]);
+    expect(
+      await errors("import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n", A_SRC_FILE),
+    ).toEqual(['@typescript-eslint/no-restricted-imports']);
   });
 });
 
@@ -86,7 +107,10 @@ describe('lint boundary of the core', { timeout: 60_000 }, () => {
       ["import { ROUTES } from '../api/routes/index.js';\nexport const all = ROUTES;\n", 'src/transactions/creation.ts'],
       ["import type { AdminRoute } from '../admin/routes/index.js';\nexport type R = AdminRoute;\n", 'src/ledger/check.ts'],
       ["import { mcpRouter } from '../mcp/http.js';\nexport const r = mcpRouter;\n", 'src/meds/open.ts'],
-      ["import { buildOpenApiDocument } from '../openapi/document.js';\nexport const d = buildOpenApiDocument;\n", 'src/processors/registry.ts'],
+      [
+        "import { buildOpenApiDocument } from '../openapi/document.js';\nexport const d = buildOpenApiDocument;\n",
+        'src/processors/registry.ts',
+      ],
       ["import { ApiError } from '../http/errors.js';\nexport const e = ApiError;\n", 'src/transfers/terms.ts'],
       ["import { ApiError } from '../../http/errors.js';\nexport const e = ApiError;\n", 'src/processors/bcb-api-pix/charges.ts'],
       ["import type { RouteSpec } from '../routing/public-route.js';\nexport type R = RouteSpec;\n", 'src/db/group-commit.ts'],
@@ -102,11 +126,18 @@ describe('lint boundary of the core', { timeout: 60_000 }, () => {
   });
 
   it('lets a domain folder refuse with the domain refusal and use the neutral helpers of src/http', async () => {
-    expect(await errors("import { invalidRequest } from '../domain/refusal.js';\nexport const r = invalidRequest;\n", 'src/transfers/terms.ts')).toEqual([]);
-    expect(await errors("import { checkText } from '../http/text-rule.js';\nexport const c = checkText;\n", 'src/transfers/terms.ts')).toEqual([]);
-    expect(await errors("import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n", 'src/transfers/terms.ts')).toEqual([
-      '@typescript-eslint/no-restricted-imports',
-    ]);
+    expect(
+      await errors("import { invalidRequest } from '../domain/refusal.js';\nexport const r = invalidRequest;\n", 'src/transfers/terms.ts'),
+    ).toEqual([]);
+    expect(
+      await errors("import { checkText } from '../http/text-rule.js';\nexport const c = checkText;\n", 'src/transfers/terms.ts'),
+    ).toEqual([]);
+    expect(
+      await errors(
+        "import { chargeWorkflow } from '../../workflows/charge.js';\nexport const run = chargeWorkflow;\n",
+        'src/transfers/terms.ts',
+      ),
+    ).toEqual(['@typescript-eslint/no-restricted-imports']);
   });
 
   it('lets an edge use ApiError', async () => {

@@ -23,7 +23,15 @@ describe('log redaction', () => {
     log.info({ req: { headers: { authorization: `Bearer ${secret}` } } }, 'headers');
     log.info({ apiKey: secret, secret: 'whsec_1234567890', email: 'x@example.com', document: '11222333000181' }, 'top');
     const out = text();
-    for (const leaked of ['52998224725', 'maria@example.com', 'Maria Souza', secret, 'whsec_1234567890', 'x@example.com', '11222333000181']) {
+    for (const leaked of [
+      '52998224725',
+      'maria@example.com',
+      'Maria Souza',
+      secret,
+      'whsec_1234567890',
+      'x@example.com',
+      '11222333000181',
+    ]) {
       expect(out).not.toContain(leaked);
     }
     expect(out.split('\n').filter(Boolean)).toHaveLength(4);
@@ -57,7 +65,10 @@ describe('log redaction of errors', () => {
     log.error(postgresError());
     const out = text();
     for (const leaked of LEAKS) expect(out).not.toContain(leaked);
-    const [activity, unhandled, bare] = out.trim().split('\n').map((line) => JSON.parse(line));
+    const [activity, unhandled, bare] = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(activity.meta.durationMs).toBe(12);
     expect(activity.meta.error).toMatchObject({ type: 'Error', message: 'persisting the charge failed' });
     const expected = {
@@ -78,14 +89,23 @@ describe('log redaction of errors', () => {
 
   it('keeps the quoted names of database objects in a database error message', () => {
     const { log, text } = capture();
-    const err = Object.assign(new Error('new row for relation "transactions" violates check constraint "payer_check"'), { name: 'PostgresError', severity: 'ERROR', code: '23514' });
+    const err = Object.assign(new Error('new row for relation "transactions" violates check constraint "payer_check"'), {
+      name: 'PostgresError',
+      severity: 'ERROR',
+      code: '23514',
+    });
     log.error({ err }, 'failed');
     expect(JSON.parse(text()).err.message).toBe(err.message);
   });
 
   it('masks CPF, CNPJ and e-mail addresses in any message and string value', () => {
     const { log, text } = capture();
-    log.warn({ meta: { workflowId: 'charge:acc_1:pedido-52998224725', note: ['contato maria@example.com'] } }, 'retry for %s, CNPJ %s', '529.982.247-25', '11.222.333/0001-81');
+    log.warn(
+      { meta: { workflowId: 'charge:acc_1:pedido-52998224725', note: ['contato maria@example.com'] } },
+      'retry for %s, CNPJ %s',
+      '529.982.247-25',
+      '11.222.333/0001-81',
+    );
     log.error(new Error('payer maria@example.com with document 52998224725 refused'));
     const out = text();
     for (const leaked of LEAKS) expect(out).not.toContain(leaked);

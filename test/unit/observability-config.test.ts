@@ -11,7 +11,11 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const yamlOf = (path: string) => parse(read(path));
 
-const TEMPORAL_SERIES = ['temporal_workflow_task_execution_latency_bucket', 'temporal_workflow_task_schedule_to_start_latency_bucket', 'temporal_activity_schedule_to_start_latency_bucket'];
+const TEMPORAL_SERIES = [
+  'temporal_workflow_task_execution_latency_bucket',
+  'temporal_workflow_task_schedule_to_start_latency_bucket',
+  'temporal_activity_schedule_to_start_latency_bucket',
+];
 
 /** The series an expression reads: pix_* and temporal_* names. */
 const seriesOf = (expr: string) => [...expr.matchAll(/\b(pix_[a-z_]+|temporal_[a-z_]+)/g)].map((m) => m[1]!);
@@ -29,12 +33,27 @@ describe('docker/ observability files', () => {
   it('prometheus.yml scrapes the engine admin port /metrics and loads alerts.yml; compose mounts both', () => {
     const config = yamlOf('docker/prometheus.yml');
     expect(config.rule_files).toEqual(['/etc/prometheus/alerts.yml']);
-    expect(config.scrape_configs).toContainEqual(expect.objectContaining({ job_name: 'pix-engine', metrics_path: '/metrics', static_configs: [{ targets: ['engine:3001'] }] }));
+    expect(config.scrape_configs).toContainEqual(
+      expect.objectContaining({ job_name: 'pix-engine', metrics_path: '/metrics', static_configs: [{ targets: ['engine:3001'] }] }),
+    );
     const compose = yamlOf('docker-compose.yml');
-    expect(compose.services.prometheus.volumes).toEqual(expect.arrayContaining(['./docker/prometheus.yml:/etc/prometheus/prometheus.yml:ro', './docker/alerts.yml:/etc/prometheus/alerts.yml:ro']));
-    expect(compose.services.grafana.volumes).toEqual(expect.arrayContaining(['./docker/grafana/provisioning:/etc/grafana/provisioning:ro', './docker/grafana/dashboards:/var/lib/grafana/dashboards:ro']));
+    expect(compose.services.prometheus.volumes).toEqual(
+      expect.arrayContaining([
+        './docker/prometheus.yml:/etc/prometheus/prometheus.yml:ro',
+        './docker/alerts.yml:/etc/prometheus/alerts.yml:ro',
+      ]),
+    );
+    expect(compose.services.grafana.volumes).toEqual(
+      expect.arrayContaining([
+        './docker/grafana/provisioning:/etc/grafana/provisioning:ro',
+        './docker/grafana/dashboards:/var/lib/grafana/dashboards:ro',
+      ]),
+    );
     expect(yamlOf('docker/grafana/provisioning/dashboards/pix.yml').providers[0].options.path).toBe('/var/lib/grafana/dashboards');
-    expect(yamlOf('docker/grafana/provisioning/datasources/prometheus.yml').datasources[0]).toMatchObject({ uid: 'prometheus', url: 'http://prometheus:9090' });
+    expect(yamlOf('docker/grafana/provisioning/datasources/prometheus.yml').datasources[0]).toMatchObject({
+      uid: 'prometheus',
+      url: 'http://prometheus:9090',
+    });
   });
 
   it('alerts.yml: webhook failure rate, overdue MED, ledger check not ok, 5xx rate; each complete and on exported series', async () => {
@@ -44,7 +63,11 @@ describe('docker/ observability files', () => {
     );
     const exported = await exportedSeries();
     for (const rule of rules) {
-      expect(rule).toMatchObject({ alert: expect.any(String), expr: expect.any(String), labels: { severity: expect.stringMatching(/^(warning|critical)$/) } });
+      expect(rule).toMatchObject({
+        alert: expect.any(String),
+        expr: expect.any(String),
+        labels: { severity: expect.stringMatching(/^(warning|critical)$/) },
+      });
       expect(rule.annotations.summary, rule.alert).toBeTruthy();
       for (const series of seriesOf(rule.expr)) expect(exported, `${rule.alert} reads ${series}`).toContain(series);
     }
@@ -61,7 +84,14 @@ describe('docker/ observability files', () => {
     }
     for (const expr of exprs) for (const series of seriesOf(expr)) expect(exported, expr).toContain(series);
     const all = exprs.join('\n');
-    for (const wanted of ['pix_transactions_total', 'route="POST /v1/transactions"', 'pix_webhook_delivery_seconds_bucket', 'pix_webhook_attempts_total', 'temporal_workflow_task_execution_latency_bucket', 'pix_meds_open']) {
+    for (const wanted of [
+      'pix_transactions_total',
+      'route="POST /v1/transactions"',
+      'pix_webhook_delivery_seconds_bucket',
+      'pix_webhook_attempts_total',
+      'temporal_workflow_task_execution_latency_bucket',
+      'pix_meds_open',
+    ]) {
       expect(all).toContain(wanted);
     }
   });

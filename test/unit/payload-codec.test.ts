@@ -92,7 +92,9 @@ describe('AES-GCM payload codec', () => {
     await expect(codec.decode([{ ...encrypted!, data: altered }])).rejects.toThrow(/does not authenticate/);
     const relabelled = { ...encrypted!, metadata: { ...encrypted!.metadata, 'encryption-key-id': new TextEncoder().encode('k0') } };
     await expect(codec.decode([relabelled])).rejects.toThrow(/key "k0" does not authenticate/);
-    await expect(new AesGcmPayloadCodec(keySet('k1', { k1: key() })).decode([encrypted!])).rejects.toThrow(/key "k1" does not authenticate/);
+    await expect(new AesGcmPayloadCodec(keySet('k1', { k1: key() })).decode([encrypted!])).rejects.toThrow(
+      /key "k1" does not authenticate/,
+    );
   });
 });
 
@@ -116,7 +118,9 @@ describe('payload key sets', () => {
     expect(refused([])).toThrow(/^PAYLOAD_KEYS must be a JSON object/);
     expect(refused({ current: 'k1', keys: {} })).toThrow(/^PAYLOAD_KEYS: "keys" must be an object with at least one key/);
     expect(refused({ current: 'k1', keys: { k1: 'not base64!' } })).toThrow(/^PAYLOAD_KEYS: keys.k1 must be a base64 string/);
-    expect(refused({ current: 'k1', keys: { k1: randomBytes(16).toString('base64') } })).toThrow(/^PAYLOAD_KEYS: keys.k1 must be 32 bytes \(AES-256\), got 16/);
+    expect(refused({ current: 'k1', keys: { k1: randomBytes(16).toString('base64') } })).toThrow(
+      /^PAYLOAD_KEYS: keys.k1 must be 32 bytes \(AES-256\), got 16/,
+    );
     expect(refused({ current: 'k1', keys: { 'k 1': key() } })).toThrow(/^PAYLOAD_KEYS: key id "k 1" must be/);
     expect(refused({ current: 'k9', keys: { k1: key() } })).toThrow(/^PAYLOAD_KEYS: "current" must name one of the keys \(k1\)/);
   });
@@ -149,7 +153,9 @@ describe('payload key sets', () => {
     expect(second.keys).toEqual(first.keys);
     expect(JSON.parse(readFileSync(first.file!, 'utf8')).current).toBe(first.keys.current);
     for (const role of ['api', 'worker']) {
-      expect(() => resolvePayloadKeys(config, role)).toThrow(new RegExp(`PAYLOAD_KEYS or PAYLOAD_KEYS_FILE is required for the ${role} role`));
+      expect(() => resolvePayloadKeys(config, role)).toThrow(
+        new RegExp(`PAYLOAD_KEYS or PAYLOAD_KEYS_FILE is required for the ${role} role`),
+      );
     }
   });
 });

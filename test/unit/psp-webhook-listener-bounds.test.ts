@@ -16,7 +16,13 @@ import { openConnection, type RawConnection } from '../helpers/raw-connection.js
 import { createTestCa, issueCertificate } from '../helpers/tls-certs.js';
 
 const CAP = 2;
-const listener: ListenerBounds = { idleTimeoutMs: 1000, headersTimeoutMs: 1000, requestTimeoutMs: 1000, keepAliveTimeoutMs: 1000, maxConnectionsPerIp: CAP };
+const listener: ListenerBounds = {
+  idleTimeoutMs: 1000,
+  headersTimeoutMs: 1000,
+  requestTimeoutMs: 1000,
+  keepAliveTimeoutMs: 1000,
+  maxConnectionsPerIp: CAP,
+};
 let server: Server;
 let url: string;
 
@@ -28,8 +34,15 @@ beforeAll(async () => {
     writeFileSync(join(dir, name), pem);
     return join(dir, name);
   };
-  const pspWebhookTls = { certFile: write('cert.pem', cert.certPem), keyFile: write('key.pem', cert.keyPem), clientCaFile: write('ca.pem', ca.certPem) };
-  const deps = { config: { pixRoutes: [], bodyLimitBytes: 64 * 1024, pspWebhookTls, listener }, log: createLogger('silent') } as unknown as Deps;
+  const pspWebhookTls = {
+    certFile: write('cert.pem', cert.certPem),
+    keyFile: write('key.pem', cert.keyPem),
+    clientCaFile: write('ca.pem', ca.certPem),
+  };
+  const deps = {
+    config: { pixRoutes: [], bodyLimitBytes: 64 * 1024, pspWebhookTls, listener },
+    log: createLogger('silent'),
+  } as unknown as Deps;
   server = createPspWebhookServer(deps, () => {});
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -63,7 +63,11 @@ const post = (path: string, body: string, contentType = 'application/json') =>
 
 /** What the statements since `before` stored: [route, kind, name] per name. */
 function stored(before: number): Array<[unknown, string, string]> {
-  return asked.statements.slice(before).flatMap(({ values: [route, kinds, names] }) => (names as string[]).map((name, i): [unknown, string, string] => [route, (kinds as string[])[i]!, name]));
+  return asked.statements
+    .slice(before)
+    .flatMap(({ values: [route, kinds, names] }) =>
+      (names as string[]).map((name, i): [unknown, string, string] => [route, (kinds as string[])[i]!, name]),
+    );
 }
 
 describe('PSP webhook listener', () => {
@@ -109,12 +113,18 @@ describe('PSP webhook listener', () => {
   it('a body naming 1000 charges and Pix costs one statement of the first 100 names and one log line, the rest ignored', async () => {
     const statementsBefore = asked.statements.length;
     const linesBefore = logLines.length;
-    const pix = Array.from({ length: 1000 }, (_, i) => ({ endToEndId: `E${String(i).padStart(31, '0')}`, txid: `txn${String(i).padStart(24, '0')}`, valor: '1.00' }));
+    const pix = Array.from({ length: 1000 }, (_, i) => ({
+      endToEndId: `E${String(i).padStart(31, '0')}`,
+      txid: `txn${String(i).padStart(24, '0')}`,
+      valor: '1.00',
+    }));
     expect((await post('/psp-webhooks/psp/pix', JSON.stringify({ pix }))).status).toBe(200);
     expect(asked.statements.length - statementsBefore).toBe(1);
     expect(stored(statementsBefore)).toHaveLength(MAX_HINTS_PER_BODY);
     const lines = logLines.slice(linesBefore).filter((line) => line.msg !== 'request');
-    expect(lines).toEqual([expect.objectContaining({ msg: 'PSP webhook', route: 'psp', charges: 50, transfers: 0, endToEndIds: 50, ignored: 1900 })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'PSP webhook', route: 'psp', charges: 50, transfers: 0, endToEndIds: 50, ignored: 1900 }),
+    ]);
   });
 
   it('names PostgreSQL cannot store are not answered 200 (the PSP repeats the webhook) and wake nothing', async () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { IpWindowLimiter } from '../../src/api/public-limit.js';
 import { refusal } from '../helpers/refusal.js';
 
-
 describe('per-IP window limiter of the public routes', () => {
   it('allows `limit` requests per IP in a window that starts at its first request, then refuses with the spec 429', () => {
     let now = 1_000_000;

@@ -35,7 +35,8 @@ describe('QR decoder pool: turns between accounts', () => {
     const heavyReads = await Promise.all(heavy);
     // The heavy account's first image was decoding when the other came; then the turns alternate.
     expect(answered).toEqual(['heavy1', 'valid', 'heavy2', 'heavy3', 'heavy4']);
-    for (const result of heavyReads) expect(result).toMatchObject({ ok: false, retryable: false, reason: expect.stringMatching(/ilegível/) });
+    for (const result of heavyReads)
+      expect(result).toMatchObject({ ok: false, retryable: false, reason: expect.stringMatching(/ilegível/) });
   }, 60_000);
 
   it("refuses an account's image beyond its share of the queue at once, as retryable, while another account still gets in", async () => {
@@ -56,6 +57,10 @@ describe('QR decoder pool: turns between accounts', () => {
     await waiting.close();
 
     const slow = readerWith({ decodeMs: 1 });
-    expect(await slow.read(HEAVY, 'acc_heavy')).toEqual({ ok: false, retryable: false, reason: expect.stringMatching(/não lido em 0.001 s/) });
+    expect(await slow.read(HEAVY, 'acc_heavy')).toEqual({
+      ok: false,
+      retryable: false,
+      reason: expect.stringMatching(/não lido em 0.001 s/),
+    });
   }, 60_000);
 });

@@ -28,7 +28,12 @@ describe('reading what activities answered in runs recorded before the workflows
     expect(persisted).toMatchObject({ status: 'pending', pix: null, expiresAt: expect.any(String) });
     expect(opened.pix).not.toBeNull();
 
-    expect(readCharge(persisted)).toEqual({ id: persisted.id, status: 'pending', expiresAtMs: Date.parse(persisted.expiresAt), opened: false });
+    expect(readCharge(persisted)).toEqual({
+      id: persisted.id,
+      status: 'pending',
+      expiresAtMs: Date.parse(persisted.expiresAt),
+      opened: false,
+    });
     expect(readCharge(opened)).toEqual({ id: persisted.id, status: 'pending', expiresAtMs: Date.parse(persisted.expiresAt), opened: true });
   });
 

@@ -58,7 +58,11 @@ describe('the refusal status table', () => {
   it('carries the field to blame and when to repeat', () => {
     expect(refusalAnswer(new Refusal('SPLIT_INVALID', 'x', { param: '/split/0' })).param).toBe('/split/0');
     expect(refusalAnswer(new Refusal('invalid_request', 'x').at('/externalId')).param).toBe('/externalId');
-    expect(refusalAnswer(unavailable('ocupado', 1))).toMatchObject({ status: 503, code: 'internal_error', headers: { 'Retry-After': '1' } });
+    expect(refusalAnswer(unavailable('ocupado', 1))).toMatchObject({
+      status: 503,
+      code: 'internal_error',
+      headers: { 'Retry-After': '1' },
+    });
   });
 });
 
@@ -81,13 +85,22 @@ describe('what the edge answers for an error thrown below it', () => {
       expect(recorded).not.toHaveProperty('status');
       expect(answerOf(recordedRefusal(recorded))).toEqual(refusalAnswer(refusal));
     }
-    expect(refusalOf(withdrawalsBlocked())).toEqual({ code: 'invalid_request', message: withdrawalsBlocked().message, reason: 'withdrawals_blocked' });
+    expect(refusalOf(withdrawalsBlocked())).toEqual({
+      code: 'invalid_request',
+      message: withdrawalsBlocked().message,
+      reason: 'withdrawals_blocked',
+    });
   });
 
   it("is an earlier run's refusal as it recorded it: with its status, or a transfer run's bare code as the refusal it stood for", () => {
     const blocked = { status: 423, code: 'invalid_request', message: 'Transferências bloqueadas pela administração da conta' };
     expect(answerOf(recordedRefusal(blocked))).toMatchObject(blocked);
-    const coded = { WITHDRAWAL_IN_PROGRESS: withdrawalInProgress(), INSUFFICIENT_BALANCE: insufficientBalance(), WITHDRAWALS_BLOCKED: withdrawalsBlocked(), ACCOUNT_UNAVAILABLE: accountUnavailable() };
+    const coded = {
+      WITHDRAWAL_IN_PROGRESS: withdrawalInProgress(),
+      INSUFFICIENT_BALANCE: insufficientBalance(),
+      WITHDRAWALS_BLOCKED: withdrawalsBlocked(),
+      ACCOUNT_UNAVAILABLE: accountUnavailable(),
+    };
     for (const [code, refusal] of Object.entries(coded)) {
       expect(answerOf(recordedRefusal(code as keyof typeof coded))).toEqual(refusalAnswer(refusal));
     }

@@ -19,7 +19,13 @@ const acceptsTransfer = ajv.compile(transferSchema);
 
 const payer = { name: 'Maria Souza', document: '529.982.247-25' };
 const KEY = { pixKey: '52998224725', pixKeyType: 'cpf' };
-const BR_CODE = buildBrCode({ pixKey: 'fulano@example.com', amountCents: 2550, txid: 'abc123', merchantName: 'Fulano', merchantCity: 'Recife' });
+const BR_CODE = buildBrCode({
+  pixKey: 'fulano@example.com',
+  amountCents: 2550,
+  txid: 'abc123',
+  merchantName: 'Fulano',
+  merchantCity: 'Recife',
+});
 
 /** What the engine says of a body: accepted, or the code and message of its refusal. */
 function engine(parse: () => unknown): string {
@@ -47,7 +53,11 @@ describe('the published request schemas', () => {
 
   it.each([
     ['a Pix key as destination', { amount: 10, destination: { type: 'pix_key', value: '52998224725' } }, true],
-    ['a Pix key as destination, with its type', { amount: 10, destination: { type: 'pix_key', value: '52998224725' }, pixKeyType: 'cpf' }, true],
+    [
+      'a Pix key as destination, with its type',
+      { amount: 10, destination: { type: 'pix_key', value: '52998224725' }, pixKeyType: 'cpf' },
+      true,
+    ],
     ['a BR Code that defines its amount, without amount', { destination: { type: 'pix_copy_paste', value: BR_CODE } }, true],
     ['the legacy pixKey and pixKeyType', { amount: 10, ...KEY }, true],
     ['no destination at all', { amount: 10 }, false],
@@ -73,7 +83,11 @@ describe('the published request schemas', () => {
 
   it.each([
     ['an amount in reais', { amount: 149.9, payer }, true],
-    ['amounts floats misjudge (1.15, over R$ 1 million)', { amount: 12_345_678.91, payer, split: [{ recipient: 'a@b.co', amount: 1.15 }] }, true],
+    [
+      'amounts floats misjudge (1.15, over R$ 1 million)',
+      { amount: 12_345_678.91, payer, split: [{ recipient: 'a@b.co', amount: 1.15 }] },
+      true,
+    ],
     ['an amount with three decimals', { amount: 10.001, payer }, false],
     ['0.1 + 0.2', { amount: 0.1 + 0.2, payer }, false],
     ['a split amount with three decimals', { amount: 10, payer, split: [{ recipient: 'a@b.co', amount: 1.005 }] }, false],
@@ -93,6 +107,8 @@ describe('the published request schemas', () => {
     expect(engine(() => parseChargeBody({ amount: 10.001, payer }, { webhookAllowInsecure: false }))).toBe(
       '400 invalid_request: amount deve ter no máximo duas casas decimais',
     );
-    expect(engine(() => parseTransferBody({ amount: 10.001, ...KEY }))).toBe('400 invalid_request: amount deve ter no máximo duas casas decimais');
+    expect(engine(() => parseTransferBody({ amount: 10.001, ...KEY }))).toBe(
+      '400 invalid_request: amount deve ter no máximo duas casas decimais',
+    );
   });
 });

@@ -56,7 +56,12 @@ describe('PIX_ROUTES_FILE', () => {
 
   it('reads the routes: files relative to the routes file, defaults filled, trailing slashes dropped', () => {
     const [psp, other] = load(
-      routesFile({ routes: { psp: route({ webhookUrl: 'https://engine.example/psp-webhooks/psp', send: { type: 'efi', baseUrl: 'https://pix.psp.example' } }), other: route({ tokenBody: 'json', merchantCity: 'CURITIBA', tls: { certFile: 'client.pem', keyFile: join(dir, 'client.key') } }) } }),
+      routesFile({
+        routes: {
+          psp: route({ webhookUrl: 'https://engine.example/psp-webhooks/psp', send: { type: 'efi', baseUrl: 'https://pix.psp.example' } }),
+          other: route({ tokenBody: 'json', merchantCity: 'CURITIBA', tls: { certFile: 'client.pem', keyFile: join(dir, 'client.key') } }),
+        },
+      }),
     );
     expect(psp).toMatchObject({
       name: 'psp',
@@ -73,7 +78,14 @@ describe('PIX_ROUTES_FILE', () => {
     });
     expect(psp!.clientSecret.reveal()).toBe('client-secret-value');
     expect(psp!.tls.key.reveal()).toBe(KEY);
-    expect(other).toMatchObject({ name: 'other', tokenBody: 'json', merchantCity: 'CURITIBA', webhookUrl: null, send: null, tls: { ca: null } });
+    expect(other).toMatchObject({
+      name: 'other',
+      tokenBody: 'json',
+      merchantCity: 'CURITIBA',
+      webhookUrl: null,
+      send: null,
+      tls: { ca: null },
+    });
   });
 
   it('never prints a secret: JSON, inspect and string conversion show a placeholder', () => {
@@ -110,9 +122,15 @@ describe('PIX_ROUTES_FILE', () => {
       [{ routes: { psp: route({ tokenBody: 'xml' }) } }, 'routes.psp.tokenBody must be "form" or "json"'],
       [{ routes: { psp: route({ tls: undefined }) } }, 'routes.psp.tls must be an object with certFile and keyFile'],
       [{ routes: { psp: route({ tls: { certFile: 'client.pem' } }) } }, 'routes.psp.tls.keyFile is required'],
-      [{ routes: { psp: route({ tls: { certFile: 'nope.pem', keyFile: 'client.key' } }) } }, `routes.psp.tls.certFile: cannot read ${join(dir, 'nope.pem')} (ENOENT)`],
+      [
+        { routes: { psp: route({ tls: { certFile: 'nope.pem', keyFile: 'client.key' } }) } },
+        `routes.psp.tls.certFile: cannot read ${join(dir, 'nope.pem')} (ENOENT)`,
+      ],
       [{ routes: { psp: route({ tls: { certFile: 'not-pem.txt', keyFile: 'client.key' } }) } }, 'routes.psp.tls.certFile: '],
-      [{ routes: { psp: route({ tls: { certFile: 'client.pem', keyFile: 'client.key', cafile: 'x' } }) } }, 'routes.psp.tls.cafile is not a known field'],
+      [
+        { routes: { psp: route({ tls: { certFile: 'client.pem', keyFile: 'client.key', cafile: 'x' } }) } },
+        'routes.psp.tls.cafile is not a known field',
+      ],
       [{ routes: { psp: route({ webhookUrl: 'ftp://engine.example/hook' }) } }, 'routes.psp.webhookUrl must be an https or http URL'],
       [{ routes: { psp: route({ merchantCity: 'SAO JOSE DOS CAMPOS' }) } }, 'routes.psp.merchantCity must have at most 15 characters'],
       [{ routes: { psp: route({ send: { type: 'pix', baseUrl: 'https://x.example' } }) } }, 'routes.psp.send.type must be "efi"'],
@@ -132,12 +150,18 @@ describe('PIX_ROUTES_FILE', () => {
     expect(refusal({ routes: { psp: { ...withoutSecret, clientSecrett: 'x' } } })).toBe(
       `PIX_ROUTES_FILE (${path}): routes.psp.clientSecrett is not a known field (known: type, baseUrl, tokenUrl, clientId, clientSecret, tokenBody, tls, pixKey, webhookUrl, webhookClientSubject, merchantCity, send)`,
     );
-    expect(refusal({ routes: { psp: route({ tokenUrl: undefined, type: 'other' }) } })).toBe(`PIX_ROUTES_FILE (${path}): routes.psp.type must be "bcb-api-pix"`);
+    expect(refusal({ routes: { psp: route({ tokenUrl: undefined, type: 'other' }) } })).toBe(
+      `PIX_ROUTES_FILE (${path}): routes.psp.type must be "bcb-api-pix"`,
+    );
     expect(refusal({ routes: { 'bad name': route({ type: 'other' }) } })).toBe(
       `PIX_ROUTES_FILE (${path}): routes.bad name: a route name is 1 to 63 letters, digits, '_' or '-', starting with a letter or digit`,
     );
-    expect(refusal({ routes: { a: route({ pixKey: '' }), b: route({ type: 'other' }) } })).toBe(`PIX_ROUTES_FILE (${path}): routes.a.pixKey is required (a non-empty string)`);
-    expect(refusal({ routes: { a: route(), simulator: route() } })).toBe(`PIX_ROUTES_FILE (${path}): routes.simulator: simulator is the built-in route; give this one another name`);
+    expect(refusal({ routes: { a: route({ pixKey: '' }), b: route({ type: 'other' }) } })).toBe(
+      `PIX_ROUTES_FILE (${path}): routes.a.pixKey is required (a non-empty string)`,
+    );
+    expect(refusal({ routes: { a: route(), simulator: route() } })).toBe(
+      `PIX_ROUTES_FILE (${path}): routes.simulator: simulator is the built-in route; give this one another name`,
+    );
   });
 
   it('reads webhookClientSubject as the attributes of a certificate subject, each once', () => {
@@ -152,7 +176,9 @@ describe('PIX_ROUTES_FILE', () => {
 
   it('takes null as the default tokenBody, and refuses null where a text is required', () => {
     expect(load(routesFile({ routes: { psp: route({ tokenBody: null }) } }))[0]!.tokenBody).toBe('form');
-    expect(refusal({ routes: { psp: route({ merchantCity: null }) } })).toContain('routes.psp.merchantCity is required (a non-empty string)');
+    expect(refusal({ routes: { psp: route({ merchantCity: null }) } })).toContain(
+      'routes.psp.merchantCity is required (a non-empty string)',
+    );
     expect(refusal({ routes: { psp: route({ webhookUrl: null }) } })).toContain('routes.psp.webhookUrl is required (a non-empty string)');
     expect(refusal({ routes: { psp: route({ send: null }) } })).toContain('routes.psp.send must be an object with type and baseUrl');
   });
@@ -175,7 +201,9 @@ describe('PIX_ROUTES_FILE', () => {
   });
 
   it('never echoes a secret in a refusal', () => {
-    expect(refusal({ routes: { psp: route({ clientSecret: 'client-secret-value', baseUrl: 'ftp://x' }) } })).not.toContain('client-secret-value');
+    expect(refusal({ routes: { psp: route({ clientSecret: 'client-secret-value', baseUrl: 'ftp://x' }) } })).not.toContain(
+      'client-secret-value',
+    );
   });
 });
 
@@ -196,7 +224,9 @@ describe('PSP webhook listener settings', () => {
     const routes = { PIX_ROUTES_FILE: routesFile({ routes: { psp: route() } }, 'listener.json') };
     const loopback = loadConfig(routes);
     expect(loopback.pspWebhookHost).toBe('127.0.0.1');
-    expect(loopback.warnings).toContainEqual(expect.stringMatching(/PSP webhook listener on 127\.0\.0\.1 only.*PSP_WEBHOOK_PLAIN_HTTP=true/));
+    expect(loopback.warnings).toContainEqual(
+      expect.stringMatching(/PSP webhook listener on 127\.0\.0\.1 only.*PSP_WEBHOOK_PLAIN_HTTP=true/),
+    );
     expect(loadConfig({ ...routes, PSP_WEBHOOK_HOST: '127.0.0.2' }).pspWebhookHost).toBe('127.0.0.2');
     const listenerWarnings = (config: { warnings: string[] }) => config.warnings.filter((warning) => warning.startsWith('PSP'));
     expect(listenerWarnings(loadConfig({ ...routes, PSP_WEBHOOK_HOST: '127.0.0.2' }))).toEqual([]);

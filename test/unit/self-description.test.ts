@@ -41,8 +41,26 @@ const ROUTES: RouteSpec[] = [
     errors: [{ status: 400, code: 'invalid_request' }],
     handler,
   },
-  { method: 'GET', path: '/items/:id/parts/:part', permission: 'transactions:read', financial: false, summary: 'One part', operationId: 'getItemPart', response: Item, handler },
-  { method: 'GET', path: '/notes.txt', permission: null, financial: false, summary: 'Notes', operationId: 'getNotes', response: rawResponse(Type.String(), 'text/plain'), handler },
+  {
+    method: 'GET',
+    path: '/items/:id/parts/:part',
+    permission: 'transactions:read',
+    financial: false,
+    summary: 'One part',
+    operationId: 'getItemPart',
+    response: Item,
+    handler,
+  },
+  {
+    method: 'GET',
+    path: '/notes.txt',
+    permission: null,
+    financial: false,
+    summary: 'Notes',
+    operationId: 'getNotes',
+    response: rawResponse(Type.String(), 'text/plain'),
+    handler,
+  },
 ];
 
 const catalogue = (routes = ROUTES): ServiceCatalogue => ({
@@ -163,7 +181,9 @@ describe('GET /v1 summary and llms.txt', () => {
     const text = llmsTxt(catalogue());
     expect(text.split('\n')[0]).toBe('# Pix Payments Service');
     expect(text).toMatch(/^> .+$/m);
-    expect(text).toContain('- [GET /items/{id}/parts/{part}](/v1/openapi.json#/paths/~1items~1%7Bid%7D~1parts~1%7Bpart%7D/get): One part; permission `transactions:read`');
+    expect(text).toContain(
+      '- [GET /items/{id}/parts/{part}](/v1/openapi.json#/paths/~1items~1%7Bid%7D~1parts~1%7Bpart%7D/get): One part; permission `transactions:read`',
+    );
     expect(text).toContain('`item.created`');
   });
 });

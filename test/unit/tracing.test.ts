@@ -38,7 +38,10 @@ describe('tracing configuration', () => {
   });
 
   it('reads the endpoint and OTEL_SERVICE_NAME (default pix-engine), and refuses a non-URL', () => {
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({ endpoint: 'http://collector:4318', serviceName: 'pix-engine' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({
+      endpoint: 'http://collector:4318',
+      serviceName: 'pix-engine',
+    });
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://c', OTEL_SERVICE_NAME: 'pix-a' }).tracing?.serviceName).toBe('pix-a');
     expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(ConfigError);
   });
@@ -51,7 +54,10 @@ describe('tracing off', () => {
     expect(registeredProvider()).not.toBeInstanceOf(BasicTracerProvider);
     expect(tracingClientInterceptors(activeTracing())).toBeUndefined();
     // Only the workflow module every bundle has (inert for untraced runs) and a sink discarding the spans of runs started traced.
-    expect(tracingWorkerOptions(activeTracing())).toEqual({ interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }, sinks: { exporter: { export: { fn: expect.any(Function) } } } });
+    expect(tracingWorkerOptions(activeTracing())).toEqual({
+      interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+      sinks: { exporter: { export: { fn: expect.any(Function) } } },
+    });
     expect(await inSpan('ledger.post', {}, async (span) => span)).toBeNull();
     expect(traceHeaders()).toEqual({});
   });
@@ -71,7 +77,9 @@ describe('tracing on', () => {
     expect(exporters.urls).toEqual([`${endpoint}/v1/traces`]);
     expect(registeredProvider()).toBeInstanceOf(BasicTracerProvider);
     expect(tracingClientInterceptors(tracing)?.workflow).toHaveLength(1);
-    expect(tracingWorkerOptions(tracing)).toMatchObject({ interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES, activity: [expect.any(Function)] } });
+    expect(tracingWorkerOptions(tracing)).toMatchObject({
+      interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES, activity: [expect.any(Function)] },
+    });
     expect(tracingWorkerOptions(tracing).sinks?.exporter).not.toEqual(tracingWorkerOptions(null).sinks?.exporter);
     const headers = await inSpan('webhook.post', {}, async (span) => {
       expect(trace.getSpan(context.active())).toBe(span);

@@ -50,16 +50,28 @@ describe('parseTransferBody: refusals', () => {
     ['phone without +55', { amount: 10, pixKey: '11987654321', pixKeyType: 'phone' }, /\+55/],
     ['random key not a UUID', { amount: 10, pixKey: '1234-abcd', pixKeyType: 'random' }, /aleatória/],
     ['cpf declared as phone', { amount: 10, pixKey: '52998224725', pixKeyType: 'phone' }, /telefone/],
-    ['destination and pixKey together', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', destination: { type: 'pix_key', value: '52998224725' } }, /não ambos/],
+    [
+      'destination and pixKey together',
+      { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', destination: { type: 'pix_key', value: '52998224725' } },
+      /não ambos/,
+    ],
     ['unknown destination type', { amount: 10, destination: { type: 'iban', value: 'x' } }, /destination.type/],
     ['destination without value', { amount: 10, destination: { type: 'pix_key' } }, /destination.value/],
     ['empty destination value', { amount: 10, destination: { type: 'pix_key', value: '' } }, /destination.value/],
     ['ambiguous bare digits as pix_key', { amount: 10, destination: { type: 'pix_key', value: '11987654321' } }, /\+55/],
     ['invalid pix_key', { amount: 10, destination: { type: 'pix_key', value: 'qualquer coisa' } }, /inválida/],
-    ['copy-and-paste with a broken CRC', { destination: { type: 'pix_copy_paste', value: `${CODE_WITH_AMOUNT.slice(0, -4)}0000` } }, /BR Code/],
+    [
+      'copy-and-paste with a broken CRC',
+      { destination: { type: 'pix_copy_paste', value: `${CODE_WITH_AMOUNT.slice(0, -4)}0000` } },
+      /BR Code/,
+    ],
     ['copy-and-paste that is not a BR Code', { destination: { type: 'pix_copy_paste', value: 'pague-me' } }, /BR Code/],
     ['qr_code that is neither code nor image', { destination: { type: 'qr_code', value: 'aGVsbG8=' } }, /QR code/],
-    ['pixKeyType with a code destination', { pixKeyType: 'cpf', destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT } }, /pixKeyType/],
+    [
+      'pixKeyType with a code destination',
+      { pixKeyType: 'cpf', destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT } },
+      /pixKeyType/,
+    ],
     ['description over 140', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', description: 'x'.repeat(141) }, /description/],
     ['externalId not a text', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', externalId: 12 }, /externalId/],
     ['coverFee as text', { amount: 10, pixKey: '52998224725', pixKeyType: 'cpf', coverFee: 'yes' }, /coverFee/],
@@ -125,7 +137,12 @@ describe('parseTransferBody: destinations', () => {
     ];
     const parsed = await Promise.all(bodies.map(async (body) => parseTransferBody(await readQrImageDestination(body, 'acc_test'))));
     for (const request of parsed) {
-      expect(request.destination).toMatchObject({ type: 'br_code', code: CODE_WITH_AMOUNT, amountCents: 2550, pixKey: 'fulano@example.com' });
+      expect(request.destination).toMatchObject({
+        type: 'br_code',
+        code: CODE_WITH_AMOUNT,
+        amountCents: 2550,
+        pixKey: 'fulano@example.com',
+      });
       expect(transferComparedFields(request)).toEqual(transferComparedFields(parsed[0]!));
     }
   });
@@ -169,10 +186,25 @@ describe('priceTransfer', () => {
 
   it.each([
     ['a key without amount', { pixKey: '52998224725', pixKeyType: 'cpf' }, account(), /obrigatório/],
-    ['a code without amount and no body amount', { destination: { type: 'pix_copy_paste', value: CODE_WITHOUT_AMOUNT } }, account(), /obrigatório/],
+    [
+      'a code without amount and no body amount',
+      { destination: { type: 'pix_copy_paste', value: CODE_WITHOUT_AMOUNT } },
+      account(),
+      /obrigatório/,
+    ],
     ['below the minimum of 3 reais', { amount: 2.99, pixKey: '52998224725', pixKeyType: 'cpf' }, account(), /mínimo.*3,00/],
-    ['below a per-account minimum', { amount: 9.99, pixKey: '52998224725', pixKeyType: 'cpf' }, account({ limits: { chargeMinCents: 100, chargeMaxCents: 100, transferMinCents: 1000 } }), /10,00/],
-    ['not above the fee', { amount: 3, pixKey: '52998224725', pixKeyType: 'cpf' }, account({ fees: { charge: { fixedCents: 0, percent: 0 }, transfer: { fixedCents: 300, percent: 0 } } }), /tarifa/],
+    [
+      'below a per-account minimum',
+      { amount: 9.99, pixKey: '52998224725', pixKeyType: 'cpf' },
+      account({ limits: { chargeMinCents: 100, chargeMaxCents: 100, transferMinCents: 1000 } }),
+      /10,00/,
+    ],
+    [
+      'not above the fee',
+      { amount: 3, pixKey: '52998224725', pixKeyType: 'cpf' },
+      account({ fees: { charge: { fixedCents: 0, percent: 0 }, transfer: { fixedCents: 300, percent: 0 } } }),
+      /tarifa/,
+    ],
   ])('refuses %s', (_name, body, acc, message) => {
     const err = refusal(() => priceTransfer(parseTransferBody(body), acc));
     expect([err.status, err.code]).toEqual([400, 'invalid_request']);
@@ -181,8 +213,16 @@ describe('priceTransfer', () => {
 
   it('takes the amount of a code without value from the body, coverFee applying as sent', () => {
     const open = { amount: 50, destination: { type: 'pix_copy_paste', value: CODE_WITHOUT_AMOUNT } };
-    expect(priceTransfer(parseTransferBody(open), withFee)).toMatchObject({ amountCents: 5000, feeCents: 150, debitedAmountCents: 5000, recipientAmountCents: 4850 });
-    expect(priceTransfer(parseTransferBody({ ...open, coverFee: true }), withFee)).toMatchObject({ debitedAmountCents: 5150, recipientAmountCents: 5000 });
+    expect(priceTransfer(parseTransferBody(open), withFee)).toMatchObject({
+      amountCents: 5000,
+      feeCents: 150,
+      debitedAmountCents: 5000,
+      recipientAmountCents: 4850,
+    });
+    expect(priceTransfer(parseTransferBody({ ...open, coverFee: true }), withFee)).toMatchObject({
+      debitedAmountCents: 5150,
+      recipientAmountCents: 5000,
+    });
   });
 
   // fee = 1.00 + 1 % of 25.50 (0.255, rounded to 0.26) = 1.26
@@ -204,7 +244,8 @@ describe('priceTransfer', () => {
   });
 
   it('a code with value keeps coverFee as sent among the compared fields', () => {
-    const fields = (extra: object) => transferComparedFields(parseTransferBody({ destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT }, ...extra }));
+    const fields = (extra: object) =>
+      transferComparedFields(parseTransferBody({ destination: { type: 'pix_copy_paste', value: CODE_WITH_AMOUNT }, ...extra }));
     expect(fields({ coverFee: false })).toEqual(fields({}));
     expect(fields({ coverFee: true })).not.toEqual(fields({}));
   });

@@ -80,10 +80,13 @@ describe('the query, read from text', () => {
     expect([err.status, err.code, err.param, err.message]).toEqual([400, 'invalid_request', '/flag', 'flag deve ser true ou false']);
   });
 
-  it.each(['0', '6', '-1', '1.5', '3.0', '1e3', '+3', ' 3', '0x3', 'true', 'abc', '99999999999999999'])('refuses n=%s with the range', async (value) => {
-    const err = await refusal({ query: `n=${value}` });
-    expect([err.code, err.param, err.message]).toEqual(['invalid_request', '/n', 'n deve ser um inteiro de 1 a 5']);
-  });
+  it.each(['0', '6', '-1', '1.5', '3.0', '1e3', '+3', ' 3', '0x3', 'true', 'abc', '99999999999999999'])(
+    'refuses n=%s with the range',
+    async (value) => {
+      const err = await refusal({ query: `n=${value}` });
+      expect([err.code, err.param, err.message]).toEqual(['invalid_request', '/n', 'n deve ser um inteiro de 1 a 5']);
+    },
+  );
 
   it('refuses a repeated parameter, and an enum value with the code its schema names', async () => {
     const repeated = await refusal({ query: 'n=1&n=2' });
@@ -138,7 +141,15 @@ describe('messages', () => {
   it('say what a valid value is, from the schema', () => {
     expect(expectation(Type.Array(Type.Enum(['x', 'y']), { minItems: 1 }) as never)).toBe('uma lista não vazia de: x, y');
     expect(expectation(Type.String({ minLength: 1, maxLength: 10 }) as never)).toBe('um texto não vazio de até 10 caracteres');
-    expect(expectation(Type.Refine(Type.String(), () => false, () => 'um CPF válido') as never)).toBe('um CPF válido');
+    expect(
+      expectation(
+        Type.Refine(
+          Type.String(),
+          () => false,
+          () => 'um CPF válido',
+        ) as never,
+      ),
+    ).toBe('um CPF válido');
     expect(fieldLabel(['fees', 'charge', 'fixed'])).toBe('fees.charge.fixed');
     expect(fieldLabel(['permissions', '1'])).toBe('permissions[1]');
   });

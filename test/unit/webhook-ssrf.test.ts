@@ -7,8 +7,17 @@ import { checkReceiverUrl, isPublicAddress, isRefusedAddressError, parseReceiver
 // IPv6 forms that carry an IPv4 address: IPv4-compatible (::/96, which ipaddr.js calls unicast), mapped,
 // SIIT, NAT64, 6to4 and Teredo; written as the URL parser normalises them (::127.0.0.1 is ::7f00:1).
 const EMBEDDING_IPV4 = [
-  '::7f00:1', '::a9fe:a9fe', '::a00:1', '::808:808', '::127.0.0.1',
-  '::ffff:0:a00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::808:808', '64:ff9b:1::a00:1', '2002:a00:1::1', '2001:0:4136:e378:8000:63bf:f5ff:fffe',
+  '::7f00:1',
+  '::a9fe:a9fe',
+  '::a00:1',
+  '::808:808',
+  '::127.0.0.1',
+  '::ffff:0:a00:1',
+  '64:ff9b::a9fe:a9fe',
+  '64:ff9b::808:808',
+  '64:ff9b:1::a00:1',
+  '2002:a00:1::1',
+  '2001:0:4136:e378:8000:63bf:f5ff:fffe',
 ];
 
 /** Opens a connection through the guarded agent and tells how it failed. */
@@ -27,8 +36,24 @@ describe('webhook SSRF guard', () => {
   it('tells public unicast addresses from private, loopback, link-local, metadata, CGNAT, multicast and unspecified ones', () => {
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(isPublicAddress(address), address).toBe(true);
     for (const address of [
-      '127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
-      '::1', '::', 'fe80::1', 'fd00:ec2::254', 'fc00::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:8.8.8.8', 'not-an-ip',
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00:ec2::254',
+      'fc00::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:8.8.8.8',
+      'not-an-ip',
     ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
@@ -47,7 +72,14 @@ describe('webhook SSRF guard', () => {
   it('checks the addresses a host resolves to at registration; insecure mode skips it', async () => {
     expect((await checkReceiverUrl('https://93.184.216.34/hook', false)).ok).toBe(true);
     expect((await checkReceiverUrl('https://[2606:4700:4700::1111]/hook', false)).ok).toBe(true);
-    for (const url of ['https://localhost/hook', 'https://127.1/hook', 'https://0x7f000001/', 'https://[::1]/', 'https://169.254.169.254/', 'https://[fd00:ec2::254]/']) {
+    for (const url of [
+      'https://localhost/hook',
+      'https://127.1/hook',
+      'https://0x7f000001/',
+      'https://[::1]/',
+      'https://169.254.169.254/',
+      'https://[fd00:ec2::254]/',
+    ]) {
       const check = await checkReceiverUrl(url, false);
       expect(check.ok, url).toBe(false);
     }

@@ -13,7 +13,13 @@ import {
   type PaidAtRoute,
   type RouteChargeState,
 } from '../../contracts/charge.contract.js';
-import { acceptUpdate, type AcceptOutcome, type Refusal, type SettleOptions, type TransactionStatus } from '../../contracts/transaction.contract.js';
+import {
+  acceptUpdate,
+  type AcceptOutcome,
+  type Refusal,
+  type SettleOptions,
+  type TransactionStatus,
+} from '../../contracts/transaction.contract.js';
 import { eventually } from '../helpers/eventually.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
@@ -40,7 +46,12 @@ class FakeEngine extends FakeRoute {
   }
 
   pay(): PaidAtRoute {
-    const paid: PaidAtRoute = { status: 'paid', paidAt: new Date().toISOString(), amountCents: 10_000, payer: { bankName: 'Banco Teste', state: 'RJ' } };
+    const paid: PaidAtRoute = {
+      status: 'paid',
+      paidAt: new Date().toISOString(),
+      amountCents: 10_000,
+      payer: { bankName: 'Banco Teste', state: 'RJ' },
+    };
     this.routeState = paid;
     return paid;
   }
@@ -295,9 +306,15 @@ describe('charge workflow (time-skipping)', () => {
     const { worker, taskQueue } = await server.worker('charges', engine.activities());
     const input = { requestId: 'req_1', ttlSeconds: 900, draft: draft() };
     await worker.runUntil(async () => {
-      const handle = await server.env.client.workflow.start('chargeWorkflow', { taskQueue, workflowId: `charge-refused-${taskQueue}`, args: [input] });
+      const handle = await server.env.client.workflow.start('chargeWorkflow', {
+        taskQueue,
+        workflowId: `charge-refused-${taskQueue}`,
+        args: [input],
+      });
       const [first, again] = await Promise.all(
-        ['req_1', 'req_2'].map((requestId) => handle.executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint: DRAFT_FINGERPRINT }] })),
+        ['req_1', 'req_2'].map((requestId) =>
+          handle.executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint: DRAFT_FINGERPRINT }] }),
+        ),
       );
       expect(first).toEqual({ outcome: 'refused', refusal: engine.refusal });
       expect(again).toEqual(first);

@@ -38,7 +38,15 @@ afterAll(async () => {
 
 function deps(config: Config): Deps {
   const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().trim().split('\n').map((line) => JSON.parse(line))));
+  stream.on('data', (chunk: Buffer) =>
+    logLines.push(
+      ...chunk
+        .toString()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ),
+  );
   return { config, log: createLogger('info', stream), sql, temporal: server.env.client };
 }
 
@@ -87,20 +95,31 @@ async function withMed<T>(run: Run, scenario: (opened: MedChangeResult, handle: 
   const { worker, taskQueue } = await server.worker('med', activities);
   const medId = `med_${randomBytes(12).toString('hex')}`;
   const input: MedWorkflowInput = {
-    open: { medId, transactionId: run.transactionId, amountCents: null, reason: 'fraud', deadlineSeconds: run.config.medDecisionDeadlineSeconds },
+    open: {
+      medId,
+      transactionId: run.transactionId,
+      amountCents: null,
+      reason: 'fraud',
+      deadlineSeconds: run.config.medDecisionDeadlineSeconds,
+    },
   };
   return worker.runUntil(async () => {
     const handle = await server.env.client.workflow.start('medWorkflow', { taskQueue, workflowId: `med:${medId}`, args: [input] });
     const opened = await handle.executeUpdate(openedUpdate);
     const openedAtMs = await server.env.currentTimeMs();
-    return scenario(opened, { medId, decide: (outcome) => handle.executeUpdate(decideUpdate, { args: [outcome] }), result: () => handle.result() }, openedAtMs);
+    return scenario(
+      opened,
+      { medId, decide: (outcome) => handle.executeUpdate(decideUpdate, { args: [outcome] }), result: () => handle.result() },
+      openedAtMs,
+    );
   });
 }
 
 /** The MED as the admin API answers it, from the read model. */
 const medOf = async (medId: string) => serializeMed((await findMedById(sql, medId))!);
 const overdueFlag = async (medId: string) => (await sql<{ overdue: boolean }[]>`select overdue from meds where id = ${medId}`)[0]!.overdue;
-const eventsOf = (medId: string) => sql<{ id: string; type: string; payload: any }[]>`select id, type, payload from events where med_id = ${medId} order by created_at, id`;
+const eventsOf = (medId: string) =>
+  sql<{ id: string; type: string; payload: any }[]>`select id, type, payload from events where med_id = ${medId} order by created_at, id`;
 
 describe('MED workflow (time-skipping)', () => {
   it('alerts operators once when the default 7-day deadline passes, then still takes the decision', async () => {

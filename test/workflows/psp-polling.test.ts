@@ -8,7 +8,13 @@ import { Context } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { TransferActivities } from '../../activities/transfers.js';
-import { paymentNotifiedSignal, type ChargeDraft, type ChargeTransactionState, type PaidAtRoute, type RouteChargeState } from '../../contracts/charge.contract.js';
+import {
+  paymentNotifiedSignal,
+  type ChargeDraft,
+  type ChargeTransactionState,
+  type PaidAtRoute,
+  type RouteChargeState,
+} from '../../contracts/charge.contract.js';
 import {
   acceptUpdate,
   LOCAL_SETTLEMENT,
@@ -66,7 +72,13 @@ class ChargeRouteFake extends Calls {
   }
 
   pay(): void {
-    const paid: PaidAtRoute = { status: 'paid', paidAt: new Date().toISOString(), amountCents: 10_000, payer: {}, endToEndId: 'E00000000202601011200abcdefghijk' };
+    const paid: PaidAtRoute = {
+      status: 'paid',
+      paidAt: new Date().toISOString(),
+      amountCents: 10_000,
+      payer: {},
+      endToEndId: 'E00000000202601011200abcdefghijk',
+    };
     this.state = paid;
   }
 
@@ -76,7 +88,13 @@ class ChargeRouteFake extends Calls {
       await this.record('persistCharge');
       this.createdAtMs = createdAtMs;
       this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
-      return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created: true, ...(this.remote === undefined ? {} : { remote: this.remote }) };
+      return {
+        outcome: 'persisted',
+        transaction: this.transaction,
+        fingerprint: draft.fingerprint,
+        created: true,
+        ...(this.remote === undefined ? {} : { remote: this.remote }),
+      };
     };
     const openChargeAtRoute: ChargeActivities['openChargeAtRoute'] = async () => {
       await this.record('openChargeAtRoute');
@@ -89,7 +107,13 @@ class ChargeRouteFake extends Calls {
       // As src/charges/lifecycle.ts composes them: a remote route is opened by the workflow's own step.
       persistAndOpenCharge: async (input) => {
         const persisted = await persistCharge(input);
-        if (persisted.outcome === 'refused' || persisted.remote || persisted.transaction.status !== 'pending' || persisted.transaction.opened) return persisted;
+        if (
+          persisted.outcome === 'refused' ||
+          persisted.remote ||
+          persisted.transaction.status !== 'pending' ||
+          persisted.transaction.opened
+        )
+          return persisted;
         return { ...persisted, transaction: await openChargeAtRoute(persisted.transaction.id) };
       },
       openChargeAtRoute,
@@ -137,7 +161,13 @@ class TransferRouteFake extends Calls {
       persistTransfer: async (draft) => {
         await this.record('persistTransfer');
         this.transaction ??= pendingTransfer(draft);
-        return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created: true, ...(this.remote === undefined ? {} : { remote: this.remote }) };
+        return {
+          outcome: 'persisted',
+          transaction: this.transaction,
+          fingerprint: draft.fingerprint,
+          created: true,
+          ...(this.remote === undefined ? {} : { remote: this.remote }),
+        };
       },
       sendTransferAtRoute: async () => {
         await this.record('sendTransferAtRoute');
@@ -174,12 +204,19 @@ interface Run {
   patches: () => Promise<string[]>;
 }
 
-async function withWorkflow<T>(workflowType: string, input: { requestId: string; draft: { accountId: string; externalId: string; fingerprint: string } }, activities: object, scenario: (run: Run) => Promise<T>): Promise<T> {
+async function withWorkflow<T>(
+  workflowType: string,
+  input: { requestId: string; draft: { accountId: string; externalId: string; fingerprint: string } },
+  activities: object,
+  scenario: (run: Run) => Promise<T>,
+): Promise<T> {
   const { worker, taskQueue } = await server.worker('psp', activities);
   const workflowId = `${workflowType}:${input.draft.accountId}:${input.draft.externalId}`;
   return worker.runUntil(async () => {
     const handle = await server.env.client.workflow.start(workflowType, { taskQueue, workflowId, args: [input] });
-    expect((await handle.executeUpdate(acceptUpdate, { args: [{ requestId: input.requestId, fingerprint: input.draft.fingerprint }] })).outcome).toBe('created');
+    expect(
+      (await handle.executeUpdate(acceptUpdate, { args: [{ requestId: input.requestId, fingerprint: input.draft.fingerprint }] })).outcome,
+    ).toBe('created');
     return scenario({
       workflowId,
       result: () => handle.result() as Promise<TransactionState | null>,
@@ -197,7 +234,12 @@ async function withWorkflow<T>(workflowType: string, input: { requestId: string;
 }
 
 const withCharge = <T>(fake: ChargeRouteFake, scenario: (run: Run) => Promise<T>) =>
-  withWorkflow('chargeWorkflow', { requestId: 'req_1', ttlSeconds: TTL_SECONDS, draft: chargeDraft() } as never, fake.activities(), scenario);
+  withWorkflow(
+    'chargeWorkflow',
+    { requestId: 'req_1', ttlSeconds: TTL_SECONDS, draft: chargeDraft() } as never,
+    fake.activities(),
+    scenario,
+  );
 const withTransfer = <T>(fake: TransferRouteFake, scenario: (run: Run) => Promise<T>) =>
   withWorkflow('transferWorkflow', { requestId: 'req_1', draft: transferDraft('psp') } as never, fake.activities(), scenario);
 
@@ -249,7 +291,7 @@ describe('polling of a remote route (time-skipping)', () => {
   it('charge: polls until the expiry, then cancels at the route exactly at expiresAt', async () => {
     const fake = new ChargeRouteFake(true);
     await withCharge(fake, async ({ result }) => {
-      expect((await result())).toMatchObject({ status: 'cancelled' });
+      expect(await result()).toMatchObject({ status: 'cancelled' });
     });
     expect(fake.expired).toBe(true);
     const { createdAtMs } = fake;
@@ -279,7 +321,10 @@ describe('polling of a remote route (time-skipping)', () => {
 
   it('transfer: sent by a regular activity, polled 5 s after the send and then backing off to a minute until the route answers', async () => {
     const fake = new TransferRouteFake(true);
-    fake.answers = [...Array.from({ length: REMOTE_GAPS.length }, (): RouteTransferState => ({ status: 'pending' })), { status: 'approved', settledAt: '2026-01-01T00:00:00.000Z' }];
+    fake.answers = [
+      ...Array.from({ length: REMOTE_GAPS.length }, (): RouteTransferState => ({ status: 'pending' })),
+      { status: 'approved', settledAt: '2026-01-01T00:00:00.000Z' },
+    ];
     await withTransfer(fake, async ({ result, patches }) => {
       expect((await result())!.status).toBe('approved');
       expect(await patches()).toContain(REMOTE_ROUTE_CALLS);

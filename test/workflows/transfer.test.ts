@@ -84,7 +84,12 @@ const APPROVED: RouteTransferState = { status: 'approved', settledAt: '2026-01-0
 /** Starts a transfer workflow the way the API does (update-with-start of `accept`) and runs `scenario` while a worker serves it. */
 async function withTransfer<T>(
   network: FakeNetwork,
-  scenario: (run: { accepted: AcceptOutcome; workflowId: string; startedAtMs: number; result: () => Promise<TransactionState | null> }) => Promise<T>,
+  scenario: (run: {
+    accepted: AcceptOutcome;
+    workflowId: string;
+    startedAtMs: number;
+    result: () => Promise<TransactionState | null>;
+  }) => Promise<T>,
 ): Promise<T> {
   const { worker, taskQueue } = await server.worker('transfers', network.activities());
   const input = { requestId: 'req_1', draft: transferDraft() };

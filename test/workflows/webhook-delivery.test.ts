@@ -4,15 +4,18 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import type { AttemptInput } from '../../src/webhooks/attempt.js';
-import { FIRST_ATTEMPT_WAIT_MS, firstAttemptSignal, MAX_AUTOMATIC_ATTEMPTS, type RetrySchedule } from '../../contracts/webhook-delivery.contract.js';
+import {
+  FIRST_ATTEMPT_WAIT_MS,
+  firstAttemptSignal,
+  MAX_AUTOMATIC_ATTEMPTS,
+  type RetrySchedule,
+} from '../../contracts/webhook-delivery.contract.js';
 import type { AttemptOutcome, WebhookDeliveryInput, WebhookDeliveryResult } from '../../contracts/webhook-delivery.contract.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 
 const server = timeSkippingServer('webhook-delivery.ts');
 const DEFAULTS = loadConfig({});
 const DEFAULT_SCHEDULE: RetrySchedule = { initialMs: DEFAULTS.webhookRetryInitialMs, maxMs: DEFAULTS.webhookRetryMaxMs };
-
-
 
 interface Call {
   input: AttemptInput;
@@ -23,7 +26,11 @@ interface Call {
  * Runs one delivery workflow against a fake attempt activity that answers `outcomes` in turn; `firstOutcome`
  * is signalled as the outcome of an attempt 1 made outside the run, `startedAtMs` is when the run started.
  */
-async function runDelivery(input: Omit<WebhookDeliveryInput, 'deliveryId'>, outcomes: (n: number) => AttemptOutcome, firstOutcome?: AttemptOutcome) {
+async function runDelivery(
+  input: Omit<WebhookDeliveryInput, 'deliveryId'>,
+  outcomes: (n: number) => AttemptOutcome,
+  firstOutcome?: AttemptOutcome,
+) {
   const calls: Call[] = [];
   const { worker, taskQueue } = await server.worker('webhooks', {
     async attemptWebhookDelivery(attempt: AttemptInput): Promise<AttemptOutcome> {
@@ -34,7 +41,11 @@ async function runDelivery(input: Omit<WebhookDeliveryInput, 'deliveryId'>, outc
   const deliveryId = `whd_${randomBytes(8).toString('hex')}`;
   const startedAtMs = await server.env.currentTimeMs();
   const result: WebhookDeliveryResult = await worker.runUntil(async () => {
-    const handle = await server.env.client.workflow.start('webhookDeliveryWorkflow', { taskQueue, workflowId: `webhook-delivery:${deliveryId}`, args: [{ deliveryId, ...input }] });
+    const handle = await server.env.client.workflow.start('webhookDeliveryWorkflow', {
+      taskQueue,
+      workflowId: `webhook-delivery:${deliveryId}`,
+      args: [{ deliveryId, ...input }],
+    });
     if (firstOutcome) await handle.signal(firstAttemptSignal, firstOutcome);
     return handle.result();
   });
@@ -58,9 +69,7 @@ describe('webhook delivery workflow: retry schedule', () => {
       (n) => (n <= 3 ? 'failed' : 'delivered'),
     );
     expect(result).toEqual({ outcome: 'delivered', attempts: 4 });
-    expect(calls.map((c) => c.input)).toEqual(
-      [1, 2, 3, 4].map(() => ({ deliveryId, trigger: 'automatic', lastAttempt: false })),
-    );
+    expect(calls.map((c) => c.input)).toEqual([1, 2, 3, 4].map(() => ({ deliveryId, trigger: 'automatic', lastAttempt: false })));
     expectGaps(gaps, [5000, 10_000, 20_000]);
   });
 
@@ -76,7 +85,10 @@ describe('webhook delivery workflow: retry schedule', () => {
   });
 
   it('caps the wait at the configured maximum', async () => {
-    const { result, gaps } = await runDelivery({ trigger: 'automatic', attempts: 8, schedule: { initialMs: 1000, maxMs: 3000 } }, () => 'failed');
+    const { result, gaps } = await runDelivery(
+      { trigger: 'automatic', attempts: 8, schedule: { initialMs: 1000, maxMs: 3000 } },
+      () => 'failed',
+    );
     expect(result.attempts).toBe(8);
     expectGaps(gaps, [1000, 2000, 3000, 3000, 3000, 3000, 3000]);
   });

@@ -30,13 +30,22 @@ export class AdminClient {
     return text;
   }
 
-  private async send(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ res: Response; text: string }> {
+  private async send(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<{ res: Response; text: string }> {
     const url = `${this.baseUrl}/admin${path}`;
     let res: Response;
     try {
       res = await fetch(url, {
         method,
-        headers: { ...headers, authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...headers,
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {

@@ -53,13 +53,19 @@ export function numberOption(options: OptionValues, name: string): number | unde
 export function listOption(options: OptionValues, name: string): string[] | undefined {
   const value = options[name];
   if (typeof value !== 'string') return undefined;
-  return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 /** Drops undefined fields, and objects left empty by that, so only what the operator set is sent. */
 export function compact(value: Record<string, unknown>): Record<string, unknown> | undefined {
   const entries = Object.entries(value)
-    .map(([key, item]) => [key, item !== null && typeof item === 'object' && !Array.isArray(item) ? compact(item as Record<string, unknown>) : item] as const)
+    .map(
+      ([key, item]) =>
+        [key, item !== null && typeof item === 'object' && !Array.isArray(item) ? compact(item as Record<string, unknown>) : item] as const,
+    )
     .filter(([, item]) => item !== undefined);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }

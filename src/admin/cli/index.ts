@@ -38,7 +38,11 @@ function commandHelp(group: CommandGroup, command: Command): string {
 }
 
 function groupHelp(group: CommandGroup): string {
-  return [`pixctl ${group.name}: ${group.summary}`, '', ...group.commands.map((c) => `  ${commandLine(group, c)}\n      ${c.summary}`)].join('\n');
+  return [
+    `pixctl ${group.name}: ${group.summary}`,
+    '',
+    ...group.commands.map((c) => `  ${commandLine(group, c)}\n      ${c.summary}`),
+  ].join('\n');
 }
 
 function overallHelp(): string {
@@ -53,7 +57,12 @@ function overallHelp(): string {
   ].join('\n');
 }
 
-async function runCommand(group: CommandGroup, command: Command, argv: string[], config: CliConfig): Promise<{ text: string; status: number }> {
+async function runCommand(
+  group: CommandGroup,
+  command: Command,
+  argv: string[],
+  config: CliConfig,
+): Promise<{ text: string; status: number }> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { ...command.options, ...GLOBAL_OPTIONS }, allowPositionals: true, strict: true });
@@ -91,7 +100,9 @@ export async function main(argv: string[], config: CliConfig): Promise<number> {
   const command = group.commands.find((c) => c.name === commandName);
   if (!command) {
     const help = commandName === '--help' || commandName === '-h';
-    (help ? console.log : console.error)(`${help || commandName === undefined ? '' : `pixctl: unknown command "${group.name} ${commandName}"\n\n`}${groupHelp(group)}`);
+    (help ? console.log : console.error)(
+      `${help || commandName === undefined ? '' : `pixctl: unknown command "${group.name} ${commandName}"\n\n`}${groupHelp(group)}`,
+    );
     return help ? 0 : 2;
   }
   try {

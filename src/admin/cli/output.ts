@@ -11,7 +11,9 @@ function cell(value: unknown): string {
 /** `{fees: {charge: {fixed: 1}}}` → `[['fees.charge.fixed', 1]]`. */
 function flatten(value: Record<string, unknown>, prefix = ''): Array<[string, unknown]> {
   return Object.entries(value).flatMap(([key, item]) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item) ? flatten(item as Record<string, unknown>, `${prefix}${key}.`) : [[`${prefix}${key}`, item] as [string, unknown]],
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? flatten(item as Record<string, unknown>, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, item] as [string, unknown]],
   );
 }
 
@@ -28,7 +30,8 @@ export function table(data: unknown): string {
     const headers = [...new Set(rows.flatMap((row) => row.map(([key]) => key)))];
     return columns([headers, ...rows.map((row) => headers.map((header) => cell(row.find(([key]) => key === header)?.[1])))]);
   }
-  if (data !== null && typeof data === 'object') return columns(flatten(data as Record<string, unknown>).map(([key, value]) => [key, cell(value)]));
+  if (data !== null && typeof data === 'object')
+    return columns(flatten(data as Record<string, unknown>).map(([key, value]) => [key, cell(value)]));
   return cell(data);
 }
 

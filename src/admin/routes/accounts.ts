@@ -39,8 +39,15 @@ const feeRule = (what: string, withDefaults: boolean) =>
 function settings(withDefaults: boolean) {
   const byDefault = (value: unknown) => (withDefaults ? { default: value } : {});
   return {
-    status: Type.Optional(Type.Enum(['active', 'blocked'], { description: 'blocked: a conta não autentica nem opera', ...byDefault('active') })),
-    kycStatus: Type.Optional(Type.Enum(['approved', 'pending'], { description: 'Verificação de identidade; operações financeiras exigem approved', ...byDefault('pending') })),
+    status: Type.Optional(
+      Type.Enum(['active', 'blocked'], { description: 'blocked: a conta não autentica nem opera', ...byDefault('active') }),
+    ),
+    kycStatus: Type.Optional(
+      Type.Enum(['approved', 'pending'], {
+        description: 'Verificação de identidade; operações financeiras exigem approved',
+        ...byDefault('pending'),
+      }),
+    ),
     withdrawalsBlocked: Type.Optional(Type.Boolean({ description: 'true: transferências recusadas com 423', ...byDefault(false) })),
     pixReceivingEnabled: Type.Optional(Type.Boolean({ description: 'false: cobranças recusadas com 422', ...byDefault(true) })),
     fees: Type.Optional(
@@ -60,7 +67,11 @@ function settings(withDefaults: boolean) {
       ),
     ),
     route: Type.Optional(
-      Type.String({ minLength: 1, description: 'Rota Pix das operações da conta: simulator ou uma rota de PIX_ROUTES_FILE (GET /admin/routes)', ...byDefault('simulator') }),
+      Type.String({
+        minLength: 1,
+        description: 'Rota Pix das operações da conta: simulator ou uma rota de PIX_ROUTES_FILE (GET /admin/routes)',
+        ...byDefault('simulator'),
+      }),
     ),
   };
 }
@@ -100,19 +111,25 @@ const AccountSchema = closed(
 const AccountWithBalanceSchema = Type.Object(
   {
     ...AccountSchema.properties,
-    balance: closed({ currency: Type.Literal('BRL'), available: Type.Number(), reserved: Type.Number({ description: 'Transferências pendentes e valores retidos por MEDs' }) }),
+    balance: closed({
+      currency: Type.Literal('BRL'),
+      available: Type.Number(),
+      reserved: Type.Number({ description: 'Transferências pendentes e valores retidos por MEDs' }),
+    }),
   },
   { additionalProperties: false },
 );
 
 type FeeRuleInput = { fixed?: number; percent?: number } | undefined;
-const feeRuleOf = (rule: FeeRuleInput) => rule && { fixedCents: rule.fixed === undefined ? undefined : reaisToCents(rule.fixed)!, percent: rule.percent };
+const feeRuleOf = (rule: FeeRuleInput) =>
+  rule && { fixedCents: rule.fixed === undefined ? undefined : reaisToCents(rule.fixed)!, percent: rule.percent };
 const cents = (reais: number | undefined) => (reais === undefined ? undefined : reaisToCents(reais)!);
 
 /** The route names this engine knows are its configured routes; any other is a 400 naming the field. */
 function knownRoute(deps: Deps, route: string | undefined): string | undefined {
   const names = routeNames(deps.config);
-  if (route !== undefined && !names.includes(route)) throw invalidRequest(`route deve ser uma rota configurada (${names.join(', ')})`, '/route');
+  if (route !== undefined && !names.includes(route))
+    throw invalidRequest(`route deve ser uma rota configurada (${names.join(', ')})`, '/route');
   return route;
 }
 
@@ -124,7 +141,11 @@ function settingsOf(deps: Deps, body: Partial<Static<typeof AccountPatchBody>>):
     withdrawalsBlocked: body.withdrawalsBlocked,
     pixReceivingEnabled: body.pixReceivingEnabled,
     fees: body.fees && { charge: feeRuleOf(body.fees.charge), transfer: feeRuleOf(body.fees.transfer) },
-    limits: body.limits && { chargeMinCents: cents(body.limits.chargeMin), chargeMaxCents: cents(body.limits.chargeMax), transferMinCents: cents(body.limits.transferMin) },
+    limits: body.limits && {
+      chargeMinCents: cents(body.limits.chargeMin),
+      chargeMaxCents: cents(body.limits.chargeMax),
+      transferMinCents: cents(body.limits.transferMin),
+    },
     route: knownRoute(deps, body.route),
   };
 }
@@ -178,7 +199,11 @@ async function uniqueIdentity<T>(deps: Deps, input: NewAccount, write: Promise<T
     if (!field) throw err;
     const holder = await accountHolding(deps.sql, field, input[field]);
     const what = field === 'document' ? 'este documento' : 'este e-mail';
-    throw new ApiError(409, 'duplicate_account', `Já existe uma conta${holder ? ` (${holder})` : ''} com ${what}; para criar outra mesmo assim, envie allowDuplicate: true`);
+    throw new ApiError(
+      409,
+      'duplicate_account',
+      `Já existe uma conta${holder ? ` (${holder})` : ''} com ${what}; para criar outra mesmo assim, envie allowDuplicate: true`,
+    );
   }
 }
 

@@ -7,7 +7,13 @@ import { within } from '../../async/within.js';
 import type { Deps } from '../../runtime/deps.js';
 
 /** Runs `step` for at most ACCEPT_WAIT_MS; its failure is logged with `context`, never thrown. */
-export async function afterCommit(deps: Pick<Deps, 'config' | 'log'>, context: Record<string, unknown>, step: () => Promise<unknown>): Promise<void> {
-  const attempted = step().catch((err) => deps.log.warn({ err, ...context }, 'simulator: step after the commit failed; the committed result stands'));
+export async function afterCommit(
+  deps: Pick<Deps, 'config' | 'log'>,
+  context: Record<string, unknown>,
+  step: () => Promise<unknown>,
+): Promise<void> {
+  const attempted = step().catch((err) =>
+    deps.log.warn({ err, ...context }, 'simulator: step after the commit failed; the committed result stands'),
+  );
   await within(attempted, deps.config.acceptWaitMs);
 }

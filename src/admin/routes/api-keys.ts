@@ -19,7 +19,11 @@ const MAX_ALLOWED_IPS = 100;
 const KeyGrantBody = closed({
   permissions: Type.Array(Type.Enum([...PERMISSIONS]), { minItems: 1, description: 'Permissões da chave (repetições são ignoradas)' }),
   allowedIps: Type.Optional(
-    Type.Array(ipOrCidr, { maxItems: MAX_ALLOWED_IPS, default: [], description: 'IPs ou faixas CIDR de onde a chave pode ser usada; vazia: qualquer origem' }),
+    Type.Array(ipOrCidr, {
+      maxItems: MAX_ALLOWED_IPS,
+      default: [],
+      description: 'IPs ou faixas CIDR de onde a chave pode ser usada; vazia: qualquer origem',
+    }),
   ),
 });
 

@@ -58,7 +58,9 @@ function decoded(segment: string): string {
 export function codecLoggedPath(uiSecret: string | null): (path: string) => string {
   return (path) => {
     const segments = path.split('/');
-    const underCodec = decoded(segments.find((segment) => segment !== '') ?? '').toLowerCase().startsWith('codec');
+    const underCodec = decoded(segments.find((segment) => segment !== '') ?? '')
+      .toLowerCase()
+      .startsWith('codec');
     const masked = (segment: string) => {
       const text = decoded(segment);
       return underCodec ? !CODEC_WORDS.has(text.toLowerCase()) : uiSecret !== null && text.includes(uiSecret);
@@ -82,7 +84,8 @@ function cors(ctx: Koa.Context, origins: string[]): void {
 }
 
 function bytes(value: unknown, pointer: string): Uint8Array {
-  if (typeof value !== 'string' || !BASE64.test(value) || value.length % 4 !== 0) throw invalidRequest(`${pointer} deve ser um texto em base64`);
+  if (typeof value !== 'string' || !BASE64.test(value) || value.length % 4 !== 0)
+    throw invalidRequest(`${pointer} deve ser um texto em base64`);
   return Buffer.from(value, 'base64');
 }
 
@@ -118,7 +121,9 @@ function payloadJson(payload: Payload) {
 function refusal(err: PayloadDecryptionError): ApiError {
   return err.reason === 'unknown_key'
     ? invalidRequest(`Payload cifrado com a chave "${err.keyId}", que este processo não tem (PAYLOAD_KEYS / PAYLOAD_KEYS_FILE)`)
-    : invalidRequest(`Payload cifrado inválido${err.keyId ? ` para a chave "${err.keyId}"` : ''}: alterado ou sem a identificação da chave`);
+    : invalidRequest(
+        `Payload cifrado inválido${err.keyId ? ` para a chave "${err.keyId}"` : ''}: alterado ou sem a identificação da chave`,
+      );
 }
 
 /** Serves /codec/… and hands every other path to the admin API. */
@@ -154,7 +159,9 @@ export function codecEndpoint(deps: Deps, options: CodecEndpointOptions): Koa.Mi
       return;
     }
     if (ctx.method !== 'POST') {
-      throw new ApiError(405, 'method_not_allowed', `Método ${ctx.method} não permitido neste endereço; use POST`, { Allow: 'POST, OPTIONS' });
+      throw new ApiError(405, 'method_not_allowed', `Método ${ctx.method} não permitido neste endereço; use POST`, {
+        Allow: 'POST, OPTIONS',
+      });
     }
     if (!viaUi) return options.auth(ctx, () => serve(ctx, operation));
     checkUiSecret(match[1]!.slice('/ui/'.length));

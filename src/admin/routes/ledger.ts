@@ -9,7 +9,11 @@ import type { AdminRoute } from './index.js';
 
 async function check(ctx: Koa.Context, deps: Deps) {
   const report = await ledgerReport(deps.sql);
-  if (!report.ok) deps.log.error({ alert: 'ledger_violation', violations: report.violations.slice(0, 20), count: report.violations.length }, 'ledger check found violations');
+  if (!report.ok)
+    deps.log.error(
+      { alert: 'ledger_violation', violations: report.violations.slice(0, 20), count: report.violations.length },
+      'ledger check found violations',
+    );
   ok(ctx, report);
 }
 
@@ -39,7 +43,8 @@ export const LEDGER_ROUTES: AdminRoute[] = [
   {
     method: 'GET',
     path: '/ledger/check',
-    summary: 'Verifica as invariantes do razão: lançamentos que somam zero, saldos iguais às suas entradas, nenhum saldo de cliente negativo',
+    summary:
+      'Verifica as invariantes do razão: lançamentos que somam zero, saldos iguais às suas entradas, nenhum saldo de cliente negativo',
     operationId: 'checkLedger',
     response: LedgerReportSchema,
     handler: check,

@@ -22,10 +22,14 @@ const DEFAULT_REASON = 'fraud';
 const NotificationBody = closed({
   transactionId: trimmedText(100, 'A cobrança contestada: id da transação (txn_…)'),
   amount: Type.Optional(reaisField(true, 'Valor contestado em reais; padrão: o que ainda não foi devolvido da cobrança')),
-  reason: Type.Optional(trimmedText(200, `Motivo informado pela instituição do pagador, por exemplo fraud ou operational_failure (padrão ${DEFAULT_REASON})`)),
+  reason: Type.Optional(
+    trimmedText(200, `Motivo informado pela instituição do pagador, por exemplo fraud ou operational_failure (padrão ${DEFAULT_REASON})`),
+  ),
 });
 
-const DecisionBody = closed({ outcome: Type.Enum([...MED_OUTCOMES], { description: 'accepted: devolve o valor retido ao pagador; rejected: libera a retenção' }) });
+const DecisionBody = closed({
+  outcome: Type.Enum([...MED_OUTCOMES], { description: 'accepted: devolve o valor retido ao pagador; rejected: libera a retenção' }),
+});
 
 function answer(ctx: Koa.Context, { result, pending }: MedAnswer, status: number, extra: Record<string, unknown> = {}): void {
   if (!result.ok) throw result.code === 'not_found' ? notFound(result.message) : operationRefused(result.message);
@@ -42,7 +46,8 @@ async function open(ctx: Koa.Context, deps: Deps) {
     reason: body.reason?.trim() ?? DEFAULT_REASON,
   };
   const opened = await openMedThroughWorkflow(deps, notification, key);
-  if (opened.result.ok && !opened.repeated) deps.log.info({ medId: opened.result.med.id, transactionId: notification.transactionId, pending: opened.pending }, 'MED opened');
+  if (opened.result.ok && !opened.repeated)
+    deps.log.info({ medId: opened.result.med.id, transactionId: notification.transactionId, pending: opened.pending }, 'MED opened');
   answer(ctx, opened, opened.repeated ? 200 : 201, key === null ? {} : { idempotent: opened.repeated });
 }
 

@@ -37,7 +37,13 @@ const PayBody = closed({
         document: Type.Optional(documentField('CPF ou CNPJ do pagador')),
         email: Type.Optional(emailField('E-mail do pagador')),
         bankName: Type.Optional(payerText(`Banco do pagador (padrão ${DEFAULT_BANK.bankName})`, () => true, 'um texto não vazio')),
-        state: Type.Optional(payerText(`UF do pagador (padrão ${DEFAULT_BANK.state})`, (state) => UF.test(state), 'a sigla de uma UF (duas letras maiúsculas)')),
+        state: Type.Optional(
+          payerText(
+            `UF do pagador (padrão ${DEFAULT_BANK.state})`,
+            (state) => UF.test(state),
+            'a sigla de uma UF (duas letras maiúsculas)',
+          ),
+        ),
       },
       { description: 'Quem paga; o que faltar vem do pagador que a cobrança indica, num banco simulado' },
     ),
@@ -113,7 +119,8 @@ async function pay(ctx: Koa.Context, deps: Deps) {
     if (!(err instanceof ChargeNotPayable)) throw err;
     // A retried payment: the network tells the receiver again, in case the first notification was lost
     // (the charge's workflow confirms with the route, so a repeated notification changes nothing).
-    if (err.reason === 'already_paid') await afterCommit(deps, { transactionId: charge.transactionId }, () => notifyChargePaid(deps, charge.transactionId));
+    if (err.reason === 'already_paid')
+      await afterCommit(deps, { transactionId: charge.transactionId }, () => notifyChargePaid(deps, charge.transactionId));
     throw REFUSALS[err.reason]();
   }
   await afterCommit(deps, { transactionId: paid.transactionId }, () => notifyChargePaid(deps, paid.transactionId));

@@ -23,14 +23,17 @@ import type { AdminRoute } from './index.js';
 const OUTCOMES = ['approved', 'failed'] as const;
 type Outcome = (typeof OUTCOMES)[number];
 
-const CompleteBody = closed({ outcome: Type.Enum([...OUTCOMES], { description: 'approved: o valor voltou ao pagador; failed: não voltou, a reserva volta ao saldo' }) });
+const CompleteBody = closed({
+  outcome: Type.Enum([...OUTCOMES], { description: 'approved: o valor voltou ao pagador; failed: não voltou, a reserva volta ao saldo' }),
+});
 
 async function recordOutcome(deps: Deps, refundId: string, outcome: Outcome): Promise<void> {
   try {
     await completeRefund(deps.sql, refundId, outcome);
   } catch (err) {
     if (!(err instanceof RefundNotPending)) throw err;
-    if (err.status === 'not_found') throw new ApiError(409, 'invalid_request', 'A devolução ainda não chegou à rede; tente novamente em instantes');
+    if (err.status === 'not_found')
+      throw new ApiError(409, 'invalid_request', 'A devolução ainda não chegou à rede; tente novamente em instantes');
     if (err.status !== outcome) throw new ApiError(409, 'invalid_request', `A devolução já foi concluída na rede (${err.status})`);
   }
 }

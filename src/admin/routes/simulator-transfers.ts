@@ -22,7 +22,9 @@ import type { AdminRoute } from './index.js';
 const OUTCOMES = ['approved', 'failed'] as const;
 type Outcome = (typeof OUTCOMES)[number];
 
-const CompleteBody = closed({ outcome: Type.Enum([...OUTCOMES], { description: 'approved: a transferência foi feita; failed: não foi, o valor volta ao saldo' }) });
+const CompleteBody = closed({
+  outcome: Type.Enum([...OUTCOMES], { description: 'approved: a transferência foi feita; failed: não foi, o valor volta ao saldo' }),
+});
 
 /** The network records the outcome; a transfer it already settled the same way is a repeat, not an error. */
 async function recordOutcome(deps: Deps, transferId: string, outcome: Outcome): Promise<void> {
@@ -30,7 +32,8 @@ async function recordOutcome(deps: Deps, transferId: string, outcome: Outcome): 
     await completeTransfer(deps.sql, transferId, outcome);
   } catch (err) {
     if (!(err instanceof TransferNotPending)) throw err;
-    if (err.status === 'not_found') throw new ApiError(409, 'invalid_request', 'A transferência ainda não chegou à rede; tente novamente em instantes');
+    if (err.status === 'not_found')
+      throw new ApiError(409, 'invalid_request', 'A transferência ainda não chegou à rede; tente novamente em instantes');
     if (err.status !== outcome) throw new ApiError(409, 'invalid_request', `A transferência já foi concluída na rede (${err.status})`);
   }
 }
@@ -45,7 +48,11 @@ async function complete(ctx: Koa.Context, deps: Deps) {
   const settled = () => transferSettled(deps, before.accountId, before.externalId);
   await afterCommit(deps, { transactionId: before.id }, () => notifyTransferAnswered(deps, before.id).then(settled));
   let known: TransactionRow = before;
-  await afterCommit(deps, { transactionId: before.id }, async () => (known = (await findTransaction(deps.sql, before.accountId, before.id)) ?? before));
+  await afterCommit(
+    deps,
+    { transactionId: before.id },
+    async () => (known = (await findTransaction(deps.sql, before.accountId, before.id)) ?? before),
+  );
   ok(ctx, serializeTransaction(known), known.status === 'pending' ? 202 : 200);
 }
 

@@ -30,7 +30,10 @@ const WebhookEndpointSchema = closed(
 );
 
 const RegisteredEndpointSchema = Type.Object(
-  { ...WebhookEndpointSchema.properties, secret: Type.String({ description: 'Segredo das assinaturas (X-Service-Signature); mostrado só nesta resposta' }) },
+  {
+    ...WebhookEndpointSchema.properties,
+    secret: Type.String({ description: 'Segredo das assinaturas (X-Service-Signature); mostrado só nesta resposta' }),
+  },
   { additionalProperties: false },
 );
 

@@ -15,7 +15,9 @@ export const listMedsRoute = accountListRoute({
   summary: 'Lista as MEDs (contestações) da conta, das mais recentes para as mais antigas',
   operationId: 'listMeds',
   filters: {
-    status: Type.Optional(Type.Enum([...MED_STATUSES], { description: 'Filtra pelo status da MED', [ERROR_CODE_KEYWORD]: 'invalid_med_status' })),
+    status: Type.Optional(
+      Type.Enum([...MED_STATUSES], { description: 'Filtra pelo status da MED', [ERROR_CODE_KEYWORD]: 'invalid_med_status' }),
+    ),
   },
   item: MedSchema,
   list: listMeds,

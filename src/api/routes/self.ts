@@ -18,7 +18,16 @@ function memoByConfig<T>(make: (catalogue: ServiceCatalogue) => T, routes: () =>
   return (config) => {
     if (!made.has(config)) {
       const table = routes();
-      made.set(config, make({ routes: table, baseUrl: apiBaseUrl(config), mcpUrl: mcpUrl(config), mcpTools: toolsFor(table).map((t) => t.name), events: WEBHOOK_EVENTS }));
+      made.set(
+        config,
+        make({
+          routes: table,
+          baseUrl: apiBaseUrl(config),
+          mcpUrl: mcpUrl(config),
+          mcpTools: toolsFor(table).map((t) => t.name),
+          events: WEBHOOK_EVENTS,
+        }),
+      );
     }
     return made.get(config)!;
   };
@@ -30,7 +39,12 @@ const OpenApiDocumentSchema = rawResponse(
 );
 const LlmsTxtSchema = rawResponse(Type.String({ description: 'Markdown text following the llms.txt convention' }), 'text/plain');
 
-const publicRoute: Pick<RouteSpec, 'method' | 'permission' | 'financial' | 'successStatuses'> = { method: 'GET', permission: null, financial: false, successStatuses: [200] };
+const publicRoute: Pick<RouteSpec, 'method' | 'permission' | 'financial' | 'successStatuses'> = {
+  method: 'GET',
+  permission: null,
+  financial: false,
+  successStatuses: [200],
+};
 
 /** A document answered as it is, without the envelope, with its own content type. */
 function documentRoute(
@@ -62,12 +76,22 @@ export function selfDescriptionRoutes(routes: () => RouteSpec[]): RouteSpec[] {
       handler: async (ctx, deps) => ok(ctx, summary(deps.config)),
     },
     documentRoute(
-      { path: '/openapi.json', summary: 'Especificação OpenAPI 3.1 deste serviço', operationId: 'getOpenApiDocument', response: OpenApiDocumentSchema },
+      {
+        path: '/openapi.json',
+        summary: 'Especificação OpenAPI 3.1 deste serviço',
+        operationId: 'getOpenApiDocument',
+        response: OpenApiDocumentSchema,
+      },
       'application/json',
       document,
     ),
     documentRoute(
-      { path: '/llms.txt', summary: 'Resumo em texto para modelos de linguagem (llms.txt)', operationId: 'getLlmsTxt', response: LlmsTxtSchema },
+      {
+        path: '/llms.txt',
+        summary: 'Resumo em texto para modelos de linguagem (llms.txt)',
+        operationId: 'getLlmsTxt',
+        response: LlmsTxtSchema,
+      },
       'text/plain; charset=utf-8',
       text,
     ),

@@ -25,8 +25,15 @@ export const listTransactionsRoute = accountListRoute({
   summary: 'Lista as transações da conta, das mais recentes para as mais antigas',
   operationId: 'listTransactions',
   filters: {
-    status: Type.Optional(Type.Enum([...TRANSACTION_STATUSES], { description: 'Filtra pelo status', [ERROR_CODE_KEYWORD]: 'invalid_status' })),
-    type: Type.Optional(Type.Enum([...LISTED_TYPES], { description: 'payment (cobranças) ou withdrawal (transferências)', [ERROR_CODE_KEYWORD]: 'invalid_type' })),
+    status: Type.Optional(
+      Type.Enum([...TRANSACTION_STATUSES], { description: 'Filtra pelo status', [ERROR_CODE_KEYWORD]: 'invalid_status' }),
+    ),
+    type: Type.Optional(
+      Type.Enum([...LISTED_TYPES], {
+        description: 'payment (cobranças) ou withdrawal (transferências)',
+        [ERROR_CODE_KEYWORD]: 'invalid_type',
+      }),
+    ),
   },
   item: TransactionSchema,
   list: listTransactions,

@@ -19,6 +19,7 @@ export const createTransferRoute = creationRoute({
   ],
   workflowId: transferWorkflowId,
   // The QR image is read first, as the creation does: its own refusals come before the body's.
-  refuseBody: async (body, _deps, ctx) => void parseTransferBody(await readQrImageDestination(body, (ctx.state.caller as Caller).account.id)),
+  refuseBody: async (body, _deps, ctx) =>
+    void parseTransferBody(await readQrImageDestination(body, (ctx.state.caller as Caller).account.id)),
   create: createTransfer,
 });

@@ -12,7 +12,10 @@ import type { RouteSpec } from '../../routing/public-route.js';
 
 export const PublicIndicatorsSchema = Type.Object(
   {
-    transacoesConcluidas: Type.Integer({ minimum: 0, description: 'Approved transactions (charges paid and transfers sent) of the platform' }),
+    transacoesConcluidas: Type.Integer({
+      minimum: 0,
+      description: 'Approved transactions (charges paid and transfers sent) of the platform',
+    }),
     contasCriadas: Type.Integer({ minimum: 0, description: 'Accounts created' }),
     volumeMovimentado: Type.Number({ minimum: 0, description: 'Sum of the amounts of the approved transactions, in reais' }),
     moeda: Type.Literal('BRL'),

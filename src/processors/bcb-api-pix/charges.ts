@@ -6,7 +6,15 @@
 import { buildBrCode } from '../../domain/brcode.js';
 import { qrPngBase64 } from '../../domain/qrcode.js';
 import type { Logger } from '../../runtime/log.js';
-import { RouteRefused, type ChargeRoute, type ChargeState, type CreatedCharge, type RouteChargeRequest, type RouteMedReturn, type RoutePayer } from '../types.js';
+import {
+  RouteRefused,
+  type ChargeRoute,
+  type ChargeState,
+  type CreatedCharge,
+  type RouteChargeRequest,
+  type RouteMedReturn,
+  type RoutePayer,
+} from '../types.js';
 import type { components } from './api-pix.js';
 import { centsOfPspAmount, pspAmount } from './amounts.js';
 import { answerOf, PspRouteSide } from './client.js';
@@ -93,7 +101,10 @@ export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implem
   /** The cob of the engine's charge, or null when the PSP has none (404). */
   private async readCob(transactionId: string): Promise<CobCompleta | null> {
     const txid = txidOf(transactionId);
-    const answer = await answerOf(this.client.api.GET('/cob/{txid}', { params: { path: { txid } } }), `route ${this.name}: GET /cob/${txid}`);
+    const answer = await answerOf(
+      this.client.api.GET('/cob/{txid}', { params: { path: { txid } } }),
+      `route ${this.name}: GET /cob/${txid}`,
+    );
     if (answer.ok) return answer.data;
     if (answer.rejected.status === 404) return null;
     throw answer.rejected;
@@ -115,7 +126,13 @@ export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implem
     const received = cob.pix ?? [];
     const full = received.find((pix) => centsOfPspAmount(pix.valor) === expectedCents);
     if (full && expectedCents !== null) {
-      return { status: 'paid', paidAt: new Date(full.horario), amountCents: expectedCents, payer: payerOf(full), endToEndId: full.endToEndId };
+      return {
+        status: 'paid',
+        paidAt: new Date(full.horario),
+        amountCents: expectedCents,
+        payer: payerOf(full),
+        endToEndId: full.endToEndId,
+      };
     }
     this.settings.log.error(
       {

@@ -27,7 +27,10 @@ export function registerPspWebhooks(clients: PspClient[], log: Logger, timing: R
       log.info({ route: name, webhookUrl }, 'PSP webhook registered');
     } catch (err) {
       if (stopped) return;
-      log.warn({ route: name, webhookUrl, reason: (err as Error).message, retryInMs: retryMs }, 'PSP webhook registration failed: retrying in the background (outcomes are polled meanwhile)');
+      log.warn(
+        { route: name, webhookUrl, reason: (err as Error).message, retryInMs: retryMs },
+        'PSP webhook registration failed: retrying in the background (outcomes are polled meanwhile)',
+      );
       const timer = setTimeout(() => {
         timers.delete(timer);
         void attempt(client, webhookUrl, Math.min(retryMs * 2, timing.maxRetryMs));

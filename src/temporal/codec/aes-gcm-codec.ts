@@ -69,7 +69,8 @@ export class AesGcmPayloadCodec implements PayloadCodec {
       );
     }
     const data = payload.data ?? new Uint8Array();
-    if (data.length < NONCE_BYTES + TAG_BYTES) throw new PayloadDecryptionError(`encrypted payload under key "${keyId}" is too short`, keyId, 'invalid');
+    if (data.length < NONCE_BYTES + TAG_BYTES)
+      throw new PayloadDecryptionError(`encrypted payload under key "${keyId}" is too short`, keyId, 'invalid');
     const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, NONCE_BYTES));
     decipher.setAAD(rawKeyId);
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
@@ -77,7 +78,11 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     try {
       plain = Buffer.concat([decipher.update(data.subarray(NONCE_BYTES, data.length - TAG_BYTES)), decipher.final()]);
     } catch {
-      throw new PayloadDecryptionError(`encrypted payload under key "${keyId}" does not authenticate (altered, or another key with that id)`, keyId, 'invalid');
+      throw new PayloadDecryptionError(
+        `encrypted payload under key "${keyId}" does not authenticate (altered, or another key with that id)`,
+        keyId,
+        'invalid',
+      );
     }
     return PayloadProto.decode(plain);
   }

@@ -15,6 +15,8 @@ export class UnencryptedPayloadMarker implements PayloadCodec {
   }
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
-    return payloads.map((payload) => (isEncrypted(payload) ? payload : { ...payload, metadata: { ...payload.metadata, [UNENCRYPTED_METADATA]: MARK } }));
+    return payloads.map((payload) =>
+      isEncrypted(payload) ? payload : { ...payload, metadata: { ...payload.metadata, [UNENCRYPTED_METADATA]: MARK } },
+    );
   }
 }

@@ -88,13 +88,19 @@ const efiError = (status: number, nome: string, mensagem: string): Answer => jso
 const refuseEfi = (errors: string[]) => efiError(400, 'json_invalido', errors.join('; '));
 
 const notFound = () => problem(404, 'NaoEncontrado', 'Não Encontrado', 'Entidade não encontrada.');
-const cobInvalid = (detail: string, violacoes?: Violation[]) => problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', detail, violacoes, 'cob');
+const cobInvalid = (detail: string, violacoes?: Violation[]) =>
+  problem(400, 'CobOperacaoInvalida', 'Cobrança inválida.', detail, violacoes, 'cob');
 const refuseCob = (_: string[], found: Violation[]) =>
-  cobInvalid('A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.', found);
+  cobInvalid(
+    'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
+    found,
+  );
 
 function issueToken(call: Call, ctx: PspServerContext): Answer {
   const [scheme, encoded] = (call.headers.authorization ?? '').split(' ');
-  const [id, secret] = Buffer.from(encoded ?? '', 'base64').toString('utf8').split(':');
+  const [id, secret] = Buffer.from(encoded ?? '', 'base64')
+    .toString('utf8')
+    .split(':');
   if (scheme !== 'Basic' || id !== ctx.clientId || secret !== ctx.clientSecret) {
     return { ...json(401, { error: 'invalid_client' }), headers: { 'www-authenticate': 'Basic realm="fake-psp"' } };
   }
@@ -107,12 +113,20 @@ function issueToken(call: Call, ctx: PspServerContext): Answer {
   }
   if (grantType !== 'client_credentials') {
     const expected = ctx.tokenBody === 'json' ? 'JSON {"grant_type":"client_credentials"}' : 'form grant_type=client_credentials';
-    return { ...json(400, { error: 'invalid_request', error_description: `expected ${expected}` }), errors: [`token request body: expected ${expected}`] };
+    return {
+      ...json(400, { error: 'invalid_request', error_description: `expected ${expected}` }),
+      errors: [`token request body: expected ${expected}`],
+    };
   }
   const token = randomBytes(24).toString('base64url');
   ctx.store.tokens.set(token, Date.now() + ctx.tokenTtlSeconds * 1000);
   ctx.tokenIssued();
-  return json(200, { access_token: token, token_type: 'Bearer', expires_in: ctx.tokenTtlSeconds, scope: 'cob.write cob.read pix.read webhook.write' });
+  return json(200, {
+    access_token: token,
+    token_type: 'Bearer',
+    expires_in: ctx.tokenTtlSeconds,
+    scope: 'cob.write cob.read pix.read webhook.write',
+  });
 }
 
 const ROUTES: Route[] = [
@@ -139,7 +153,8 @@ const ROUTES: Route[] = [
     handle({ param: txid, body }, { store }) {
       const cob = store.cobs.get(txid);
       if (!cob) return notFound();
-      if (cob.status !== 'ATIVA') return problem(400, 'CobOperacaoInvalida', 'Operação inválida.', `A cobrança ${txid} não está ATIVA: ${cob.status}.`);
+      if (cob.status !== 'ATIVA')
+        return problem(400, 'CobOperacaoInvalida', 'Operação inválida.', `A cobrança ${txid} não está ATIVA: ${cob.status}.`);
       const { status, calendario, valor, devedor, solicitacaoPagador } = body as Record<string, any>;
       if (status !== undefined) cob.status = status;
       if (calendario?.expiracao !== undefined) cob.calendario.expiracao = calendario.expiracao;
@@ -176,7 +191,14 @@ const ROUTES: Route[] = [
     param: 'chave',
     body: 'webhookSolicitado',
     refuse: (_, found) =>
-      problem(400, 'WebhookOperacaoInvalida', 'Webhook inválido.', 'A presente requisição busca criar um webhook sem respeitar o _schema_.', found, 'webhook'),
+      problem(
+        400,
+        'WebhookOperacaoInvalida',
+        'Webhook inválido.',
+        'A presente requisição busca criar um webhook sem respeitar o _schema_.',
+        found,
+        'webhook',
+      ),
     handle({ param: chave, body }, { store, pixKey }) {
       if (chave !== pixKey) return notFound();
       store.webhookUrl = (body as { webhookUrl: string }).webhookUrl;
@@ -191,7 +213,11 @@ const ROUTES: Route[] = [
     body: 'efiEnvioChave',
     refuse: refuseEfi,
     handle({ param: idEnvio, body }, ctx) {
-      const { valor, pagador, favorecido } = body as { valor: string; pagador: { chave: string; infoPagador?: string }; favorecido: { chave: string } };
+      const { valor, pagador, favorecido } = body as {
+        valor: string;
+        pagador: { chave: string; infoPagador?: string };
+        favorecido: { chave: string };
+      };
       return createEnvio(ctx, idEnvio, valor, pagador, { chave: favorecido.chave });
     },
   },
@@ -205,7 +231,9 @@ const ROUTES: Route[] = [
       const { pagador, pixCopiaECola } = body as { pagador: { chave: string; infoPagador?: string }; pixCopiaECola: string };
       const code = getPixPayloadInfo(pixCopiaECola);
       if (!code) return efiError(400, 'qrcode_invalido', 'O pixCopiaECola não é um BR Code válido.');
-      return createEnvio(ctx, idEnvio, code.amount === undefined ? '0.00' : centsToValor(Math.round(code.amount * 100)), pagador, { pixCopiaECola });
+      return createEnvio(ctx, idEnvio, code.amount === undefined ? '0.00' : centsToValor(Math.round(code.amount * 100)), pagador, {
+        pixCopiaECola,
+      });
     },
   },
   {
@@ -220,11 +248,23 @@ const ROUTES: Route[] = [
   },
 ];
 
-function createEnvio(ctx: PspServerContext, idEnvio: string, valor: string, pagador: { chave: string; infoPagador?: string }, favorecido: { chave?: string; pixCopiaECola?: string }): Answer {
+function createEnvio(
+  ctx: PspServerContext,
+  idEnvio: string,
+  valor: string,
+  pagador: { chave: string; infoPagador?: string },
+  favorecido: { chave?: string; pixCopiaECola?: string },
+): Answer {
   if (pagador.chave !== ctx.pixKey) return efiError(400, 'chave_pagador_invalida', `A chave ${pagador.chave} não pertence à conta.`);
   if (ctx.store.envios.has(idEnvio)) return efiError(409, 'id_envio_duplicado', `O idEnvio ${idEnvio} já foi utilizado.`);
   const envio = ctx.store.createEnvio(idEnvio, valor, pagador, favorecido);
-  return json(201, { idEnvio, e2eId: envio.endToEndId, valor: envio.valor, horario: { solicitacao: envio.horario.solicitacao }, status: envio.status });
+  return json(201, {
+    idEnvio,
+    e2eId: envio.endToEndId,
+    valor: envio.valor,
+    horario: { solicitacao: envio.horario.solicitacao },
+    status: envio.status,
+  });
 }
 
 function bearerIsValid(call: Call, ctx: PspServerContext): boolean {
@@ -275,7 +315,8 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Psp
   const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
   const parsed = isForm ? { ok: true as const, value: Object.fromEntries(new URLSearchParams(rawBody)) } : parseJson(rawBody);
   const body = parsed.ok ? parsed.value : rawBody;
-  const record = (status: number, errors: string[]) => ctx.requests.push({ method, path, body, conforms: errors.length === 0, errors, status });
+  const record = (status: number, errors: string[]) =>
+    ctx.requests.push({ method, path, body, conforms: errors.length === 0, errors, status });
 
   const outage = ctx.outage();
   if (outage === 'reset') {
@@ -287,7 +328,10 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Psp
     outage === '503'
       ? problem(503, 'ServicoIndisponivel', 'Serviço Indisponível', 'Serviço não está disponível no momento.')
       : !parsed.ok
-        ? { ...problem(400, 'RequisicaoInvalida', 'Requisição inválida.', 'O corpo da requisição não é JSON.'), errors: ['body is not JSON'] }
+        ? {
+            ...problem(400, 'RequisicaoInvalida', 'Requisição inválida.', 'O corpo da requisição não é JSON.'),
+            errors: ['body is not JSON'],
+          }
         : answer(method, path, { param: '', body, headers: req.headers, rawBody }, ctx);
   record(result.status, result.errors ?? []);
   const text = result.body === undefined ? '' : JSON.stringify(result.body);
@@ -300,13 +344,19 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Psp
 }
 
 /** Listens on 127.0.0.1 (a random port) with the PSP's server certificate, requiring a client certificate signed by `clientCaPem`. */
-export async function startPspServer(ctx: PspServerContext, tls: { certPem: string; keyPem: string; clientCaPem: string }): Promise<{ server: Server; port: number }> {
-  const server = createServer({ cert: tls.certPem, key: tls.keyPem, ca: tls.clientCaPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-    handleRequest(req, res, ctx).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`fake PSP defect: ${String(error)}`);
-    });
-  });
+export async function startPspServer(
+  ctx: PspServerContext,
+  tls: { certPem: string; keyPem: string; clientCaPem: string },
+): Promise<{ server: Server; port: number }> {
+  const server = createServer(
+    { cert: tls.certPem, key: tls.keyPem, ca: tls.clientCaPem, requestCert: true, rejectUnauthorized: true },
+    (req, res) => {
+      handleRequest(req, res, ctx).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`fake PSP defect: ${String(error)}`);
+      });
+    },
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { server, port: (server.address() as AddressInfo).port };

@@ -54,8 +54,7 @@ export interface Envio {
 }
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const randomAlphanumeric = (length: number) =>
-  Array.from(randomBytes(length), (byte) => ALPHANUMERIC[byte % ALPHANUMERIC.length]).join('');
+const randomAlphanumeric = (length: number) => Array.from(randomBytes(length), (byte) => ALPHANUMERIC[byte % ALPHANUMERIC.length]).join('');
 
 /** An id of the SPI's shape: prefix, the ISPB, yyyyMMddHHmm (UTC) and 11 letters or digits: 32 characters. */
 export function spiId(prefix: 'E' | 'D', ispb: string): string {
@@ -127,7 +126,14 @@ export class PspStore {
     const now = new Date().toISOString();
     pix.devolucoes = [
       ...(pix.devolucoes ?? []),
-      { id, rtrId: spiId('D', FAKE_PSP_ISPB), valor: centsToValor(amountCents), natureza, horario: { solicitacao: now, liquidacao: now }, status: 'DEVOLVIDO' },
+      {
+        id,
+        rtrId: spiId('D', FAKE_PSP_ISPB),
+        valor: centsToValor(amountCents),
+        natureza,
+        horario: { solicitacao: now, liquidacao: now },
+        status: 'DEVOLVIDO',
+      },
     ];
   }
 

@@ -1,5 +1,15 @@
 // pixctl accounts create | show | set | statement
-import { adminCall, booleanOption, compact, numberOption, pathOf, UsageError, type CommandGroup, type OptionSpec, type OptionValues } from '../command.js';
+import {
+  adminCall,
+  booleanOption,
+  compact,
+  numberOption,
+  pathOf,
+  UsageError,
+  type CommandGroup,
+  type OptionSpec,
+  type OptionValues,
+} from '../command.js';
 import { table } from '../output.js';
 
 /** Settings both `create` and `set` accept (reais and percent). */
@@ -85,14 +95,18 @@ export const accounts: CommandGroup = {
             status: options.status,
             withdrawalsBlocked: booleanOption(options, 'withdrawals-blocked'),
             pixReceivingEnabled: booleanOption(options, 'pix-receiving'),
-            limits: { chargeMin: numberOption(options, 'charge-min'), chargeMax: numberOption(options, 'charge-max'), transferMin: numberOption(options, 'transfer-min') },
+            limits: {
+              chargeMin: numberOption(options, 'charge-min'),
+              chargeMax: numberOption(options, 'charge-max'),
+              transferMin: numberOption(options, 'transfer-min'),
+            },
             ...settingsBody(options),
           }) ?? {},
         ),
     },
     {
       name: 'statement',
-      summary: 'the account\'s available balance over [from, to), entry by entry, from the ledger',
+      summary: "the account's available balance over [from, to), entry by entry, from the ledger",
       args: ['accountId'],
       options: {
         from: { type: 'string', description: 'start, included: an ISO 8601 instant (2025-01-01T03:00:00Z)', required: true },

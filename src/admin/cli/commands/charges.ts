@@ -17,7 +17,13 @@ export const charges: CommandGroup = {
         state: { type: 'string', description: "payer's state, two letters (default SP)" },
       },
       run: ({ args, options, admin }) => {
-        const payer = compact({ name: options.name, document: options.document, email: options.email, bankName: options.bank, state: options.state });
+        const payer = compact({
+          name: options.name,
+          document: options.document,
+          email: options.email,
+          bankName: options.bank,
+          state: options.state,
+        });
         return admin.request('POST', pathOf('/simulator/charges/:transactionId/pay', args), payer ? { payer } : undefined);
       },
     },

@@ -11,7 +11,11 @@ export const keys: CommandGroup = {
       summary: 'create an API key; the key is printed this once and never again',
       args: ['accountId'],
       options: {
-        permissions: { type: 'string', description: 'comma-separated: payments:write,transactions:read,transfers:write,balance:read', required: true },
+        permissions: {
+          type: 'string',
+          description: 'comma-separated: payments:write,transactions:read,transfers:write,balance:read',
+          required: true,
+        },
         'allowed-ips': { type: 'string', description: 'comma-separated IPs or CIDRs the key may be used from (default: any)' },
       },
       run: ({ args, options, admin }) =>

@@ -16,7 +16,8 @@ export const ledger: CommandGroup = {
   commands: [
     {
       name: 'check',
-      summary: 'prove every posting sums to zero, every balance equals its entries and no customer balance is negative; exits 1 on a violation',
+      summary:
+        'prove every posting sums to zero, every balance equals its entries and no customer balance is negative; exits 1 on a violation',
       run: ({ admin }) => admin.request('GET', '/ledger/check'),
       render,
       failed: (data) => !(data as LedgerReport).ok,

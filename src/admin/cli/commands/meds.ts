@@ -13,8 +13,14 @@ export const meds: CommandGroup = {
       args: ['transactionId'],
       options: {
         amount: { type: 'string', description: 'disputed amount, reais (default: everything not yet returned)' },
-        reason: { type: 'string', description: 'reason reported by the payer institution, e.g. fraud or operational_failure (default fraud)' },
-        'idempotency-key': { type: 'string', description: 'repeating the command with the same key answers the same MED instead of opening another' },
+        reason: {
+          type: 'string',
+          description: 'reason reported by the payer institution, e.g. fraud or operational_failure (default fraud)',
+        },
+        'idempotency-key': {
+          type: 'string',
+          description: 'repeating the command with the same key answers the same MED instead of opening another',
+        },
       },
       run: ({ args, options, admin }) => {
         const key = options['idempotency-key'];
@@ -29,7 +35,8 @@ export const meds: CommandGroup = {
       options: {
         outcome: { type: 'string', description: 'accepted or rejected', required: true },
       },
-      run: ({ args, options, admin }) => admin.request('POST', pathOf('/meds/:medId/decision', args), { outcome: choiceOption(options, 'outcome', MED_OUTCOMES) }),
+      run: ({ args, options, admin }) =>
+        admin.request('POST', pathOf('/meds/:medId/decision', args), { outcome: choiceOption(options, 'outcome', MED_OUTCOMES) }),
     },
   ],
 };

@@ -15,11 +15,17 @@ export const refunds: CommandGroup = {
       options: {
         amount: { type: 'string', description: 'amount to refund, reais (default: everything still refundable)' },
         reason: { type: 'string', description: 'why the money goes back (at most 140 characters)' },
-        'idempotency-key': { type: 'string', description: 'required: repeating the command with the same key answers the same refund', required: true },
+        'idempotency-key': {
+          type: 'string',
+          description: 'required: repeating the command with the same key answers the same refund',
+          required: true,
+        },
       },
       run: ({ args, options, admin }) => {
         const body = compact({ amount: numberOption(options, 'amount'), reason: options.reason });
-        return admin.request('POST', pathOf('/transactions/:transactionId/refunds', args), body, { 'Idempotency-Key': options['idempotency-key'] as string });
+        return admin.request('POST', pathOf('/transactions/:transactionId/refunds', args), body, {
+          'Idempotency-Key': options['idempotency-key'] as string,
+        });
       },
     },
     {
@@ -42,7 +48,9 @@ export const refunds: CommandGroup = {
         outcome: { type: 'string', description: 'approved or failed', required: true },
       },
       run: ({ args, options, admin }) =>
-        admin.request('POST', pathOf('/simulator/refunds/:refundId/complete', args), { outcome: choiceOption(options, 'outcome', OUTCOMES) }),
+        admin.request('POST', pathOf('/simulator/refunds/:refundId/complete', args), {
+          outcome: choiceOption(options, 'outcome', OUTCOMES),
+        }),
     },
   ],
 };

@@ -15,7 +15,9 @@ export const transfers: CommandGroup = {
         outcome: { type: 'string', description: 'approved or failed', required: true },
       },
       run: ({ args, options, admin }) =>
-        admin.request('POST', pathOf('/simulator/transfers/:transferId/complete', args), { outcome: choiceOption(options, 'outcome', OUTCOMES) }),
+        admin.request('POST', pathOf('/simulator/transfers/:transferId/complete', args), {
+          outcome: choiceOption(options, 'outcome', OUTCOMES),
+        }),
     },
   ],
 };

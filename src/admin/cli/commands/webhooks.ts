@@ -33,11 +33,17 @@ export const webhooks: CommandGroup = {
       summary: 'register an endpoint (https on a public address); its signing secret is printed this once',
       args: ['accountId'],
       options: { url: { type: 'string', description: 'receiver URL', required: true } },
-      run: ({ args, options, admin }) => admin.request('POST', pathOf('/accounts/:accountId/webhook-endpoints', args), { url: options.url }),
+      run: ({ args, options, admin }) =>
+        admin.request('POST', pathOf('/accounts/:accountId/webhook-endpoints', args), { url: options.url }),
       render: shownOnce('secret'),
     },
     adminCall('list', 'list the endpoints of an account (without secrets)', 'GET', '/accounts/:accountId/webhook-endpoints'),
-    adminCall('disable', 'stop delivering to an endpoint; its pending deliveries are cancelled', 'DELETE', '/webhook-endpoints/:endpointId'),
+    adminCall(
+      'disable',
+      'stop delivering to an endpoint; its pending deliveries are cancelled',
+      'DELETE',
+      '/webhook-endpoints/:endpointId',
+    ),
   ],
 };
 
@@ -63,7 +69,12 @@ export const deliveries: CommandGroup = {
     },
     { ...adminCall('show', 'one delivery with its attempts', 'GET', '/webhook-deliveries/:deliveryId'), render: oneDelivery },
     {
-      ...adminCall('retry', 'redeliver now: one more signed attempt with the same delivery id; prints the outcome', 'POST', '/webhook-deliveries/:deliveryId/retry'),
+      ...adminCall(
+        'retry',
+        'redeliver now: one more signed attempt with the same delivery id; prints the outcome',
+        'POST',
+        '/webhook-deliveries/:deliveryId/retry',
+      ),
       render: oneDelivery,
     },
   ],
