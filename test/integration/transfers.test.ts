@@ -201,9 +201,15 @@ describe('POST /v1/transfers', () => {
       expect(busyAnswered).toBeLessThanOrEqual(2);
 
       const answers = await busyAnswers;
-      const statuses = answers.map((res) => res.status).sort();
-      expect(statuses).toEqual([201, 409, 409, 409, 409, 503]);
-      const refused = answers.find((res) => res.status === 503)!;
+      // Exactly one was past the account's share and refused at once. Behind four large decodes a
+      // loaded machine may also run out a waiting image's 10 s turn: that is the engine right too
+      // (a retryable 503 of its own words), so it is told apart, not counted as a failure.
+      const isFull = (res: (typeof answers)[number]) => res.status === 503 && /Muitas imagens/.test(res.body.error?.message);
+      const waited = answers.filter((res) => res.status === 503 && !isFull(res));
+      for (const res of waited) expect(res.body.error.message).toMatch(/Leitores de QR code ocupados/);
+      const statuses = answers.filter((res) => !waited.includes(res)).map((res) => res.status);
+      expect(statuses.sort()).toEqual([201, ...Array(4 - waited.length).fill(409), 503]);
+      const refused = answers.find(isFull)!;
       expect(refused.headers.get('retry-after')).toBe('1');
       expect(refused.body).toMatchObject({
         success: false,
