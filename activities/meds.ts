@@ -5,7 +5,7 @@ import { decideMed } from '../src/meds/decide.js';
 import { openMed } from '../src/meds/open.js';
 import { markMedOverdue } from '../src/meds/overdue.js';
 import { chargeOfEndToEndId, recordRouteMedReturn } from '../src/meds/route-returns.js';
-import { chargeRoute } from '../src/processors/registry.js';
+import { chargeRoute } from '../src/pix-routes/registry.js';
 import { dispatchEvent } from '../src/webhooks/dispatch.js';
 import type { MedReturnsInput } from '../contracts/med-returns.contract.js';
 import type { MedOutcome, OpenMedInput } from '../contracts/med.contract.js';

@@ -1,6 +1,6 @@
 // Refund activities: thin wrappers over src/refunds/lifecycle.ts.
 import type { Deps } from '../src/runtime/deps.js';
-import { refundRoute } from '../src/processors/registry.js';
+import { refundRoute } from '../src/pix-routes/registry.js';
 import * as lifecycle from '../src/refunds/lifecycle.js';
 import type { SettleOptions } from '../contracts/transaction.contract.js';
 import type { RefundDraft } from '../contracts/refund.contract.js';

@@ -1,7 +1,7 @@
 // Transfer activities: thin wrappers over src/transfers/lifecycle.ts.
 import type { Deps } from '../src/runtime/deps.js';
 import { notifyChargePaid } from '../src/charges/workflow-client.js';
-import { transferRoute } from '../src/processors/registry.js';
+import { transferRoute } from '../src/pix-routes/registry.js';
 import * as lifecycle from '../src/transfers/lifecycle.js';
 import type { SettleOptions } from '../contracts/transaction.contract.js';
 import type { TransferDraft } from '../contracts/transfer.contract.js';

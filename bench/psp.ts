@@ -13,7 +13,7 @@
 import { Agent } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from '../src/db/database.js';
-import { txidOf } from '../src/processors/bcb-api-pix/ids.js';
+import { txidOf } from '../src/pix-routes/bcb-api-pix/ids.js';
 import { engineOnFakePsp, startFakePsp } from '../test/helpers/fake-psp/index.js';
 import { startEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';

@@ -32,7 +32,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { engineOnFakePsp, startFakePsp, type FakePsp } from '../test/helpers/fake-psp/index.js';
-import { idEnvioOf, txidOf } from '../src/processors/bcb-api-pix/ids.js';
+import { idEnvioOf, txidOf } from '../src/pix-routes/bcb-api-pix/ids.js';
 import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { startEngine } from '../bench/engine.js';

@@ -6,9 +6,9 @@ import type { Sql, TxSql } from '../db/database.js';
 import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
-import { chargeRoute, routeIsRemote, type ChargeRouteDeps } from '../processors/registry.js';
+import { chargeRoute, routeIsRemote, type ChargeRouteDeps } from '../pix-routes/registry.js';
 import { countStatusReached } from '../metrics/transactions.js';
-import type { ChargeState } from '../processors/types.js';
+import type { ChargeState } from '../pix-routes/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { findTransactionByKey } from '../transactions/repository.js';
 import { loadTransactionRow, settleManyOnce, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
@@ -85,7 +85,7 @@ const persistedCharge = (
   fingerprint: row.fingerprint,
   created,
   // A route name no route answers to is refused later, at creation.
-  remote: routeIsRemote(() => chargeRoute(deps, row.acquirer)),
+  remote: routeIsRemote(() => chargeRoute(deps, row.route)),
 });
 
 export async function persistCharge(deps: ChargeLifecycleDeps, input: PersistInput): Promise<PersistedCharge> {
@@ -153,7 +153,7 @@ export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId
 async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, merchantName: string): Promise<ChargeTransactionState> {
   if (row.pixCopyPaste !== null || row.status !== 'pending') return chargeTransactionState(row);
   const transactionId = row.id;
-  const created = await chargeRoute(deps, row.acquirer).createCharge({
+  const created = await chargeRoute(deps, row.route).createCharge({
     transactionId,
     amountCents: row.amountCents,
     merchantName,
@@ -180,7 +180,7 @@ function travellingChargeState(state: ChargeState): RouteChargeState {
 
 export async function chargeStateAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<RouteChargeState> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  return travellingChargeState(await chargeRoute(deps, row.acquirer).chargeStatus(transactionId));
+  return travellingChargeState(await chargeRoute(deps, row.route).chargeStatus(transactionId));
 }
 
 /** Cancels the expired charge at the route; the answer is final: `paid` when the payment won the race. */
@@ -189,9 +189,9 @@ export async function cancelChargeAtRoute(
   transactionId: string,
 ): Promise<Exclude<RouteChargeState, { status: 'pending' }>> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  const state = travellingChargeState(await chargeRoute(deps, row.acquirer).cancelCharge(transactionId, 'expired'));
+  const state = travellingChargeState(await chargeRoute(deps, row.route).cancelCharge(transactionId, 'expired'));
   // A route that has not decided yet: fail the attempt so the activity retries until it has.
-  if (state.status === 'pending') throw new Error(`route ${row.acquirer} has not cancelled ${transactionId} yet`);
+  if (state.status === 'pending') throw new Error(`route ${row.route} has not cancelled ${transactionId} yet`);
   return state;
 }
 

@@ -12,7 +12,7 @@ import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
 import type { Logger } from '../runtime/log.js';
 import { countStatusReached } from '../metrics/transactions.js';
-import type { RouteMedReturn } from '../processors/types.js';
+import type { RouteMedReturn } from '../pix-routes/types.js';
 import { recordReturn } from './decide.js';
 import { lockedAvailable } from './open.js';
 import { findMedById } from './repository.js';

@@ -4,7 +4,7 @@
 // processor wakes their workflows (hint-processor.ts, wake.ts). Whatever a body names costs a bounded
 // amount: at most MAX_HINTS_PER_BODY names, one statement, and one log line (app.ts).
 import type { Sql } from '../db/database.js';
-import { chargeIdOfTxid, transferIdOfIdEnvio } from '../processors/bcb-api-pix/ids.js';
+import { chargeIdOfTxid, transferIdOfIdEnvio } from '../pix-routes/bcb-api-pix/ids.js';
 
 /** Names of one body acted on; the rest are counted as `ignored` (a PSP sends a few Pix per call). */
 export const MAX_HINTS_PER_BODY = 100;

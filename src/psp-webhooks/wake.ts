@@ -79,10 +79,10 @@ async function transactionsNamed(sql: Sql | TxSql, names: HintName[]): Promise<M
 async function paidPixNamed(sql: Sql | TxSql, names: HintName[]): Promise<Set<string>> {
   const endToEndIds = names.filter((named) => named.kind === 'pix').map((named) => named.name);
   if (endToEndIds.length === 0) return new Set();
-  const rows = await sql<{ end_to_end_id: string; acquirer: string }[]>`
-    select end_to_end_id, acquirer from transactions
+  const rows = await sql<{ end_to_end_id: string; route: string }[]>`
+    select end_to_end_id, acquirer as route from transactions
     where end_to_end_id = any(${endToEndIds}::text[]) and type = 'payment' and status in ('approved', 'refunded')`;
-  return new Set(rows.map((row) => pixKey(row.acquirer, row.end_to_end_id)));
+  return new Set(rows.map((row) => pixKey(row.route, row.end_to_end_id)));
 }
 
 async function signal(deps: Deps, addressee: Addressee, row: TransactionRow): Promise<WakeOutcome> {

@@ -26,7 +26,8 @@ export interface TransactionRow {
   status: TransactionStatus;
   expired: boolean;
   processingState: string;
-  acquirer: string;
+  /** The Pix route (column `acquirer`). */
+  route: string;
   amountCents: number;
   feeCents: number;
   netAmountCents: number;
@@ -42,7 +43,8 @@ export interface TransactionRow {
   webhookUrl: string | null;
   fingerprint: string;
   apiKeyId: string | null;
-  processorRef: string | null;
+  /** The route's own reference (column `processor_ref`). */
+  routeRef: string | null;
   refundedAmountCents: number;
   expiresAt: Date;
   approvedAt: Date | null;
@@ -98,7 +100,7 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     status: raw.status as TransactionStatus,
     expired: raw.expired,
     processingState: raw.processing_state,
-    acquirer: raw.acquirer,
+    route: raw.acquirer,
     amountCents: Number(raw.amount),
     feeCents: Number(raw.fee),
     netAmountCents: Number(raw.net_amount),
@@ -114,7 +116,7 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     webhookUrl: raw.webhook_url,
     fingerprint: raw.fingerprint,
     apiKeyId: raw.api_key_id,
-    processorRef: raw.processor_ref,
+    routeRef: raw.processor_ref,
     refundedAmountCents: Number(raw.refunded_amount),
     expiresAt: raw.expires_at,
     approvedAt: raw.approved_at,

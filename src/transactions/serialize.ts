@@ -31,7 +31,7 @@ export function serializeTransaction(row: TransactionRow): Transaction {
   return {
     id: row.id,
     externalId: row.externalId,
-    acquirer: row.acquirer,
+    acquirer: row.route,
     direction: row.direction,
     type: row.type,
     method: row.method,

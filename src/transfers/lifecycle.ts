@@ -8,8 +8,8 @@ import type { Account } from '../accounts/account.js';
 import { insufficientBalance, withdrawalInProgress, withdrawalsBlocked } from '../domain/refusal.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
-import { routeIsRemote } from '../processors/registry.js';
-import type { TransferRoute, TransferState } from '../processors/types.js';
+import { routeIsRemote } from '../pix-routes/registry.js';
+import type { TransferRoute, TransferState } from '../pix-routes/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
 import { findTransactionByKey } from '../transactions/repository.js';
 import { loadTransactionRow, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
@@ -88,7 +88,7 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
     fingerprint: row.fingerprint,
     created,
     // A route name no route answers to is refused later, at send.
-    remote: routeIsRemote(() => deps.transferRoute(row.acquirer)),
+    remote: routeIsRemote(() => deps.transferRoute(row.route)),
   };
 }
 
@@ -120,7 +120,7 @@ export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: Tr
 
 export async function transferStateAtRoute(deps: TransferLifecycleDeps, transactionId: string): Promise<RouteTransferState> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  return travellingTransferState(await deps.transferRoute(row.acquirer).transferStatus(transactionId));
+  return travellingTransferState(await deps.transferRoute(row.route).transferStatus(transactionId));
 }
 
 /** Approved: the reservation leaves the account; the recipient's part goes out through Pix clearing, the fee to revenue. */

@@ -6,7 +6,7 @@ import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
 import type { TransferAmounts } from '../domain/fees.js';
 import { operationRefused, withdrawalsBlocked } from '../domain/refusal.js';
-import { routeWithoutSend, type RouteSettings } from '../processors/registry.js';
+import { routeWithoutSend, type RouteSettings } from '../pix-routes/registry.js';
 import { priceTransfer } from './amounts.js';
 import type { TransferAsked, TransferDestination } from '../../contracts/transfer.contract.js';
 import type { BrCodeDestination } from './destination.js';

@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
-import { idEnvioOf, txidOf } from '../../src/processors/bcb-api-pix/ids.js';
+import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { createCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';

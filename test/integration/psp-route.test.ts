@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBrCode } from '../../src/domain/brcode.js';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
-import { chargeIdOfTxid, idEnvioOf, txidOf } from '../../src/processors/bcb-api-pix/ids.js';
+import { chargeIdOfTxid, idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { chargeBody, newKey, postCharge, waitForStatus } from '../helpers/charges.js';
 import { CPF, createMerchant, patchAccount } from '../helpers/fixtures.js';
 import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';

@@ -9,7 +9,7 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { idEnvioOf, txidOf } from '../../src/processors/bcb-api-pix/ids.js';
+import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { chargeWorkflowId } from '../../contracts/charge.contract.js';
 import { createCharge, newKey } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';

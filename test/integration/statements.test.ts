@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { customerAccount } from '../../src/ledger/accounts.js';
 import { post } from '../../src/ledger/post.js';
-import { txidOf } from '../../src/processors/bcb-api-pix/ids.js';
+import { txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { createCharge, payCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { engineOnFakePsp, startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';

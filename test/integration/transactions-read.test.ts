@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
 import { post } from '../../src/ledger/post.js';
-import { payCharge as payAtNetwork } from '../../src/processors/simulator.js';
+import { payCharge as payAtNetwork } from '../../src/pix-routes/simulator.js';
 import { createCharge, payCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createKey, createMerchant } from '../helpers/fixtures.js';

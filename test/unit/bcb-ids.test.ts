@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargeIdOfTxid, idEnvioOf, transferIdOfIdEnvio, txidOf } from '../../src/processors/bcb-api-pix/ids.js';
+import { chargeIdOfTxid, idEnvioOf, transferIdOfIdEnvio, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 
 describe('PSP ids of engine operations', () => {
   const charge = 'txn_0123456789abcdef01234567';

@@ -109,10 +109,10 @@ describe('lint boundary of the core', { timeout: 60_000 }, () => {
       ["import { mcpRouter } from '../mcp/http.js';\nexport const r = mcpRouter;\n", 'src/meds/open.ts'],
       [
         "import { buildOpenApiDocument } from '../openapi/document.js';\nexport const d = buildOpenApiDocument;\n",
-        'src/processors/registry.ts',
+        'src/pix-routes/registry.ts',
       ],
       ["import { ApiError } from '../http/errors.js';\nexport const e = ApiError;\n", 'src/transfers/terms.ts'],
-      ["import { ApiError } from '../../http/errors.js';\nexport const e = ApiError;\n", 'src/processors/bcb-api-pix/charges.ts'],
+      ["import { ApiError } from '../../http/errors.js';\nexport const e = ApiError;\n", 'src/pix-routes/bcb-api-pix/charges.ts'],
       ["import type { RouteSpec } from '../routing/public-route.js';\nexport type R = RouteSpec;\n", 'src/db/group-commit.ts'],
       ["import { validateRequest } from '../routing/validate-request.js';\nexport const v = validateRequest;\n", 'src/async/within.ts'],
       ["import { mcpRouter } from '../mcp/http.js';\nexport const r = mcpRouter;\n", 'src/tracing/spans.ts'],

@@ -264,7 +264,7 @@ describe('charge workflow (time-skipping)', () => {
     expect(engine.called('settleChargePaid')).toHaveLength(1);
   }, 120_000);
 
-  it('survives a processor outage: the route call is retried until the processor answers', async () => {
+  it('survives a route outage: the route call is retried until the route answers', async () => {
     const engine = new FakeEngine();
     engine.outage = 4;
     await withCharge(engine, async ({ accepted, workflowId }) => {

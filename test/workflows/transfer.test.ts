@@ -176,7 +176,7 @@ describe('transfer workflow (time-skipping)', () => {
     expect(network.called('settleTransferFailed')).toHaveLength(1);
   });
 
-  it('survives a processor outage at send: retried until the processor takes it', async () => {
+  it('survives a route outage at send: retried until the route takes it', async () => {
     const network = new FakeNetwork();
     network.outage = 3;
     network.answers = [APPROVED];

@@ -18,7 +18,7 @@ import { centsToReais, reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { readBalance } from '../../ledger/balance.js';
-import { routeNames } from '../../processors/registry.js';
+import { routeNames } from '../../pix-routes/registry.js';
 import { closed, documentField, emailField, idParam, percentField, reaisField, trimmedText } from '../fields.js';
 import { NOT_FOUND } from './errors.js';
 import type { AdminRoute } from './index.js';

@@ -9,7 +9,7 @@ import { LEDGER_ROUTES } from './ledger.js';
 import { MED_ROUTES } from './meds.js';
 import { adminDocumentRoute } from './openapi.js';
 import { REFUND_ROUTES } from './refunds.js';
-import { ROUTE_ROUTES } from './routes.js';
+import { PIX_ROUTE_ENDPOINTS } from './pix-routes.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
 import { SIMULATOR_REFUND_ROUTES } from './simulator-refunds.js';
@@ -30,6 +30,6 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...MED_ROUTES,
   ...REFUND_ROUTES,
   ...LEDGER_ROUTES,
-  ...ROUTE_ROUTES,
+  ...PIX_ROUTE_ENDPOINTS,
   adminDocumentRoute(() => ADMIN_ROUTES),
 ];

@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import Type from 'typebox';
 import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
-import { routeSummaries } from '../../processors/registry.js';
+import { routeSummaries } from '../../pix-routes/registry.js';
 import type { AdminRoute } from './index.js';
 
 const nullableUrl = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
@@ -21,7 +21,7 @@ const RouteSummary = Type.Object(
   { additionalProperties: false },
 );
 
-export const ROUTE_ROUTES: AdminRoute[] = [
+export const PIX_ROUTE_ENDPOINTS: AdminRoute[] = [
   {
     method: 'GET',
     path: '/routes',

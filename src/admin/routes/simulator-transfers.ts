@@ -8,7 +8,7 @@ import Type, { type Static } from 'typebox';
 import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, notFound } from '../../http/errors.js';
-import { completeTransfer, TransferNotPending } from '../../processors/simulator-transfers.js';
+import { completeTransfer, TransferNotPending } from '../../pix-routes/simulator-transfers.js';
 import { findTransaction } from '../../transactions/repository.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../../transactions/row.js';
 import { serializeTransaction } from '../../transactions/serialize.js';

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 // ajv-formats is CommonJS with a `default` property: the plugin under either interop.
 const addFormats = formats.default;
 
-const REFERENCE_FILE = new URL('../../../src/processors/bcb-api-pix/bcb-api-pix-2.9.0.openapi.yaml', import.meta.url);
+const REFERENCE_FILE = new URL('../../../src/pix-routes/bcb-api-pix/bcb-api-pix-2.9.0.openapi.yaml', import.meta.url);
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
