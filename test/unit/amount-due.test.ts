@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DueDateBilling } from '../../contracts/charge.contract.js';
-import { amountDueOn, lowestAmountDue, type DueDateCharge } from '../../src/charges/due-date/amount-due.js';
-import { dueDateExpiresAt, isPastValidity, lastPayableDay } from '../../src/charges/due-date/validity.js';
+import { amountDueOn, lowestAmountDue, type DueDateCharge } from '../../src/domain/amount-due.js';
+import { dueDateExpiresAt, isPastValidity, lastPayableDay } from '../../src/domain/due-date-validity.js';
 
 const NO_RULES: DueDateBilling = { validityAfterDue: 30, fine: null, interest: null, discounts: [], abatement: null };
 const charge = (amountCents: number, dueDate: string, billing: Partial<DueDateBilling>): DueDateCharge => ({
