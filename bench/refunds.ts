@@ -13,7 +13,9 @@
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away databases go.
 import { Agent } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
 import { connect } from '../src/db/database.js';
+import { refundWorkflowId } from '../contracts/refund.contract.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, printTable, quantile } from './measure.js';
 
@@ -36,7 +38,7 @@ interface Timings {
 }
 
 /** `count` charges of R$ 100,00 of one merchant, paid at the simulator and approved. */
-async function paidCharges(engine: BenchEngine, sql: Sql, count: number): Promise<string[]> {
+async function paidCharges(engine: BenchEngine, sql: Sql, count: number): Promise<{ accountId: string; ids: string[] }> {
   const { port, adminPort, adminHeaders } = engine;
   const account = (
     await call(adminPort, 'POST', '/admin/accounts', adminHeaders, {
@@ -64,7 +66,7 @@ async function paidCharges(engine: BenchEngine, sql: Sql, count: number): Promis
     ids.push(charge.body.data.id);
   }
   for (const id of ids) await until(sql, 'transactions', id, 'approved');
-  return ids;
+  return { accountId: account.id, ids };
 }
 
 /** Polls `table`'s row `id` until its status is `status`; answers its `updated_at` then. */
@@ -84,20 +86,23 @@ async function until(sql: Sql, table: 'transactions' | 'refunds', id: string, st
 async function run(delayMs: number, complete: boolean): Promise<Timings> {
   const engine = await startEngine({ SIMULATOR_TRANSFER_DELAY_MS: String(delayMs) });
   const sql = connect(engine.databaseUrl, { max: CONCURRENCY + 1 });
+  const connection = await Connection.connect({ address: engine.temporalAddress });
+  const temporal = new Client({ connection });
   const { adminPort, adminHeaders } = engine;
   const timings: Timings = { answered: [], approved: [], completeToApproved: [] };
   try {
     const total = N + WARMUP;
-    const charges = await paidCharges(engine, sql, Math.max(CONCURRENCY, Math.ceil(total / REFUNDS_PER_CHARGE)));
+    const { accountId, ids: charges } = await paidCharges(engine, sql, Math.max(CONCURRENCY, Math.ceil(total / REFUNDS_PER_CHARGE)));
     let next = 0;
     const operator = async () => {
       for (let i = next++; i < total; i = next++) {
+        const key = `bench-refund-${i}`;
         const sentAt = Date.now();
         const asked = await call(
           adminPort,
           'POST',
           `/admin/transactions/${charges[i % charges.length]}/refunds`,
-          { ...adminHeaders, 'idempotency-key': `bench-refund-${i}` },
+          { ...adminHeaders, 'idempotency-key': key },
           { amount: 1, reason: 'bench' },
         );
         if (asked.status !== 201) throw new Error(`refund ${i} answered ${asked.status}: ${JSON.stringify(asked.body)}`);
@@ -110,6 +115,9 @@ async function run(delayMs: number, complete: boolean): Promise<Timings> {
             throw new Error(`complete ${id} answered ${done.status}: ${JSON.stringify(done.body)}`);
         }
         const approvedAt = await until(sql, 'refunds', id, 'approved');
+        // Done once its workflow has closed too, so that the next refund does not share the CPU with its last step.
+        const workflow = temporal.workflow.getHandle(refundWorkflowId(accountId, key));
+        while ((await workflow.describe()).status.name === 'RUNNING') await sleep(5);
         if (i < WARMUP) continue;
         timings.answered.push(asked.ms);
         timings.approved.push(approvedAt - sentAt);
@@ -119,6 +127,7 @@ async function run(delayMs: number, complete: boolean): Promise<Timings> {
     await Promise.all(Array.from({ length: CONCURRENCY }, operator));
     return timings;
   } finally {
+    await connection.close();
     await sql.end({ timeout: 5 });
     await engine.stop();
   }
