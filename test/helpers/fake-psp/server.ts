@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils';
 import { violations, type SchemaName, type Violation } from './schemas.js';
 import { centsToValor, type PspStore } from './store.js';
+import { devolucaoRoutes } from './devolucoes.js';
 
 export interface RecordedRequest {
   method: string;
@@ -33,7 +34,7 @@ export interface PspServerContext {
   tokenIssued(): void;
 }
 
-interface Answer {
+export interface Answer {
   status: number;
   body?: unknown;
   contentType?: string;
@@ -49,7 +50,7 @@ interface Call {
   rawBody: string;
 }
 
-interface Route {
+export interface Route {
   method: string;
   path: RegExp;
   /** The path parameter's schema. */
@@ -247,6 +248,7 @@ const ROUTES: Route[] = [
     },
   },
 ];
+ROUTES.push(...devolucaoRoutes({ json, problem, notFound }));
 
 function createEnvio(
   ctx: PspServerContext,
