@@ -132,9 +132,12 @@ export function parseTransferBody(body: unknown): TransferRequest {
   if (!validators.fields.Check(body)) {
     const first = validators.fields.Errors(body)[0];
     const path = first ? errorPath(first) : '';
-    throw (first && unknownFieldRefusal(first)) ?? invalidRequest(
-      MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!,
-      MESSAGES[path] ? path || undefined : undefined,
+    throw (
+      (first && unknownFieldRefusal(first)) ??
+      invalidRequest(
+        MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!,
+        MESSAGES[path] ? path || undefined : undefined,
+      )
     );
   }
   const destination = resolveDestination(body);

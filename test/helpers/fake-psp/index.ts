@@ -1,7 +1,8 @@
 // A conformance fake of a PSP speaking the Central Bank's API Pix (reference file beside this module)
 // and Efí's send API, over HTTPS with mTLS and OAuth 2.0 client credentials, on 127.0.0.1. Tests
 // point a routes file at it and drive the payer's side through its controls (pay, complete an envio,
-// add a devolução, settle or refuse the devoluções asked for, go down, send a webhook).
+// add a devolução, settle or refuse the devoluções asked for, go down, send a webhook, fill the lists
+// reconciliation reads).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { freePort } from '../ports.js';
 import { createFakePspPki, type EngineCertFiles } from './certs.js';
+import { listControls, type FakePspLists } from './lists.js';
 import { startPspServer, type RecordedRequest } from './server.js';
 import { PspStore, type Cob, type Devolucao, type PixRecebido } from './store.js';
 import { findDevolucao, refuseDevolucoes, settleDevolucao, type DevolucaoRefusal } from './devolucoes.js';
@@ -66,6 +68,8 @@ export interface FakePsp {
   cob(txid: string): Cob | undefined;
   /** Forgets every token issued so far: the next call with one answers 401 (a PSP-side revocation). */
   revokeTokens(): void;
+  /** What the lists (GET /pix, Efí's GET /v2/gn/pix/enviados) show beyond the engine's own calls: discrepancies, bulk records. */
+  lists: FakePspLists;
   close(): Promise<void>;
 }
 
@@ -218,6 +222,8 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
     revokeTokens() {
       store.tokens.clear();
     },
+
+    lists: listControls(store, pixKey),
 
     async close() {
       server.closeAllConnections();
