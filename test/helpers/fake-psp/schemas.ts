@@ -66,14 +66,17 @@ const SCHEMAS = {
   endToEndId: ref('EndToEndId'),
   chave: { type: 'string', minLength: 1, maxLength: 77 },
   idEnvio: { type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' },
+  devolucaoId: ref('DevolucaoId'),
   // Request bodies of the standard.
   cobSolicitada: ref('CobSolicitada'),
   cobRevisada: ref('CobRevisada'),
   webhookSolicitado: ref('WebhookSolicitado'),
+  devolucaoSolicitada: ref('DevolucaoSolicitada'),
   // Answers of the standard (the fake's own conformance tests check what it sends).
   cobGerada: ref('CobGerada'),
   cobCompleta: ref('CobCompleta'),
   pix: ref('Pix'),
+  devolucao: ref('Devolucao'),
   pixConsultados: ref('PixConsultados'),
   problema: ref('Problema'),
   // Efí's send API: a Pix to a key, and a Pix paying a copy-and-paste (BR Code).

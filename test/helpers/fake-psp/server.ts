@@ -11,6 +11,7 @@ import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils';
 import { listRoutes } from './lists.js';
 import { queryViolations, violations, type QueryName, type SchemaName, type Violation } from './schemas.js';
 import { centsToValor, type PspStore } from './store.js';
+import { devolucaoRoutes } from './devolucoes.js';
 
 export interface RecordedRequest {
   method: string;
@@ -254,6 +255,7 @@ const ROUTES: Route[] = [
     },
   },
   ...listRoutes(problem),
+  ...devolucaoRoutes({ json, problem, notFound }),
 ];
 
 function createEnvio(

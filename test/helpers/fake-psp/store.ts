@@ -8,9 +8,11 @@ export interface Devolucao {
   id: string;
   rtrId: string;
   valor: string;
-  natureza: 'ORIGINAL' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
-  horario: { solicitacao: string; liquidacao: string };
-  status: 'DEVOLVIDO';
+  natureza: 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+  descricao?: string;
+  horario: { solicitacao: string; liquidacao?: string };
+  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+  motivo?: string;
 }
 
 /** A Pix received on a cob (the standard's `Pix`; on the key alone, without txid), with Efí's `pagador` extension when known. */
