@@ -1,7 +1,7 @@
 // The refund workflow's contract: what src/ starts it with and tells it (besides the `accept` update
 // every transaction workflow answers, transaction.contract.ts), what its activities answer, and what it
 // answers. One workflow per refund, id `refund:<accountId>:<idempotency key>` (the charge's account).
-import type { TransactionState } from './transaction.contract.js';
+import type { RouteState, TransactionState } from './transaction.contract.js';
 
 /** A refund as the admin API asked for it; the accept step judges it against the charge as it is then. */
 export interface RefundDraft {
@@ -24,8 +24,8 @@ export interface RefundWorkflowInput {
   draft: RefundDraft;
 }
 
-/** A route's answer about a refund, in a form that travels through Temporal (dates as ISO strings). */
-export type RouteRefundState = { status: 'pending' } | { status: 'approved'; settledAt: string } | { status: 'failed'; reason: string };
+/** A route's answer about a refund. */
+export type RouteRefundState = RouteState;
 
 /** The settled refund (`id` rfd_…); null when the accept step refused it (nothing was kept). */
 export type RefundWorkflow = (input: RefundWorkflowInput) => Promise<TransactionState | null>;

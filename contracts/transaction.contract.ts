@@ -69,6 +69,12 @@ export type Persisted<S extends TransactionState = TransactionState> =
     }
   | { outcome: 'refused'; refusal: Refusal };
 
+/**
+ * A route's answer about money the engine sends out (a transfer, a refund), in a form that travels
+ * through Temporal (dates as ISO strings).
+ */
+export type RouteState = { status: 'pending' } | { status: 'approved'; settledAt: string } | { status: 'failed'; reason: string };
+
 /** What the `accept` update of every kind answers; the edge reads the transaction it names from the read model. */
 export type AcceptOutcome =
   { outcome: 'created' | 'repeated'; transaction: TransactionState } | { outcome: 'conflict' } | { outcome: 'refused'; refusal: Refusal };

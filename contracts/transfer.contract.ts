@@ -2,7 +2,7 @@
 // every transaction workflow answers, transaction.contract.ts), what its activities answer, and what it
 // answers. One workflow per transfer, id `transfer:<accountId>:<idempotency key>`.
 import { defineSignal } from '@temporalio/workflow';
-import type { DraftBasics, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
+import type { DraftBasics, RouteState, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
 
 /** Where a transfer goes, as the API resolved it from the body (src/transfers/destination.ts). */
 export type TransferDestination =
@@ -53,8 +53,8 @@ export interface TransferWorkflowInput extends TransactionWorkflowInput {
   draft: TransferDraft;
 }
 
-/** A route's answer about a transfer, in a form that travels through Temporal (dates as ISO strings). */
-export type RouteTransferState = { status: 'pending' } | { status: 'approved'; settledAt: string } | { status: 'failed'; reason: string };
+/** A route's answer about a transfer. */
+export type RouteTransferState = RouteState;
 
 /** The settled transfer; null when the accept step refused it (nothing was kept). */
 export type TransferWorkflow = (input: TransferWorkflowInput) => Promise<TransactionState | null>;

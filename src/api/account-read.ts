@@ -29,10 +29,10 @@ export function accountListRoute<Filters extends TProperties, Row>({
   ...route
 }: AccountList<Filters, Row>): RouteSpec {
   const query = Type.Object({ ...PageQuerySchema, ...filters });
-  const filterErrors = Object.values(filters).map((filter) => ({
-    status: 400,
-    code: (filter as { [ERROR_CODE_KEYWORD]: string })[ERROR_CODE_KEYWORD],
-  }));
+  const filterErrors = Object.values(filters)
+    .map((filter) => (filter as { [ERROR_CODE_KEYWORD]?: string })[ERROR_CODE_KEYWORD])
+    .filter((code) => code !== undefined)
+    .map((code) => ({ status: 400, code }));
   return accountReadRoute({
     ...route,
     request: { query },

@@ -6,7 +6,7 @@ import { isValidCpf, normalizeDocument, documentKind } from '../domain/documents
 import { reaisToCents } from '../domain/money.js';
 import { invalidRequest, Refusal } from '../domain/refusal.js';
 import { parseReceiverUrl } from '../webhooks/ssrf.js';
-import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
+import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD, unknownFieldRefusal } from '../http/request-schema.js';
 import { errorPath } from '../json/pointer.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
 import type { DueDateTerms, SplitRequestItem } from '../../contracts/charge.contract.js';
@@ -211,7 +211,7 @@ export function parseChargeBody(body: unknown, options: ChargeBodyOptions): Char
       .map((e) => ({ path: errorPath(e), keyword: e.keyword }))
       .sort((a, b) => rank(a.path, a.keyword) - rank(b.path, b.keyword));
     const first = errors[0] ?? { path: '', keyword: 'type' };
-    throw schemaError(first.path, first.keyword);
+    throw unknownFieldRefusal({ keyword: first.keyword, instancePath: first.path }) ?? schemaError(first.path, first.keyword);
   }
   // A split item's amount-or-percent rule (the schema's `oneOf`) is named by parseSplitItem; the last
   // check only makes sure the engine never takes a body its published schema refuses.

@@ -446,14 +446,17 @@ export function loadConfig(env: Env = process.env): Config {
 export interface CliConfig {
   adminUrl: string;
   adminToken: string | null;
+  /** Where pixctl keeps what it makes once (the signing secrets of `pixctl listen`). */
+  dataDir: string;
 }
 
 export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:3001';
 
 export function loadCliConfig(env: Env = process.env): CliConfig {
-  const { PIX_ADMIN_URL, ADMIN_TOKEN } = setVariables(env);
+  const { PIX_ADMIN_URL, ADMIN_TOKEN, DATA_DIR } = setVariables(env);
   return {
     adminUrl: (PIX_ADMIN_URL ?? DEFAULT_ADMIN_URL).replace(/\/+$/, '').replace(/\/admin$/, ''),
     adminToken: ADMIN_TOKEN ?? null,
+    dataDir: DATA_DIR ?? '.data',
   };
 }

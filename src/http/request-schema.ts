@@ -9,7 +9,10 @@
 // on the number's shortest decimal form (`reaisToCents`), the rule the amounts were always parsed by.
 import Type, { type TNumberOptions, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { parseInstant } from '../domain/instant.js';
 import { reaisToCents } from '../domain/money.js';
+import { invalidRequest, type Refusal } from '../domain/refusal.js';
+import { fieldLabel, pointerSteps } from '../json/pointer.js';
 
 const CENT = 0.01;
 
@@ -33,6 +36,7 @@ function forEngine(node: unknown, withOneOf: boolean): unknown {
     if ((key === 'multipleOf' && value === CENT) || (key === 'oneOf' && !withOneOf)) continue;
     copy[key] = forEngine(value, withOneOf);
   }
+  if (isOpenObject(copy)) copy.additionalProperties = false;
   if ((node as { multipleOf?: unknown }).multipleOf === CENT) {
     copy = Type.Refine(copy as unknown as TSchema, hasTwoDecimalsAtMost, () => 'no máximo duas casas decimais') as unknown as Record<
       string,
@@ -42,6 +46,42 @@ function forEngine(node: unknown, withOneOf: boolean): unknown {
   for (const { check, error } of refinementsOf(node))
     copy = Type.Refine(copy as unknown as TSchema, check, error) as unknown as Record<string, unknown>;
   return copy;
+}
+
+/** An instant in a query or body: ISO 8601 with a time zone, read to the millisecond (`parseInstant`). */
+export const instant = (description: string) =>
+  Type.Refine(
+    Type.String({
+      format: 'date-time',
+      description: `${description} (ISO 8601 com fuso, por exemplo 2025-01-31T03:00:00.000Z; lido até o milissegundo)`,
+    }),
+    (value) => typeof value === 'string' && parseInstant(value) !== null,
+    () => 'um instante ISO 8601 com data, hora e fuso (por exemplo 2025-01-31T03:00:00.000Z)',
+  );
+
+/** An object schema with declared properties that says nothing of others: a request's such object takes no others. */
+const isOpenObject = (node: Record<string, unknown>) =>
+  node.type === 'object' && node.properties !== undefined && node.additionalProperties === undefined;
+
+/**
+ * `schema` as requests are held to it: every object with declared properties is closed (an unknown field is
+ * a 400 naming it, so a typo never silently changes what a request does). The OpenAPI document shows it so.
+ */
+export function closedRequestSchema(schema: TSchema): TSchema {
+  const close = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(close);
+    if (node === null || typeof node !== 'object') return node;
+    const copy: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, close(value)]));
+    if (isOpenObject(copy)) copy.additionalProperties = false;
+    return copy;
+  };
+  return close(schema) as TSchema;
+}
+
+/** The refusal of a field a closed object does not declare (typebox's `boolean` error: the schema `false`), or null. */
+export function unknownFieldRefusal(error: { keyword: string; instancePath: string }): Refusal | null {
+  if (error.keyword !== 'boolean') return null;
+  return invalidRequest(`Campo desconhecido: ${fieldLabel(pointerSteps(error.instancePath))}`, error.instancePath);
 }
 
 /** The refinements (`Type.Refine`) of a schema: checks JSON Schema cannot say, each with its message. */

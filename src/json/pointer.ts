@@ -23,3 +23,8 @@ export function errorPath(error: { keyword: string; instancePath: string; params
   }
   return error.instancePath;
 }
+
+/** How a body field is named in messages: `fees.charge.fixed`, `permissions[1]`. */
+export function fieldLabel(steps: string[]): string {
+  return steps.reduce((label, step) => (/^\d+$/.test(step) ? `${label}[${step}]` : label ? `${label}.${step}` : step), '');
+}

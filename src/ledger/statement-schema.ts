@@ -2,19 +2,10 @@
 // tool): the window's query parameters, the answer as a typebox schema, and its values in reais.
 import Type from 'typebox';
 import { parseInstant } from '../domain/instant.js';
+import { instant } from '../http/request-schema.js';
 import { centsToReais } from '../domain/money.js';
 import { invalidRequest } from '../domain/refusal.js';
 import { STATEMENT_KINDS, type StatementEntry, type StatementWindow } from './statement.js';
-
-const instant = (description: string) =>
-  Type.Refine(
-    Type.String({
-      format: 'date-time',
-      description: `${description} (ISO 8601 com fuso, por exemplo 2025-01-31T03:00:00.000Z; lido até o milissegundo)`,
-    }),
-    (value) => typeof value === 'string' && parseInstant(value) !== null,
-    () => 'um instante ISO 8601 com data, hora e fuso (por exemplo 2025-01-31T03:00:00.000Z)',
-  );
 
 /** The query parameters of a window of at most `maxDays` (any when undefined), both required. */
 export const statementWindowQuery = (maxDays?: number) => ({

@@ -3,6 +3,7 @@
 // the two APIs (who may call, which errors every route has, which headers answers carry) is the
 // table's `ApiProfile`; nothing here repeats a path or a field.
 import type { TSchema } from 'typebox';
+import { closedRequestSchema } from '../http/request-schema.js';
 import type { OperationSpec } from '../routing/operation.js';
 import { SchemaComponents, type Json } from './components.js';
 import { alternativeMediaTypes, errorEnvelope, RateLimitErrorSchema, rawMediaType, successEnvelope } from './envelopes.js';
@@ -100,7 +101,7 @@ function operation<R extends OperationSpec>(route: R, profile: ApiProfile<R>, co
   const body = route.request?.body;
   const requestBody = body && {
     required: !route.request?.optionalBody,
-    content: { 'application/json': { schema: components.name(`${pascal(route.operationId)}Request`, body) } },
+    content: { 'application/json': { schema: components.name(`${pascal(route.operationId)}Request`, closedRequestSchema(body)) } },
   };
   return {
     operationId: route.operationId,

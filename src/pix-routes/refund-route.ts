@@ -9,10 +9,10 @@ export interface RouteRefundRequest {
   description: string | null;
 }
 
-/** `routeRef`: the route's id of the devolução (the network's rtrId). */
+/** `routeRef`: the route's id of the devolução (the network's rtrId), null while the route has not told it. */
 export type RefundState =
-  | { status: 'pending'; routeRef: string }
-  | { status: 'approved'; routeRef: string; settledAt: Date }
+  | { status: 'pending'; routeRef: string | null }
+  | { status: 'approved'; routeRef: string | null; settledAt: Date }
   | { status: 'failed'; routeRef: string | null; reason: string };
 
 export interface RefundRoute {

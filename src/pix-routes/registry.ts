@@ -1,6 +1,7 @@
 // Pix routes by name: the account's `route` (set only by the administration) picks one, for its
-// charges and for its transfers. `simulator` is built in; the routes file (PIX_ROUTES_FILE) adds PSP
-// routes of type `bcb-api-pix`. The simulator's transfer side settles by itself after
+// charges and for its transfers; a charge's refunds go back through the charge's route. `simulator`
+// is built in; the routes file (PIX_ROUTES_FILE) adds PSP routes of type `bcb-api-pix`, whose refunds
+// are API Pix devoluções. The simulator's transfer side settles by itself after
 // SIMULATOR_TRANSFER_DELAY_MS and tells the receiving side when a transfer pays one of its charges.
 // A PSP route is one client per process (its connections and its OAuth token are shared by every
 // call). A name no route answers to is a refusal that retrying cannot change (RouteRefused).
@@ -10,6 +11,7 @@ import type { Logger } from '../runtime/log.js';
 import { BcbApiPixChargeRoute } from './bcb-api-pix/charges.js';
 import { PspClient } from './bcb-api-pix/client.js';
 import { EfiTransferRoute } from './bcb-api-pix/efi-send.js';
+import { BcbApiPixRefundRoute } from './bcb-api-pix/refunds.js';
 import type { BcbApiPixRouteConfig } from '../config/routes-file.js';
 import { SIMULATOR_ROUTE, SimulatorChargeRoute, type NetworkCharge } from './simulator.js';
 import { SimulatorTransferRoute } from './simulator-transfers.js';
@@ -36,6 +38,7 @@ interface PspRoute {
   client: PspClient;
   charges: BcbApiPixChargeRoute;
   transfers: EfiTransferRoute | null;
+  refunds: BcbApiPixRefundRoute;
 }
 
 const PSP_ROUTES = new WeakMap<BcbApiPixRouteConfig, PspRoute>();
@@ -48,6 +51,7 @@ function pspRouteOf(route: BcbApiPixRouteConfig, config: RouteSettings, log: Log
       client,
       charges: new BcbApiPixChargeRoute(client, { chargeTtlSeconds: config.chargeTtlSeconds, log }),
       transfers: route.send ? new EfiTransferRoute(client, { sendBaseUrl: route.send.baseUrl }) : null,
+      refunds: new BcbApiPixRefundRoute(client, {}),
     };
     PSP_ROUTES.set(route, built);
   }
@@ -127,5 +131,7 @@ export function transferRoute(deps: TransferRouteDeps, name: string): TransferRo
 /** The route that returns a received Pix to its payer: the charge's. */
 export function refundRoute(deps: ChargeRouteDeps & { simulatorTransferDelayMs: number }, name: string): RefundRoute {
   if (name === SIMULATOR_ROUTE) return new SimulatorRefundRoute(deps.sql, deps.simulatorTransferDelayMs);
-  throw new RouteRefused(`Pix route ${name} cannot return a received Pix`);
+  const psp = pspRoute(deps, name);
+  if (!psp) throw new RouteRefused(`no Pix route named ${name}`);
+  return psp.refunds;
 }

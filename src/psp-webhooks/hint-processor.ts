@@ -35,6 +35,7 @@ interface TakenRow {
 export interface HintBatch {
   /** Rows taken: HINT_BATCH at most, and the other hints of the names acted on. */
   hints: number;
+  /** Signals sent: one per charge or transfer named, one per pending refund of a Pix named. */
   signalled: number;
   /** Rows that sent no signal of their own: folded into another row's of the batch, or waiting for the end of their name's window. */
   coalesced: number;
@@ -129,6 +130,7 @@ function count(batch: HintBatch, result: WakeOutcome, rows: number): void {
       return;
     case 'medCheck':
       batch.medChecks += 1;
+      batch.signalled += result.refunds;
       return;
     case 'unknown':
       batch.unknown += 1;

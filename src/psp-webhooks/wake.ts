@@ -1,9 +1,10 @@
 // The engine's answer to each name of a PSP webhook hint, when the hint processor acts on it. A charge
 // or transfer of the engine has its workflow signalled (it asks the route before anything changes);
 // the endToEndId of the Pix that paid an approved charge of the route starts the check of its MED
-// devoluções, under an id derived from the route and the Pix, so that duplicates join one run. Two
-// queries for any number of names, and all the Temporal calls of one batch under one deadline, so that
-// an unreachable Temporal holds the processor (and the rows it locked) only that long.
+// devoluções, under an id derived from the route and the Pix, so that duplicates join one run, and
+// signals the charge's pending refunds (the standard's webhook lists a Pix's devoluções inside its
+// entry). Two queries for any number of names, and all the Temporal calls of one batch under one
+// deadline, so that an unreachable Temporal holds the processor (and the rows it locked) only that long.
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import type { Sql, TxSql } from '../db/database.js';
@@ -11,6 +12,7 @@ import type { Deps } from '../runtime/deps.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { chargeWorkflowId, paymentNotifiedSignal } from '../../contracts/charge.contract.js';
 import { MED_RETURNS_WORKFLOW, medReturnsWorkflowId, type MedReturnsWorkflow } from '../../contracts/med-returns.contract.js';
+import { refundWorkflowId } from '../../contracts/refund.contract.js';
 import { networkAnsweredSignal, transferWorkflowId } from '../../contracts/transfer.contract.js';
 import type { HintKind } from './hints.js';
 
@@ -23,12 +25,15 @@ export interface HintName {
 }
 
 /**
- * signalled: the workflow got the signal; medCheck: the Pix's MED check started (or was under way);
- * unknown: the engine has no such charge or transfer; finished: its workflow had ended (the transaction
- * is settled); nothing: a Pix that paid no approved charge of the route; failed: Temporal refused or did
- * not answer in time (to retry).
+ * signalled: the workflow got the signal; medCheck: the Pix's MED check started (or was under way), and
+ * `refunds` of the charge's pending refunds were signalled; unknown: the engine has no such charge or
+ * transfer; finished: its workflow had ended (the transaction is settled); nothing: a Pix that paid no
+ * approved charge of the route; failed: Temporal refused or did not answer in time (to retry).
  */
-export type WakeOutcome = { outcome: 'signalled' | 'medCheck' | 'unknown' | 'finished' | 'nothing' } | { outcome: 'failed'; err: unknown };
+export type WakeOutcome =
+  | { outcome: 'signalled' | 'unknown' | 'finished' | 'nothing' }
+  | { outcome: 'medCheck'; refunds: number }
+  | { outcome: 'failed'; err: unknown };
 
 interface Addressee {
   type: 'payment' | 'withdrawal';
@@ -50,20 +55,32 @@ interface TransactionRow {
 
 /** Wakes what each name points at; answers the outcome of each, in the order of `names`. */
 export async function wake(deps: Deps, sql: Sql | TxSql, names: HintName[]): Promise<WakeOutcome[]> {
-  const [transactions, paidPix] = await Promise.all([transactionsNamed(sql, names), paidPixNamed(sql, names)]);
+  const [transactions, pix] = await Promise.all([transactionsNamed(sql, names), pixNamed(sql, names)]);
   return deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
     Promise.all(
       names.map((named) => {
-        if (named.kind === 'pix')
-          return paidPix.has(pixKey(named.route, named.name))
-            ? startMedReturns(deps, named.route, named.name)
-            : { outcome: 'nothing' as const };
+        if (named.kind === 'pix') {
+          const refunds = pix.get(pixKey(named.route, named.name));
+          return refunds ? wakePaidPix(deps, named, refunds) : { outcome: 'nothing' as const };
+        }
         const addressee = ADDRESSEES[named.kind];
         const row = transactions.get(named.name);
-        return row?.type === addressee.type ? signal(deps, addressee, row) : { outcome: 'unknown' as const };
+        return row?.type === addressee.type
+          ? signal(deps, addressee.workflowId(row.account_id, row.external_id), addressee.signal)
+          : { outcome: 'unknown' as const };
       }),
     ),
   );
+}
+
+/** The MED check of the Pix that paid a charge, and a signal to each of the charge's pending refunds (`refunds`: their workflow ids). */
+async function wakePaidPix(deps: Deps, named: HintName, refunds: string[]): Promise<WakeOutcome> {
+  const outcomes = await Promise.all([
+    startMedReturns(deps, named.route, named.name),
+    ...refunds.map((workflowId) => signal(deps, workflowId, networkAnsweredSignal)),
+  ]);
+  const failed = outcomes.find((result) => result.outcome === 'failed');
+  return failed ?? { outcome: 'medCheck', refunds: outcomes.filter((result) => result.outcome === 'signalled').length };
 }
 
 const pixKey = (route: string, endToEndId: string) => `${route} ${endToEndId}`;
@@ -75,19 +92,27 @@ async function transactionsNamed(sql: Sql | TxSql, names: HintName[]): Promise<M
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The received Pix named that paid an approved charge of the route named with them. */
-async function paidPixNamed(sql: Sql | TxSql, names: HintName[]): Promise<Set<string>> {
+/**
+ * The received Pix named that paid an approved charge of the route named with them, each with the
+ * workflow ids of the charge's pending refunds (a refund's account is its charge's).
+ */
+async function pixNamed(sql: Sql | TxSql, names: HintName[]): Promise<Map<string, string[]>> {
   const endToEndIds = names.filter((named) => named.kind === 'pix').map((named) => named.name);
-  if (endToEndIds.length === 0) return new Set();
-  const rows = await sql<{ end_to_end_id: string; route: string }[]>`
-    select end_to_end_id, acquirer as route from transactions
-    where end_to_end_id = any(${endToEndIds}::text[]) and type = 'payment' and status in ('approved', 'refunded')`;
-  return new Set(rows.map((row) => pixKey(row.route, row.end_to_end_id)));
+  if (endToEndIds.length === 0) return new Map();
+  const rows = await sql<{ end_to_end_id: string; route: string; account_id: string; refund_keys: string[] }[]>`
+    select t.end_to_end_id, t.acquirer as route, t.account_id,
+           array(select r.idempotency_key from refunds r
+                  where r.transaction_id = t.id and r.route = t.acquirer and r.status = 'pending' order by r.created_at) as refund_keys
+      from transactions t
+     where t.end_to_end_id = any(${endToEndIds}::text[]) and t.type = 'payment' and t.status in ('approved', 'refunded')`;
+  return new Map(
+    rows.map((row) => [pixKey(row.route, row.end_to_end_id), row.refund_keys.map((key) => refundWorkflowId(row.account_id, key))]),
+  );
 }
 
-async function signal(deps: Deps, addressee: Addressee, row: TransactionRow): Promise<WakeOutcome> {
+async function signal(deps: Deps, workflowId: string, definition: SignalDefinition<[]>): Promise<WakeOutcome> {
   try {
-    await deps.temporal.workflow.getHandle(addressee.workflowId(row.account_id, row.external_id)).signal(addressee.signal);
+    await deps.temporal.workflow.getHandle(workflowId).signal(definition);
     return { outcome: 'signalled' };
   } catch (err) {
     return err instanceof WorkflowNotFoundError ? { outcome: 'finished' } : { outcome: 'failed', err };
@@ -103,8 +128,8 @@ async function startMedReturns(deps: Deps, route: string, endToEndId: string): P
       workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
       args: [{ route, endToEndId }],
     });
-    return { outcome: 'medCheck' };
+    return { outcome: 'medCheck', refunds: 0 };
   } catch (err) {
-    return err instanceof WorkflowExecutionAlreadyStartedError ? { outcome: 'medCheck' } : { outcome: 'failed', err };
+    return err instanceof WorkflowExecutionAlreadyStartedError ? { outcome: 'medCheck', refunds: 0 } : { outcome: 'failed', err };
   }
 }

@@ -2,8 +2,8 @@
 // then the query, then the body, each compiled once from the route table (http/request-schema.ts), so that
 // what the OpenAPI document says is what is checked. A query is text: TypeBox converts each value to its
 // schema's type (integers, `true`/`false`) where the text is exactly that value, before validation; a
-// repeated parameter is refused, undeclared ones are ignored and TypeBox fills in the declared defaults
-// (`ctx.state.query`). A refusal is a 400 whose `param` is the field's JSON pointer and whose code is
+// repeated parameter is refused, and so is an undeclared one (as is an unknown body field: every request
+// object is closed), and TypeBox fills in the declared defaults (`ctx.state.query`). A refusal is a 400 whose `param` is the field's JSON pointer and whose code is
 // `invalid_request` unless the field's schema names its own (`x-error-code`, e.g. `invalid_status`); a
 // route whose spec has its own codes for its body (`refuseBody`) answers those.
 import type Koa from 'koa';
@@ -11,7 +11,7 @@ import type { Static, TSchema } from 'typebox';
 import Value from 'typebox/value';
 import type { Deps } from '../runtime/deps.js';
 import { ApiError, invalidRequest } from '../http/errors.js';
-import { errorPath, jsonPointer, pointerSteps } from '../json/pointer.js';
+import { errorPath, fieldLabel, jsonPointer, pointerSteps } from '../json/pointer.js';
 import type { OperationSpec } from './operation.js';
 import { compileRequestSchema, refinementsOf } from '../http/request-schema.js';
 
@@ -90,11 +90,6 @@ export function expectation(schema: Schema, value?: unknown): string {
   }
 }
 
-/** How a body field is named in messages: `fees.charge.fixed`, `permissions[1]`. */
-export function fieldLabel(steps: string[]): string {
-  return steps.reduce((label, step) => (/^\d+$/.test(step) ? `${label}[${step}]` : label ? `${label}.${step}` : step), '');
-}
-
 type Naming = (steps: string[]) => string;
 
 /** The refusal of `value` for its first schema error: message naming the field, `param` pointing at it. */
@@ -154,6 +149,15 @@ function exactly(text: string, converted: unknown): unknown {
   return String(converted) === text.replace(/^0+(?=\d)/, '') ? converted : text;
 }
 
+/** A query parameter the route does not declare is refused: a typo never silently changes what a request does. */
+function refuseUndeclared(query: Koa.Context['query'], schema: Schema | undefined): void {
+  const undeclared = Object.keys(query).find((name) => !Object.hasOwn(schema?.properties ?? {}, name));
+  if (undeclared === undefined) return;
+  const declared = Object.keys(schema?.properties ?? {});
+  const accepted = declared.length ? `os parâmetros aceitos são ${declared.join(', ')}` : 'esta rota não aceita parâmetros';
+  throw invalidRequest(`Parâmetro desconhecido: ${undeclared} (${accepted})`, jsonPointer(undeclared));
+}
+
 /** The declared parameters of a query, read as their schemas' types; a repeated one is refused. */
 function queryOf(query: Koa.Context['query'], schema: Schema): Record<string, unknown> {
   const texts: Record<string, string> = {};
@@ -182,6 +186,7 @@ export function validateRequest(operation: OperationSpec, deps: Deps): Koa.Middl
   const body = request.body && validatorOf(request.body);
   return async (ctx, next) => {
     if (params) validated(params, { ...ctx.params }, parameterName);
+    refuseUndeclared(ctx.query, query?.schema);
     if (query) {
       const values = queryOf(ctx.query, query.schema);
       validated(query, values, parameterName);

@@ -5,7 +5,7 @@
 // (destination, or pixKey with pixKeyType); resolveDestination names what is missing or extra. A text
 // `externalId` is an idempotency key, so the idempotency rules judge it first (400 `invalid_idempotency_key`).
 import Type, { type Static } from 'typebox';
-import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD } from '../http/request-schema.js';
+import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD, unknownFieldRefusal } from '../http/request-schema.js';
 import { errorPath } from '../json/pointer.js';
 import { checkExternalId, ExternalIdSchema } from '../charges/schema.js';
 import { reaisToCents } from '../domain/money.js';
@@ -132,9 +132,12 @@ export function parseTransferBody(body: unknown): TransferRequest {
   if (!validators.fields.Check(body)) {
     const first = validators.fields.Errors(body)[0];
     const path = first ? errorPath(first) : '';
-    throw invalidRequest(
-      MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!,
-      MESSAGES[path] ? path || undefined : undefined,
+    throw (
+      (first && unknownFieldRefusal(first)) ??
+      invalidRequest(
+        MESSAGES[`${path} ${first?.keyword}`] ?? MESSAGES[path] ?? MESSAGES['']!,
+        MESSAGES[path] ? path || undefined : undefined,
+      )
     );
   }
   const destination = resolveDestination(body);

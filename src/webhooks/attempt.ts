@@ -18,7 +18,7 @@ export interface AttemptInput {
 
 const USER_AGENT = `PixEngine-Webhooks/${SERVICE_VERSION}`;
 
-interface EventPayload {
+export interface EventPayload {
   id: string;
   event: string;
   createdAt: string;
@@ -49,7 +49,7 @@ async function loadDelivery(deps: Deps, deliveryId: string): Promise<DeliveryToS
 }
 
 /** The raw body: the stored envelope, its fields in the documented order. */
-function deliveryBody(payload: EventPayload): string {
+export function deliveryBody(payload: EventPayload): string {
   return JSON.stringify({ id: payload.id, event: payload.event, createdAt: payload.createdAt, data: payload.data });
 }
 

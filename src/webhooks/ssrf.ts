@@ -30,6 +30,9 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast' && !(parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE));
 }
 
+/** What an operator changes to receive webhooks on a laptop: the refusal names the setting. */
+const INSECURE_HINT = '; em desenvolvimento, defina WEBHOOK_ALLOW_INSECURE=true para aceitar http e endereços locais';
+
 /** The checks that need no network: a well-formed URL with an allowed scheme. */
 export function parseReceiverUrl(raw: string, allowInsecure: boolean): UrlCheck {
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `url deve ter no máximo ${MAX_URL_LENGTH} caracteres` };
@@ -40,7 +43,8 @@ export function parseReceiverUrl(raw: string, allowInsecure: boolean): UrlCheck 
     return { ok: false, reason: 'url deve ser uma URL absoluta válida' };
   }
   const schemes = allowInsecure ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) return { ok: false, reason: allowInsecure ? 'url deve usar http ou https' : 'url deve usar https' };
+  if (!schemes.includes(url.protocol))
+    return { ok: false, reason: allowInsecure ? 'url deve usar http ou https' : `url deve usar https${INSECURE_HINT}` };
   if (url.username || url.password) return { ok: false, reason: 'url não pode conter usuário ou senha' };
   return { ok: true, url };
 }
@@ -60,7 +64,10 @@ export async function checkReceiverUrl(raw: string, allowInsecure: boolean): Pro
     }
   }
   if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
-    return { ok: false, reason: 'url deve apontar para um endereço público (endereços privados, locais e de metadados são recusados)' };
+    return {
+      ok: false,
+      reason: `url deve apontar para um endereço público (endereços privados, locais e de metadados são recusados)${INSECURE_HINT}`,
+    };
   }
   return parsed;
 }

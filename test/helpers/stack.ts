@@ -42,8 +42,9 @@ export interface StackOptions {
   taskQueue?: string;
 }
 
-export function spawnEngine(role: 'all' | 'api' | 'worker', env: Record<string, string>): EngineProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
+/** `entry`: src/main.ts, or src/dev.ts (`npm run dev`, which runs main.ts's `all`). */
+export function spawnEngine(role: 'all' | 'api' | 'worker', env: Record<string, string>, entry = 'src/main.ts'): EngineProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, role], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -298,6 +298,73 @@ describe('fake PSP', () => {
     expect((await call(psp, 'GET', `${psp.baseUrl}/pix/E12345678202601010000aaaaaaaaaaa`, { token })).status).toBe(404);
   });
 
+  describe('devoluções asked for (PUT and GET /pix/{e2eid}/devolucao/{id})', () => {
+    const paidPix = async (original = '30.00') => psp.pay((await createCob(original)).txid).endToEndId;
+    const devolucaoUrl = (endToEndId: string, id: string) => `${psp.baseUrl}/pix/${endToEndId}/devolucao/${id}`;
+
+    it('201 Devolucao EM_PROCESSAMENTO, listed in GET /pix/{e2eid}; settled DEVOLVIDO or NAO_REALIZADO with a motivo', async () => {
+      const endToEndId = await paidPix();
+      const body = { valor: '12.00', natureza: 'ORIGINAL', descricao: 'Pedido cancelado' };
+      const asked = await call(psp, 'PUT', devolucaoUrl(endToEndId, 'rfd1'), { token, body });
+      expect(asked.status).toBe(201);
+      expect(lastRequest(psp)).toMatchObject({ conforms: true, errors: [] });
+      expect(violations('devolucao', asked.body)).toEqual([]);
+      expect(asked.body).toMatchObject({ id: 'rfd1', rtrId: expect.stringMatching(/^D09089356/), ...body, status: 'EM_PROCESSAMENTO' });
+      const pix = await call(psp, 'GET', `${psp.baseUrl}/pix/${endToEndId}`, { token });
+      expect(violations('pix', pix.body)).toEqual([]);
+      expect(pix.body.devolucoes).toEqual([asked.body]);
+
+      psp.settleDevolucao(endToEndId, 'rfd1', 'DEVOLVIDO');
+      const returned = await call(psp, 'GET', devolucaoUrl(endToEndId, 'rfd1'), { token });
+      expect(violations('devolucao', returned.body)).toEqual([]);
+      expect(returned.body).toMatchObject({ status: 'DEVOLVIDO', horario: { liquidacao: expect.any(String) } });
+
+      expect((await call(psp, 'PUT', devolucaoUrl(endToEndId, 'rfd2'), { token, body: { valor: '1.00' } })).status).toBe(201);
+      psp.settleDevolucao(endToEndId, 'rfd2', 'NAO_REALIZADO', 'Negado por timeout');
+      const refused = await call(psp, 'GET', devolucaoUrl(endToEndId, 'rfd2'), { token });
+      expect(violations('devolucao', refused.body)).toEqual([]);
+      expect(refused.body).toMatchObject({ natureza: 'ORIGINAL', status: 'NAO_REALIZADO', motivo: 'Negado por timeout' });
+      expect(() => psp.settleDevolucao(endToEndId, 'rfd2', 'DEVOLVIDO')).toThrow(/already NAO_REALIZADO/);
+    });
+
+    it('refuses, as the standard says, an id already used, more than the Pix has left, a non-conforming body or id, an unknown Pix', async () => {
+      const endToEndId = await paidPix('10.00');
+      expect((await call(psp, 'PUT', devolucaoUrl(endToEndId, 'a1'), { token, body: { valor: '6.00' } })).status).toBe(201);
+      const invalid = async (url: string, body: unknown, conforms: boolean) => {
+        const reply = await call(psp, 'PUT', url, { token, body });
+        expect(reply.status).toBe(400);
+        expect(violations('problema', reply.body)).toEqual([]);
+        expect(reply.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida');
+        expect(lastRequest(psp).conforms).toBe(conforms);
+        return reply.body;
+      };
+      expect((await invalid(devolucaoUrl(endToEndId, 'a1'), { valor: '1.00' }, true)).detail).toMatch(/já foi utilizado/);
+      expect((await invalid(devolucaoUrl(endToEndId, 'a2'), { valor: '4.01' }, true)).detail).toMatch(/excederia o valor/);
+      expect((await invalid(devolucaoUrl(endToEndId, 'a3'), { valor: '4' }, false)).violacoes).toContainEqual({
+        razao: expect.any(String),
+        propriedade: 'devolucao.valor',
+      });
+      await invalid(devolucaoUrl(endToEndId, 'rfd_1'), { valor: '1.00' }, false);
+      const unknownPix = await call(psp, 'PUT', devolucaoUrl('E12345678202601010000aaaaaaaaaaa', 'a4'), { token, body: { valor: '1.00' } });
+      expect(unknownPix.status).toBe(404);
+      const unknown = await call(psp, 'GET', devolucaoUrl(endToEndId, 'a9'), { token });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/PixDevolucaoNaoEncontrada');
+    });
+
+    it('refuseDevolucoes: every PUT on the Pix answers 400, the devolução stored first or not', async () => {
+      const endToEndId = await paidPix();
+      psp.refuseDevolucoes(endToEndId, { stored: true });
+      expect((await call(psp, 'PUT', devolucaoUrl(endToEndId, 'kept'), { token, body: { valor: '1.00' } })).status).toBe(400);
+      expect(psp.devolucao(endToEndId, 'kept')).toMatchObject({ status: 'EM_PROCESSAMENTO', valor: '1.00' });
+      psp.refuseDevolucoes(endToEndId, { stored: false });
+      expect((await call(psp, 'PUT', devolucaoUrl(endToEndId, 'lost'), { token, body: { valor: '1.00' } })).status).toBe(400);
+      expect(psp.devolucao(endToEndId, 'lost')).toBeUndefined();
+      psp.refuseDevolucoes(endToEndId, null);
+      expect((await call(psp, 'PUT', devolucaoUrl(endToEndId, 'lost'), { token, body: { valor: '1.00' } })).status).toBe(201);
+    });
+  });
+
   describe('Efí send', () => {
     const pagador = () => ({ chave: psp.pixKey, infoPagador: 'Saque 7' });
 

@@ -70,7 +70,7 @@ describe('MCP server over Streamable HTTP', () => {
     const getTransaction = tools.find((t) => t.name === 'get_transaction')!;
     expect(getTransaction.inputSchema.required).toEqual(['id']);
     const list = tools.find((t) => t.name === 'list_transactions')!;
-    expect(Object.keys(list.inputSchema.properties ?? {}).sort()).toEqual(['limit', 'page', 'status', 'type']);
+    expect(Object.keys(list.inputSchema.properties ?? {}).sort()).toEqual(['createdFrom', 'createdTo', 'limit', 'page', 'status', 'type']);
     const statement = tools.find((t) => t.name === 'get_statement')!;
     expect(statement.inputSchema.required).toEqual(['from', 'to']);
     expect(statement.description).toMatch(/balance:read/);

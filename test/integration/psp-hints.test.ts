@@ -15,6 +15,7 @@ import { recordHints, type PixHints } from '../../src/psp-webhooks/hints.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { chargeWorkflowId } from '../../contracts/charge.contract.js';
 import { medReturnsWorkflowId } from '../../contracts/med-returns.contract.js';
+import { refundWorkflowId } from '../../contracts/refund.contract.js';
 import { transferWorkflowId } from '../../contracts/transfer.contract.js';
 import { eventually } from '../helpers/eventually.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
@@ -116,6 +117,36 @@ describe('the PSP webhook hints processor', () => {
     expect(await signalsIn(transfer.handle)).toEqual(['networkAnswered']);
     expect((await temporal.workflow.getHandle(medReturnsWorkflowId('psp', paidPix)).describe()).status.name).toBe('RUNNING');
     expect(await rowsOf([charge.id, transfer.id, finished.id, unknownCharge, paidPix, unpaidPix])).toEqual([]);
+  });
+
+  it("a Pix named signals its charge's pending refunds on the route, besides its MED check; settled ones and another route's are left alone", async () => {
+    const paidPix = `E${hex()}${hex()}`;
+    const charge = await insertTransactionRow(sql, accountId, { status: 'approved' });
+    await sql`update transactions set acquirer = 'psp', end_to_end_id = ${paidPix} where id = ${charge}`;
+    const refund = async (status: 'pending' | 'approved', route = 'psp') => {
+      const key = `rfd-key-${hex()}`;
+      await sql`
+        insert into refunds (id, account_id, transaction_id, idempotency_key, fingerprint, route, amount, status, settled_at)
+        values (${`rfd_${hex()}${hex().slice(0, 8)}`}, ${accountId}, ${charge}, ${key}, ${hex()}, ${route}, 100, ${status},
+                ${status === 'pending' ? null : new Date()})`;
+      return temporal.workflow.start('idleWorkflow', { workflowId: refundWorkflowId(accountId, key), taskQueue: IDLE_QUEUE });
+    };
+    const [first, second, settled, elsewhere] = [
+      await refund('pending'),
+      await refund('pending'),
+      await refund('approved'),
+      await refund('pending', 'other'),
+    ];
+
+    await recordHints(sql, 'psp', hints({ endToEndIds: [paidPix] }));
+    expect(await drain(processorDeps(0))).toEqual([
+      { hints: 1, signalled: 2, coalesced: 0, unknown: 0, finished: 0, medChecks: 1, undelivered: 0 },
+    ]);
+    expect(await signalsIn(first)).toEqual(['networkAnswered']);
+    expect(await signalsIn(second)).toEqual(['networkAnswered']);
+    expect(await signalsIn(settled)).toEqual([]);
+    expect(await signalsIn(elsewhere)).toEqual([]);
+    expect((await temporal.workflow.getHandle(medReturnsWorkflowId('psp', paidPix)).describe()).status.name).toBe('RUNNING');
   });
 
   it('one signal per name per interval: the hints that come within it wait in the table and become one signal at its end', async () => {

@@ -30,6 +30,10 @@ describe('param: the field to blame', () => {
       [{ split: [{ recipient: 'a@example.com', amount: 1, percent: 1 }] }, 'SPLIT_INVALID', '/split/0'],
       [{ split: [{ recipient: '??', amount: 1 }] }, 'SPLIT_RECIPIENT_INVALID', '/split/0/recipient'],
       [{ externalId: 'não vale' }, 'invalid_idempotency_key', '/externalId'],
+      // A typo is refused, never silently dropped.
+      [{ coverFees: true }, 'invalid_request', '/coverFees'],
+      [{ payer: { name: 'Maria da Silva', document: '529.982.247-25', phone: '11999999999' } }, 'invalid_request', '/payer/phone'],
+      [{ split: [{ recipient: 'a@example.com', amount: 1, note: 'x' }] }, 'invalid_request', '/split/0/note'],
     ];
     for (const [overrides, code, param] of cases) {
       expectRefusal(await postCharge(client, chargeBody(overrides)), code, param, JSON.stringify(overrides));
@@ -42,6 +46,12 @@ describe('param: the field to blame', () => {
       'invalid_request',
       '/destination/type',
       'transfer',
+    );
+    expectRefusal(
+      await postTransfer(client, { destination: { type: 'pix_key', value: 'a@example.com', keyType: 'email' }, amount: 10 }),
+      'invalid_request',
+      '/destination/keyType',
+      'transfer with an unknown field',
     );
     expect((await client.get('/transactions')).body.data).toEqual([]);
   });

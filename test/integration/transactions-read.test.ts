@@ -115,6 +115,32 @@ describe('GET /v1/transactions', () => {
     }
   });
 
+  it('filters by creation instant: createdFrom included, createdTo excluded, counted exactly', async () => {
+    const createdAt = new Map<string, string>((await merchant.client.get('/transactions')).body.data.map((t: any) => [t.id, t.createdAt]));
+    const window = new URLSearchParams({ createdFrom: createdAt.get(newestFirst[3]!)!, createdTo: createdAt.get(newestFirst[1]!)! });
+    const res = await merchant.client.get(`/transactions?${window}`);
+    expect(res.status, res.text).toBe(200);
+    expect(ids(res)).toEqual(newestFirst.slice(2, 4));
+    expect(res.body.pagination).toEqual({ page: 1, limit: 20, total: 2, pages: 1 });
+    const since = await merchant.client.get(
+      `/transactions?type=payment&createdFrom=${encodeURIComponent(createdAt.get(newestFirst[3]!)!)}`,
+    );
+    expect(ids(since)).toEqual([newestFirst[0], newestFirst[1], newestFirst[3]]);
+    for (const query of ['createdFrom=2026-11-25', 'createdTo=ontem']) {
+      const bad = await merchant.client.get(`/transactions?${query}`);
+      expect([bad.status, bad.body.error?.code, bad.body.error?.param], query).toEqual([400, 'invalid_request', `/${query.split('=')[0]}`]);
+    }
+  });
+
+  it('refuses a parameter it does not know, naming it, instead of listing everything', async () => {
+    for (const query of ['from=2026-11-25', 'direction=in', 'externalId=abc']) {
+      const res = await merchant.client.get(`/transactions?${query}`);
+      const name = query.split('=')[0]!;
+      expect([res.status, res.body.error?.code, res.body.error?.param], query).toEqual([400, 'invalid_request', `/${name}`]);
+      expect(res.body.error.message).toContain(`Parâmetro desconhecido: ${name}`);
+    }
+  });
+
   it('shows an account none of the others', async () => {
     const other = await createMerchant(live.stack);
     const res = await other.client.get('/transactions');

@@ -1,5 +1,6 @@
-// The bcb-api-pix route's client and both its sides against the conformance fake PSP (mTLS, OAuth,
-// the standard's schemas): what it sends, how it reads the answers, tokens, outages and refusals.
+// The bcb-api-pix route's client and its sides (charges, Efí send, devoluções) against the conformance
+// fake PSP (mTLS, OAuth, the standard's schemas): what it sends, how it reads the answers, tokens,
+// outages and refusals.
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -10,10 +11,12 @@ import { createLogger } from '../../src/runtime/log.js';
 import { BcbApiPixChargeRoute } from '../../src/pix-routes/bcb-api-pix/charges.js';
 import { PspClient } from '../../src/pix-routes/bcb-api-pix/client.js';
 import { EfiTransferRoute } from '../../src/pix-routes/bcb-api-pix/efi-send.js';
+import { BcbApiPixRefundRoute } from '../../src/pix-routes/bcb-api-pix/refunds.js';
 import { PspUnavailable } from '../../src/pix-routes/bcb-api-pix/errors.js';
-import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
+import { devolucaoIdOf, idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { loadRoutesFile } from '../../src/config/routes-file.js';
 import { registerPspWebhooks } from '../../src/pix-routes/bcb-api-pix/webhook-registration.js';
+import type { RouteRefundRequest } from '../../src/pix-routes/refund-route.js';
 import { RouteRefused, type RouteChargeRequest } from '../../src/pix-routes/types.js';
 import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
 import { eventually } from '../helpers/eventually.js';
@@ -24,7 +27,7 @@ let clients: PspClient[] = [];
 let logLines: string[] = [];
 let seq = 0;
 
-const newId = (prefix: 'txn' | 'out') =>
+const newId = (prefix: 'txn' | 'out' | 'rfd') =>
   `${prefix}_${(Date.now().toString(16) + (++seq).toString(16).padStart(6, '0')).padStart(24, '0').slice(-24)}`;
 
 function logger() {
@@ -46,6 +49,7 @@ function clientFor(
 
 const chargeRouteOf = (client: PspClient) => new BcbApiPixChargeRoute(client, { chargeTtlSeconds: TTL, log: logger() });
 const transferRouteOf = (client: PspClient, fake = psp) => new EfiTransferRoute(client, { sendBaseUrl: fake.sendBaseUrl });
+const refundRouteOf = (client: PspClient) => new BcbApiPixRefundRoute(client, {});
 
 const chargeRequest = (extra: Partial<RouteChargeRequest> = {}): RouteChargeRequest => ({
   transactionId: newId('txn'),
@@ -356,6 +360,119 @@ describe('Efí send', () => {
     } finally {
       psp.down(0);
     }
+  });
+});
+
+describe('devoluções', () => {
+  /** A cob of R$ 123,45 paid at the fake: the endToEndId of its Pix. */
+  async function receivedPix(): Promise<string> {
+    const request = chargeRequest();
+    await chargeRouteOf(clientFor(psp)).createCharge(request);
+    return psp.pay(txidOf(request.transactionId)).endToEndId;
+  }
+
+  const refundRequest = (endToEndId: string | null, extra: Partial<RouteRefundRequest> = {}): RouteRefundRequest => ({
+    refundId: newId('rfd'),
+    endToEndId,
+    amountCents: 2_345,
+    description: 'Pedido cancelado',
+    ...extra,
+  });
+
+  it('asks with PUT /pix/{e2eid}/devolucao/{id}, nature ORIGINAL, and follows it to DEVOLVIDO (approved at its liquidação)', async () => {
+    const route = refundRouteOf(clientFor(psp));
+    const endToEndId = await receivedPix();
+    const request = refundRequest(endToEndId);
+    const id = devolucaoIdOf(request.refundId);
+    expect(id).toMatch(/^rfd[0-9a-f]{24}$/);
+    const sent = await route.sendRefund(request);
+    const stored = psp.devolucao(endToEndId, id)!;
+    expect(sent).toEqual({ status: 'pending', routeRef: stored.rtrId });
+    expect(requestsTo(psp, 'PUT', `/pix/${endToEndId}/devolucao/${id}`)).toEqual([
+      expect.objectContaining({
+        status: 201,
+        conforms: true,
+        body: { valor: '23.45', natureza: 'ORIGINAL', descricao: 'Pedido cancelado' },
+      }),
+    ]);
+    expect(await route.refundStatus(request)).toEqual({ status: 'pending', routeRef: stored.rtrId });
+    psp.settleDevolucao(endToEndId, id, 'DEVOLVIDO');
+    const settled = psp.devolucao(endToEndId, id)!;
+    expect(await route.refundStatus(request)).toEqual({
+      status: 'approved',
+      routeRef: stored.rtrId,
+      settledAt: new Date(settled.horario.liquidacao!),
+    });
+    expect(requestsTo(psp, 'GET', `/devolucao/${id}`).map((r) => [r.status, r.conforms])).toEqual([
+      [200, true],
+      [200, true],
+    ]);
+  });
+
+  it("NAO_REALIZADO is a failure whose reason is the PSP's motivo; a refund without a reason sends no descricao", async () => {
+    const route = refundRouteOf(clientFor(psp));
+    const endToEndId = await receivedPix();
+    const request = refundRequest(endToEndId, { description: null, amountCents: 12_345 });
+    await route.sendRefund(request);
+    expect(requestsTo(psp, 'PUT', devolucaoIdOf(request.refundId))[0]!.body).toEqual({ valor: '123.45', natureza: 'ORIGINAL' });
+    psp.settleDevolucao(endToEndId, devolucaoIdOf(request.refundId), 'NAO_REALIZADO', 'Conta do pagador encerrada');
+    expect(await route.refundStatus(request)).toMatchObject({ status: 'failed', reason: 'Conta do pagador encerrada' });
+  });
+
+  it('believes a refusal of the PUT only when the devolução is not found: a repeated or stored one is read back', async () => {
+    const route = refundRouteOf(clientFor(psp));
+    const endToEndId = await receivedPix();
+    const repeated = refundRequest(endToEndId);
+    const first = await route.sendRefund(repeated);
+    expect(await route.sendRefund(repeated)).toEqual(first);
+    expect(requestsTo(psp, 'PUT', devolucaoIdOf(repeated.refundId)).map((r) => r.status)).toEqual([201, 400]);
+
+    psp.refuseDevolucoes(endToEndId, { stored: true });
+    const stored = refundRequest(endToEndId);
+    expect(await route.sendRefund(stored)).toMatchObject({ status: 'pending', routeRef: expect.stringMatching(/^D/) });
+    expect(requestsTo(psp, 'PUT', devolucaoIdOf(stored.refundId)).map((r) => r.status)).toEqual([400]);
+    expect(requestsTo(psp, 'GET', devolucaoIdOf(stored.refundId)).map((r) => r.status)).toEqual([200]);
+
+    psp.refuseDevolucoes(endToEndId, { stored: false });
+    const refused = refundRequest(endToEndId);
+    const error = await route.sendRefund(refused).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(RouteRefused);
+    expect((error as Error).message).toMatch(/PUT \/pix\/.*: the PSP answered 400 Devolução inválida/);
+    expect(requestsTo(psp, 'GET', devolucaoIdOf(refused.refundId)).map((r) => r.status)).toEqual([404]);
+    expect(psp.devolucao(endToEndId, devolucaoIdOf(refused.refundId))).toBeUndefined();
+
+    // More than the Pix has left to return is the PSP's refusal too (123.45 - 23.45 - 23.45 remain).
+    psp.refuseDevolucoes(endToEndId, null);
+    await expect(route.sendRefund(refundRequest(endToEndId, { amountCents: 7_656 }))).rejects.toThrow(/excederia o valor/);
+    expect(await route.sendRefund(refundRequest(endToEndId, { amountCents: 7_655 }))).toMatchObject({ status: 'pending' });
+  });
+
+  it('refuses a charge whose Pix has no endToEndId without asking the PSP, and is unavailable in an outage', async () => {
+    const route = refundRouteOf(clientFor(psp));
+    const before = psp.requests.length;
+    const error = await route.sendRefund(refundRequest(null)).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(RouteRefused);
+    expect((error as Error).message).toMatch(/has no endToEndId/);
+    expect(psp.requests.length).toBe(before);
+
+    const endToEndId = await receivedPix();
+    psp.down(60_000, '503');
+    try {
+      await expect(route.sendRefund(refundRequest(endToEndId))).rejects.toBeInstanceOf(PspUnavailable);
+    } finally {
+      psp.down(0);
+    }
+  });
+
+  it('a devolução of the engine, even DEVOLVIDO, is not a MED devolução of the Pix', async () => {
+    const client = clientFor(psp);
+    const endToEndId = await receivedPix();
+    const request = refundRequest(endToEndId);
+    await refundRouteOf(client).sendRefund(request);
+    psp.settleDevolucao(endToEndId, devolucaoIdOf(request.refundId), 'DEVOLVIDO');
+    const read = requestsTo(psp, 'GET', `/pix/${endToEndId}`).length;
+    expect(await chargeRouteOf(client).medReturns(endToEndId)).toEqual([]);
+    expect(requestsTo(psp, 'GET', `/pix/${endToEndId}`).length).toBe(read + 1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargeIdOfTxid, idEnvioOf, transferIdOfIdEnvio, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
+import { chargeIdOfTxid, devolucaoIdOf, idEnvioOf, transferIdOfIdEnvio, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 
 describe('PSP ids of engine operations', () => {
   const charge = 'txn_0123456789abcdef01234567';
@@ -16,6 +16,12 @@ describe('PSP ids of engine operations', () => {
     const idEnvio = idEnvioOf(transfer);
     expect(idEnvio).toBe('out0123456789abcdef01234567');
     expect(transferIdOfIdEnvio(idEnvio)).toBe(transfer);
+  });
+
+  it("a devolução id is the refund id without _, inside the standard's 1–35 letters and digits", () => {
+    expect(devolucaoIdOf('rfd_0123456789abcdef01234567')).toBe('rfd0123456789abcdef01234567');
+    expect(devolucaoIdOf('rfd_0123456789abcdef01234567')).toMatch(/^[a-zA-Z0-9]{1,35}$/);
+    expect(() => devolucaoIdOf(charge)).toThrow();
   });
 
   it('ids the engine did not make name nothing', () => {

@@ -54,13 +54,14 @@ describe('lint boundary of workflow code', { timeout: 60_000 }, () => {
     expect(await errors(code.replace('  sleep', '  await sleep'), A_WORKFLOW)).toEqual([]);
   });
 
-  it('lets a workflow file import a contract, not another workflow file', async () => {
+  it('lets a workflow file import a contract and the shared workflow code, not another workflow file', async () => {
     expect(
       await errors(
         "import { acceptUpdate } from '../contracts/transaction.contract.js';\nexport const update = acceptUpdate;\n",
         A_WORKFLOW,
       ),
     ).toEqual([]);
+    expect(await errors("import { runOutgoing } from './outgoing.js';\nexport const run = runOutgoing;\n", A_WORKFLOW)).toEqual([]);
     expect(await errors("import { chargeWorkflow } from './charge.js';\nexport const run = chargeWorkflow;\n", A_WORKFLOW)).toEqual([
       '@typescript-eslint/no-restricted-imports',
     ]);

@@ -8,7 +8,8 @@ import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import type { OperationSpec } from '../../src/routing/operation.js';
 import { reais } from '../../src/http/request-schema.js';
-import { ERROR_CODE_KEYWORD, expectation, fieldLabel, validateRequest } from '../../src/routing/validate-request.js';
+import { ERROR_CODE_KEYWORD, expectation, validateRequest } from '../../src/routing/validate-request.js';
+import { fieldLabel } from '../../src/json/pointer.js';
 import type { Deps } from '../../src/runtime/deps.js';
 import { ApiError } from '../../src/http/errors.js';
 
@@ -68,8 +69,8 @@ const refusal = async (options: Parameters<typeof run>[1]) => {
 };
 
 describe('the query, read from text', () => {
-  it('coerces integers and booleans, fills defaults and ignores undeclared parameters', async () => {
-    expect((await run(ROUTE, { query: 'n=3&flag=true&kind=b&other=1' })).query).toEqual({ n: 3, flag: true, kind: 'b' });
+  it('coerces integers and booleans and fills defaults', async () => {
+    expect((await run(ROUTE, { query: 'n=3&flag=true&kind=b' })).query).toEqual({ n: 3, flag: true, kind: 'b' });
     expect((await run(ROUTE, { query: 'flag=false' })).query).toEqual({ n: 2, flag: false });
     expect((await run(ROUTE, {})).query).toEqual({ n: 2 });
     expect((await run(ROUTE, { query: 'n=03' })).query).toEqual({ n: 3 });
@@ -87,6 +88,16 @@ describe('the query, read from text', () => {
       expect([err.code, err.param, err.message]).toEqual(['invalid_request', '/n', 'n deve ser um inteiro de 1 a 5']);
     },
   );
+
+  it('refuses an undeclared parameter naming it and the declared ones: a typo never widens a list', async () => {
+    const err = await refusal({ query: 'n=3&from=2026-11-25' });
+    expect([err.status, err.code, err.param, err.message]).toEqual([
+      400,
+      'invalid_request',
+      '/from',
+      'Parâmetro desconhecido: from (os parâmetros aceitos são n, flag, kind)',
+    ]);
+  });
 
   it('refuses a repeated parameter, and an enum value with the code its schema names', async () => {
     const repeated = await refusal({ query: 'n=1&n=2' });
@@ -114,6 +125,19 @@ describe('path parameters and the body', () => {
     for (const [body, param, message] of cases) {
       const err = await refusal({ body });
       expect([err.code, err.param, err.message], JSON.stringify(body)).toEqual(['invalid_request', param, message]);
+    }
+  });
+
+  it('holds every object of a body closed even where its schema says nothing of other fields', async () => {
+    const open = Type.Object({ a: Type.Optional(Type.String()), nested: Type.Optional(Type.Object({ b: Type.String() })) });
+    const route: OperationSpec = { ...ROUTE, request: { body: open } };
+    expect((await run(route, { body: { a: 'x', nested: { b: 'y' } } })).error).toBeUndefined();
+    for (const [body, param, message] of [
+      [{ a: 'x', metadata: {} }, '/metadata', 'Campo desconhecido: metadata'],
+      [{ nested: { b: 'y', c: 2 } }, '/nested/c', 'Campo desconhecido: nested.c'],
+    ] as const) {
+      const { error } = await run(route, { body });
+      expect([error?.status, error?.code, error?.param, error?.message]).toEqual([400, 'invalid_request', param, message]);
     }
   });
 

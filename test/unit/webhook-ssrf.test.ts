@@ -61,7 +61,10 @@ describe('webhook SSRF guard', () => {
 
   it('requires an absolute https URL without credentials, and accepts http in insecure mode', () => {
     expect(parseReceiverUrl('https://example.com/hook', false).ok).toBe(true);
-    expect(parseReceiverUrl('http://example.com/hook', false)).toEqual({ ok: false, reason: 'url deve usar https' });
+    expect(parseReceiverUrl('http://example.com/hook', false)).toEqual({
+      ok: false,
+      reason: 'url deve usar https; em desenvolvimento, defina WEBHOOK_ALLOW_INSECURE=true para aceitar http e endereços locais',
+    });
     expect(parseReceiverUrl('http://127.0.0.1:8080/hook', true).ok).toBe(true);
     expect(parseReceiverUrl('ftp://example.com', true).ok).toBe(false);
     expect(parseReceiverUrl('/relative', true).ok).toBe(false);

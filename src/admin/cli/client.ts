@@ -1,8 +1,15 @@
 // pixctl's side of the admin API, at the URL and with the token of loadCliConfig (config.ts).
 import type { CliConfig } from '../../config/config.js';
 
-/** The admin API refused the request, or could not be reached. */
-export class AdminError extends Error {}
+/** The admin API refused the request (`status`: its HTTP status), or could not be reached. */
+export class AdminError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export class AdminClient {
   constructor(
@@ -30,6 +37,19 @@ export class AdminClient {
     return text;
   }
 
+  /** Opens a GET /admin{path} answered as a stream (server-sent events); a refusal throws, a stream is returned open. */
+  async stream(path: string, headers: Record<string, string>): Promise<ReadableStream<Uint8Array>> {
+    const url = `${this.baseUrl}/admin${path}`;
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { ...headers, accept: 'text/event-stream', authorization: `Bearer ${this.token}` } });
+    } catch (err) {
+      throw unreachable(this.baseUrl, err);
+    }
+    if (!res.ok || !res.body) throw refusal(res, parsed(await res.text()));
+    return res.body;
+  }
+
   private async send(
     method: string,
     path: string,
@@ -49,11 +69,18 @@ export class AdminClient {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new AdminError(`cannot reach the admin API at ${this.baseUrl}: ${cause?.code ?? cause?.message ?? String(err)}`);
+      throw unreachable(this.baseUrl, err);
     }
     return { res, text: await res.text() };
   }
+}
+
+/** The admin API could not be reached at all (refused, reset, no such host). */
+export class AdminUnreachable extends AdminError {}
+
+function unreachable(baseUrl: string, err: unknown): AdminUnreachable {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return new AdminUnreachable(`cannot reach the admin API at ${baseUrl}: ${cause?.code ?? cause?.message ?? String(err)}`);
 }
 
 type Envelope = { success?: boolean; data?: unknown; error?: { code?: string; message?: string } };
@@ -68,5 +95,8 @@ function parsed(text: string): Envelope | undefined {
 
 function refusal(res: Response, envelope: Envelope | undefined): AdminError {
   const error = envelope?.error;
-  return new AdminError(error?.message ? `${error.message} (${error.code}, HTTP ${res.status})` : `HTTP ${res.status} from ${res.url}`);
+  return new AdminError(
+    error?.message ? `${error.message} (${error.code}, HTTP ${res.status})` : `HTTP ${res.status} from ${res.url}`,
+    res.status,
+  );
 }

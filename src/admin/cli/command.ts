@@ -1,5 +1,6 @@
 // What a pixctl command is. Each command group lives in its own file under commands/ and is
 // registered by one line in commands/index.ts.
+import type { CliConfig } from '../../config/config.js';
 import type { AdminClient } from './client.js';
 
 export interface OptionSpec {
@@ -16,13 +17,14 @@ export interface Command {
   /** Names of the positional arguments, all required, in order. */
   args?: string[];
   options?: Record<string, OptionSpec>;
-  run(input: { args: Record<string, string>; options: OptionValues; admin: AdminClient }): Promise<unknown>;
+  run(input: { args: Record<string, string>; options: OptionValues; admin: AdminClient; config: CliConfig }): Promise<unknown>;
   /** Human form of the result; the default prints it as a table. */
   render?(data: unknown): string;
   /** True when the result itself reports a failure (a ledger check that found violations): printed, then exit status 1. */
   failed?(data: unknown): boolean;
 }
 
+/** A group of commands (`pixctl refunds create`), or a command of its own when its one command is named '' (`pixctl listen`). */
 export interface CommandGroup {
   name: string;
   summary: string;

@@ -21,7 +21,7 @@ function commandLine(group: CommandGroup, command: Command): string {
     const flag = spec.type === 'boolean' ? `--${name}` : `--${name} <value>`;
     return spec.required ? flag : `[${flag}]`;
   });
-  return ['pixctl', group.name, command.name, ...args, ...options].join(' ');
+  return ['pixctl', group.name, command.name, ...args, ...options].filter((word) => word !== '').join(' ');
 }
 
 function commandHelp(group: CommandGroup, command: Command): string {
@@ -53,7 +53,10 @@ function overallHelp(): string {
     'Usage: pixctl <group> <command> [arguments] [options] [--json]',
     '       pixctl <group> <command> --help',
     '',
-    ...GROUPS.map((group) => `  ${group.name.padEnd(12)}${group.summary} (${group.commands.map((c) => c.name).join(', ')})`),
+    ...GROUPS.map((group) => {
+      const names = group.commands.map((c) => c.name).filter((name) => name !== '');
+      return `  ${group.name.padEnd(12)}${group.summary}${names.length ? ` (${names.join(', ')})` : ''}`;
+    }),
   ].join('\n');
 }
 
@@ -80,14 +83,14 @@ async function runCommand(
     if (spec.required && values[name] === undefined) throw new UsageError(`--${name} is required`);
   }
   const args = Object.fromEntries(names.map((name, i) => [name, positionals[i]!]));
-  const data = await command.run({ args, options: values, admin: AdminClient.of(config) });
+  const data = await command.run({ args, options: values, admin: AdminClient.of(config), config });
   const text = values.json ? json(data) : command.render ? command.render(data) : table(data);
   return { text, status: command.failed?.(data) ? 1 : 0 };
 }
 
 /** Runs one command line; returns the exit status. */
 export async function main(argv: string[], config: CliConfig): Promise<number> {
-  const [groupName, commandName, ...rest] = argv;
+  const [groupName, ...afterGroup] = argv;
   if (groupName === undefined || groupName === 'help' || groupName === '--help' || groupName === '-h') {
     console.log(overallHelp());
     return groupName === undefined ? 2 : 0;
@@ -97,6 +100,8 @@ export async function main(argv: string[], config: CliConfig): Promise<number> {
     console.error(`pixctl: unknown command group "${groupName}"\n\n${overallHelp()}`);
     return 2;
   }
+  const single = group.commands.length === 1 && group.commands[0]!.name === '';
+  const [commandName, ...rest] = single ? ['', ...afterGroup] : afterGroup;
   const command = group.commands.find((c) => c.name === commandName);
   if (!command) {
     const help = commandName === '--help' || commandName === '-h';

@@ -5,6 +5,7 @@
 import type { OperationSpec } from '../../routing/operation.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { API_KEY_ROUTES } from './api-keys.js';
+import { EVENT_STREAM_ROUTES } from './events-stream.js';
 import { LEDGER_ROUTES } from './ledger.js';
 import { MED_ROUTES } from './meds.js';
 import { adminDocumentRoute } from './openapi.js';
@@ -24,6 +25,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...STATEMENT_ROUTES,
   ...API_KEY_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...EVENT_STREAM_ROUTES,
   ...SIMULATOR_CHARGE_ROUTES,
   ...SIMULATOR_TRANSFER_ROUTES,
   ...SIMULATOR_REFUND_ROUTES,

@@ -11,6 +11,8 @@ import { TransactionSchema } from '../../transactions/schema.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
 import { accountListRoute, accountReadRoute } from '../account-read.js';
 import { ERROR_CODE_KEYWORD, validQuery } from '../../routing/validate-request.js';
+import { instant } from '../../http/request-schema.js';
+import { parseInstant } from '../../domain/instant.js';
 
 const LISTED_TYPES = ['payment', 'withdrawal'] as const;
 
@@ -34,9 +36,16 @@ export const listTransactionsRoute = accountListRoute({
         [ERROR_CODE_KEYWORD]: 'invalid_type',
       }),
     ),
+    createdFrom: Type.Optional(instant('Criadas a partir deste instante, incluído')),
+    createdTo: Type.Optional(instant('Criadas antes deste instante, excluído')),
   },
   item: TransactionSchema,
-  list: listTransactions,
+  list: (sql, accountId, { createdFrom, createdTo, ...query }) =>
+    listTransactions(sql, accountId, {
+      ...query,
+      ...(createdFrom === undefined ? {} : { createdFrom: parseInstant(createdFrom)! }),
+      ...(createdTo === undefined ? {} : { createdTo: parseInstant(createdTo)! }),
+    }),
   show: serializeTransaction,
 });
 

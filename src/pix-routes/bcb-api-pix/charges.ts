@@ -167,7 +167,7 @@ function debtorOf(payer: RoutePayer | undefined): Cob['devedor'] | null {
 }
 
 /** What some PSPs add about the payer beside the standard's Pix (`pagador`, Efí's `gnExtras.pagador`). */
-function payerOf(pix: ReceivedPix): RoutePayer {
+export function payerOf(pix: ReceivedPix): RoutePayer {
   const extra = pix as ReceivedPix & { pagador?: Record<string, unknown>; gnExtras?: { pagador?: Record<string, unknown> } };
   const pagador = extra.pagador ?? extra.gnExtras?.pagador;
   if (!pagador) return {};

@@ -23,7 +23,7 @@ export interface PspClientOptions {
   now?: () => number;
 }
 
-/** What both sides of a PSP route (charges.ts, efi-send.ts) are built on: the route's client and the side's own settings. */
+/** What every side of a PSP route (charges.ts, efi-send.ts, refunds.ts) is built on: the route's client and the side's own settings. */
 export abstract class PspRouteSide<Settings> {
   /** Reached over the network: see ChargeRoute.remote. */
   readonly remote = true;

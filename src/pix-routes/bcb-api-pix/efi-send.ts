@@ -13,10 +13,11 @@ import { idEnvioOf } from './ids.js';
 const INFO_LIMIT = 140;
 
 /** Efí's answer about an envio (the fields the engine reads). */
-interface EfiEnvio {
+export interface EfiEnvio {
   idEnvio?: string;
   e2eId?: string;
   endToEndId?: string;
+  valor?: string;
   status?: 'EM_PROCESSAMENTO' | 'REALIZADO' | 'NAO_REALIZADO';
   horario?: { solicitacao?: string; liquidacao?: string };
 }

@@ -1,9 +1,11 @@
-// The PSP's names for the engine's operations: a charge's `txid` and a transfer's `idEnvio` are the
-// transaction id without its `_` (27 letters and digits: inside the standard's 26–35 for a txid, and
-// Efí's 1–35 for an idEnvio). Deriving them lets a PSP webhook name the workflow to wake without a lookup.
+// The PSP's names for the engine's operations: a charge's `txid`, a transfer's `idEnvio` and a refund's
+// devolução `id` are the engine's id without its `_` (27 letters and digits: inside the standard's
+// 26–35 for a txid and 1–35 for a devolução id, and Efí's 1–35 for an idEnvio). Deriving them lets a
+// PSP webhook name the workflow to wake without a lookup.
 
 const CHARGE_ID = /^txn_([0-9a-f]{24})$/;
 const TRANSFER_ID = /^out_([0-9a-f]{24})$/;
+const REFUND_ID = /^rfd_([0-9a-f]{24})$/;
 
 function withoutUnderscore(id: string, shape: RegExp): string {
   const match = shape.exec(id);
@@ -13,6 +15,7 @@ function withoutUnderscore(id: string, shape: RegExp): string {
 
 export const txidOf = (transactionId: string): string => withoutUnderscore(transactionId, CHARGE_ID);
 export const idEnvioOf = (transferId: string): string => withoutUnderscore(transferId, TRANSFER_ID);
+export const devolucaoIdOf = (refundId: string): string => withoutUnderscore(refundId, REFUND_ID);
 
 /** The charge a txid names, or null when the txid is not one the engine made. */
 export function chargeIdOfTxid(txid: string): string | null {

@@ -1,7 +1,8 @@
 // A conformance fake of a PSP speaking the Central Bank's API Pix (reference file beside this module)
 // and Efí's send API, over HTTPS with mTLS and OAuth 2.0 client credentials, on 127.0.0.1. Tests
 // point a routes file at it and drive the payer's side through its controls (pay, complete an envio,
-// add a devolução, go down, send a webhook).
+// add a devolução, settle or refuse the devoluções asked for, go down, send a webhook, fill the lists
+// reconciliation reads).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -10,8 +11,10 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { freePort } from '../ports.js';
 import { createFakePspPki, type EngineCertFiles } from './certs.js';
+import { listControls, type FakePspLists } from './lists.js';
 import { startPspServer, type RecordedRequest } from './server.js';
 import { PspStore, type Cob, type Devolucao, type PixRecebido } from './store.js';
+import { findDevolucao, refuseDevolucoes, settleDevolucao, type DevolucaoRefusal } from './devolucoes.js';
 
 export interface FakePspOptions {
   tokenBody?: 'form' | 'json';
@@ -43,6 +46,13 @@ export interface FakePsp {
   completeEnvio(idEnvio: string, status: 'REALIZADO' | 'NAO_REALIZADO'): { endToEndId: string };
   /** A devolução on received pix `endToEndId`. */
   addDevolucao(endToEndId: string, devolucao: { id: string; amountCents: number; natureza: Devolucao['natureza'] }): void;
+  /** Ends devolução `id` (asked for with PUT) of received Pix `endToEndId`: DEVOLVIDO, or NAO_REALIZADO with `motivo`. No webhook is sent. */
+  settleDevolucao(endToEndId: string, id: string, status: 'DEVOLVIDO' | 'NAO_REALIZADO', motivo?: string): void;
+  /** From now on every PUT of a devolução on received Pix `endToEndId` answers 400 PixDevolucaoInvalida; with `stored` the
+   *  devolução is kept first, as when an earlier attempt reached the PSP and its answer was lost. null: as usual again. */
+  refuseDevolucoes(endToEndId: string, refusal: DevolucaoRefusal | null): void;
+  /** The devolução `id` of received Pix `endToEndId` as the PSP has it, or undefined. */
+  devolucao(endToEndId: string, id: string): Devolucao | undefined;
   /** For `ms`: every call answers 503 (mode '503') or the connection is reset (mode 'reset'). */
   down(ms: number, mode?: '503' | 'reset'): void;
   /** POSTs a webhook to the registered webhookUrl + '/pix' (as PSPs do), with the PSP's client certificate unless
@@ -58,6 +68,8 @@ export interface FakePsp {
   cob(txid: string): Cob | undefined;
   /** Forgets every token issued so far: the next call with one answers 401 (a PSP-side revocation). */
   revokeTokens(): void;
+  /** What the lists (GET /pix, Efí's GET /v2/gn/pix/enviados) show beyond the engine's own calls: discrepancies, bulk records. */
+  lists: FakePspLists;
   close(): Promise<void>;
 }
 
@@ -178,6 +190,19 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
       store.addDevolucao(endToEndId, devolucao.id, devolucao.amountCents, devolucao.natureza);
     },
 
+    settleDevolucao(endToEndId, id, status, motivo) {
+      settleDevolucao(store, endToEndId, id, status, motivo);
+    },
+
+    refuseDevolucoes(endToEndId, refusal) {
+      refuseDevolucoes(store, endToEndId, refusal);
+    },
+
+    devolucao(endToEndId, id) {
+      const devolucao = findDevolucao(store, endToEndId, id);
+      return devolucao && structuredClone(devolucao);
+    },
+
     down(ms, mode = '503') {
       outage = { until: Date.now() + ms, mode };
     },
@@ -197,6 +222,8 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
     revokeTokens() {
       store.tokens.clear();
     },
+
+    lists: listControls(store, pixKey),
 
     async close() {
       server.closeAllConnections();

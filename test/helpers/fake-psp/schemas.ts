@@ -27,7 +27,8 @@ function visit(node: unknown, fn: (object: Json) => void): void {
  * (`/^\d{11}$/`) and matches no CPF; patterns are unanchored (JSON Schema patterns match anywhere,
  * so "x10.00y" would pass); `retirada`'s `oneOf` branches (`saque`, `troco`) require nothing, so any
  * object matches both and the `oneOf` never passes; `location` is `format: uri` though the
- * standard's locations carry no scheme.
+ * standard's locations carry no scheme; `PixConsultados` requires `cobs`, a property of the list of
+ * cobs it has not (its list is `pix`).
  */
 export function repairReference(document: Json): Json {
   visit(document, (node) => {
@@ -44,6 +45,8 @@ export function repairReference(document: Json): Json {
     const location = properties.location;
     if (isObject(location) && location.format === 'uri') delete location.format;
   });
+  const pixConsultados = ((document.components as Json).schemas as Json).PixConsultados as Json;
+  pixConsultados.required = (pixConsultados.required as string[]).filter((name) => name !== 'cobs');
   return document;
 }
 
@@ -63,14 +66,18 @@ const SCHEMAS = {
   endToEndId: ref('EndToEndId'),
   chave: { type: 'string', minLength: 1, maxLength: 77 },
   idEnvio: { type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' },
+  devolucaoId: ref('DevolucaoId'),
   // Request bodies of the standard.
   cobSolicitada: ref('CobSolicitada'),
   cobRevisada: ref('CobRevisada'),
   webhookSolicitado: ref('WebhookSolicitado'),
+  devolucaoSolicitada: ref('DevolucaoSolicitada'),
   // Answers of the standard (the fake's own conformance tests check what it sends).
   cobGerada: ref('CobGerada'),
   cobCompleta: ref('CobCompleta'),
   pix: ref('Pix'),
+  devolucao: ref('Devolucao'),
+  pixConsultados: ref('PixConsultados'),
   problema: ref('Problema'),
   // Efí's send API: a Pix to a key, and a Pix paying a copy-and-paste (BR Code).
   efiEnvioChave: {
@@ -91,9 +98,10 @@ const SCHEMAS = {
 
 export type SchemaName = keyof typeof SCHEMAS;
 
+const reference = repairReference(parse(readFileSync(REFERENCE_FILE, 'utf8')) as Json);
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
-ajv.addSchema(repairReference(parse(readFileSync(REFERENCE_FILE, 'utf8')) as Json), 'bcb-api-pix');
+ajv.addSchema(reference, 'bcb-api-pix');
 
 const compiled = new Map<SchemaName, ValidateFunction>();
 
@@ -113,4 +121,64 @@ export function violations(name: SchemaName, value: unknown): Violation[] {
     compiled.set(name, validate);
   }
   return validate(value) ? [] : (validate.errors ?? []).map(violation);
+}
+
+// Query strings: the parameters an operation declares, as one object schema (the standard's, or Efí's
+// written the standard's way), checked by an instance that turns the query's texts into the integers
+// and booleans the parameters declare (the body checks above never coerce).
+const queryAjv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: true });
+addFormats(queryAjv);
+queryAjv.addSchema(reference, 'bcb-api-pix');
+
+/** The query parameters the standard declares for `GET path`, each by a reference to its own schema. */
+function standardQuery(path: string): Json {
+  const declaredAt = `#/paths/${path.replace(/\//g, '~1')}/get/parameters`;
+  const declared = ((reference.paths as Json)[path] as { get: { parameters: Json[] } }).get.parameters;
+  const required: string[] = [];
+  const properties: Json = {};
+  declared.forEach((parameter, index) => {
+    const at = typeof parameter.$ref === 'string' ? parameter.$ref : `${declaredAt}/${index}`;
+    const {
+      in: where,
+      name,
+      required: needed,
+    } = at
+      .slice(2)
+      .split('/')
+      .reduce<any>((node, key) => node[key.replace(/~1/g, '/')], reference) as { in: string; name: string; required?: boolean };
+    if (where !== 'query') return;
+    properties[name] = { $ref: `bcb-api-pix${at}/schema` };
+    if (needed) required.push(name);
+  });
+  return { type: 'object', required, properties };
+}
+
+const QUERIES = {
+  pix: standardQuery('/pix'),
+  // Efí's list of envios: `inicio` and `fim` required, paginated as the standard's lists.
+  efiEnviados: {
+    type: 'object',
+    required: ['inicio', 'fim'],
+    properties: {
+      inicio: { $ref: 'bcb-api-pix#/components/schemas/Inicio' },
+      fim: { $ref: 'bcb-api-pix#/components/schemas/Fim' },
+      status: { enum: ['EM_PROCESSAMENTO', 'REALIZADO', 'NAO_REALIZADO'] },
+      'paginacao.paginaAtual': { $ref: 'bcb-api-pix#/components/parameters/paginaAtual/schema' },
+      'paginacao.itensPorPagina': { $ref: 'bcb-api-pix#/components/parameters/itensPorPagina/schema' },
+    },
+  },
+} as const;
+
+export type QueryName = keyof typeof QUERIES;
+
+const compiledQueries = new Map<QueryName, ValidateFunction>();
+
+/** The violations of a query string against the named operation's parameters; empty when it conforms. */
+export function queryViolations(name: QueryName, query: URLSearchParams): Violation[] {
+  let validate = compiledQueries.get(name);
+  if (!validate) {
+    validate = queryAjv.compile(QUERIES[name]);
+    compiledQueries.set(name, validate);
+  }
+  return validate(Object.fromEntries(query)) ? [] : (validate.errors ?? []).map(violation);
 }

@@ -1,18 +1,23 @@
 // The fake PSP's HTTPS server: mTLS (the engine's client certificate or no handshake), OAuth 2.0
-// client credentials, the standard's cob/pix/webhook operations and Efí's send API. Every request is
-// checked against the schemas, recorded with the verdict, and a non-conforming one answered 400.
+// client credentials, the standard's cob/pix/webhook operations and Efí's send API, and the lists of
+// both (lists.ts). Every request (path parameter, query, body) is checked against the schemas, recorded
+// with the verdict, and a non-conforming one answered 400.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils';
-import { violations, type SchemaName, type Violation } from './schemas.js';
+import { listRoutes } from './lists.js';
+import { queryViolations, violations, type QueryName, type SchemaName, type Violation } from './schemas.js';
 import { centsToValor, type PspStore } from './store.js';
+import { devolucaoRoutes } from './devolucoes.js';
 
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string, without its `?` (empty when none). */
+  query: string;
   body: unknown;
   conforms: boolean;
   errors: string[];
@@ -33,7 +38,7 @@ export interface PspServerContext {
   tokenIssued(): void;
 }
 
-interface Answer {
+export interface Answer {
   status: number;
   body?: unknown;
   contentType?: string;
@@ -44,16 +49,19 @@ interface Answer {
 
 interface Call {
   param: string;
+  query: URLSearchParams;
   body: unknown;
   headers: IncomingMessage['headers'];
   rawBody: string;
 }
 
-interface Route {
+export interface Route {
   method: string;
   path: RegExp;
   /** The path parameter's schema. */
   param?: SchemaName;
+  /** The parameters the query string is checked against. */
+  query?: QueryName;
   /** The JSON body's schema. */
   body?: SchemaName;
   /** The token endpoint itself needs no Bearer token. */
@@ -246,6 +254,8 @@ const ROUTES: Route[] = [
       return envio ? json(200, envio) : efiError(404, 'pix_nao_encontrado', `Nenhum Pix enviado com idEnvio ${idEnvio}.`);
     },
   },
+  ...listRoutes(problem),
+  ...devolucaoRoutes({ json, problem, notFound }),
 ];
 
 function createEnvio(
@@ -295,6 +305,7 @@ function answer(method: string, path: string, call: Call, ctx: PspServerContext)
   const notJson = route.body !== undefined && !(call.headers['content-type'] ?? '').startsWith('application/json');
   const found = [
     ...(route.param ? violations(route.param, param).map((v) => ({ ...v, path: `/${route.param}` })) : []),
+    ...(route.query ? queryViolations(route.query, call.query) : []),
     ...(notJson ? [{ path: '', message: 'must be sent as Content-Type application/json' }] : []),
     ...(route.body ? violations(route.body, call.body) : []),
   ];
@@ -311,12 +322,13 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Psp
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const rawBody = Buffer.concat(chunks).toString('utf8');
   const method = req.method ?? 'GET';
-  const path = new URL(req.url ?? '/', 'https://fake-psp').pathname;
+  const url = new URL(req.url ?? '/', 'https://fake-psp');
+  const path = url.pathname;
   const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
   const parsed = isForm ? { ok: true as const, value: Object.fromEntries(new URLSearchParams(rawBody)) } : parseJson(rawBody);
   const body = parsed.ok ? parsed.value : rawBody;
   const record = (status: number, errors: string[]) =>
-    ctx.requests.push({ method, path, body, conforms: errors.length === 0, errors, status });
+    ctx.requests.push({ method, path, query: url.search.slice(1), body, conforms: errors.length === 0, errors, status });
 
   const outage = ctx.outage();
   if (outage === 'reset') {
@@ -332,7 +344,7 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, ctx: Psp
             ...problem(400, 'RequisicaoInvalida', 'Requisição inválida.', 'O corpo da requisição não é JSON.'),
             errors: ['body is not JSON'],
           }
-        : answer(method, path, { param: '', body, headers: req.headers, rawBody }, ctx);
+        : answer(method, path, { param: '', query: url.searchParams, body, headers: req.headers, rawBody }, ctx);
   record(result.status, result.errors ?? []);
   const text = result.body === undefined ? '' : JSON.stringify(result.body);
   res.writeHead(result.status, {

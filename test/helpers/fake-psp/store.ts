@@ -2,20 +2,23 @@
 // and Efí's envio shape, so answers are these objects as they stand.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generatePixPayload } from '@brazilian-utils/brazilian-utils';
+import type { SeededWindow } from './lists.js';
 
 export interface Devolucao {
   id: string;
   rtrId: string;
   valor: string;
-  natureza: 'ORIGINAL' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
-  horario: { solicitacao: string; liquidacao: string };
-  status: 'DEVOLVIDO';
+  natureza: 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+  descricao?: string;
+  horario: { solicitacao: string; liquidacao?: string };
+  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+  motivo?: string;
 }
 
-/** A Pix received on a cob (the standard's `Pix`), with Efí's `pagador` extension when known. */
+/** A Pix received on a cob (the standard's `Pix`; on the key alone, without txid), with Efí's `pagador` extension when known. */
 export interface PixRecebido {
   endToEndId: string;
-  txid: string;
+  txid?: string;
   valor: string;
   chave: string;
   horario: string;
@@ -77,6 +80,9 @@ export class PspStore {
   readonly tokens = new Map<string, number>();
   webhookUrl: string | null = null;
   private lastLocationId = 0;
+
+  /** The lists' records generated when read (lists.ts), beside the maps above. */
+  readonly seeded: { received: SeededWindow[]; envios: SeededWindow[] } = { received: [], envios: [] };
 
   createCob(txid: string, body: Record<string, any>): Cob {
     const criacao = new Date().toISOString();

@@ -2,6 +2,7 @@
 export { accounts } from './accounts.js';
 export { charges } from './charges.js';
 export { keys } from './keys.js';
+export { listenCommand } from './listen.js';
 export { ledger } from './ledger.js';
 export { meds } from './meds.js';
 export { refunds } from './refunds.js';
