@@ -84,6 +84,8 @@ export interface ChargeTransactionState extends TransactionState {
   expiresAtMs: number;
   /** The route holds the charge (its BR Code is stored): it can be paid. */
   opened: boolean;
+  /** A due-date charge's due date (`YYYY-MM-DD`); absent for an immediate charge, and in runs recorded before it was said. */
+  dueDate?: string;
 }
 
 /** The accept step's answer: the persisted charge (new, or the key's existing one), or the refusal. */
@@ -127,5 +129,21 @@ export const COALESCED_REFRESH = 'coalesced-refresh';
  * never get there.
  */
 export const REFRESHES_PER_RUN = 1000;
+/**
+ * From this patch on, a due-date charge on a remote route, which waits for weeks, is polled at most once
+ * an hour (dueDatePollDelayMs) and continues as new every DUE_DATE_POLLS_PER_RUN polls, so its history
+ * stays small; an immediate charge keeps remotePollDelayMs. (Due-date charges reached remote routes with
+ * this patch: no run before it takes the branch.)
+ */
+export const DUE_DATE_POLLING = 'due-date-polling';
+
+/** A due-date charge's polling of a remote route: first after 5 s, doubling to once an hour. */
+export function dueDatePollDelayMs(poll: number): number {
+  return Math.min(5000 * 2 ** poll, 3_600_000);
+}
+
+/** About a week of hourly polls per run (about 1,900 history events), then the charge continues as new. */
+export const DUE_DATE_POLLS_PER_RUN = 168;
+
 /** The route told the engine the charge was paid (the workflow confirms with the route). */
 export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');

@@ -2,7 +2,7 @@
 //
 //   npm run record-history                               every scenario
 //   npm run record-history -- charge-paid charge-expired
-//   npm run record-history -- due-date-charge-paid-late
+//   npm run record-history -- due-date-charge-paid-late due-date-charge-psp-paid
 //   npm run record-history -- refund-approved refund-failed
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
@@ -82,6 +82,26 @@ async function createCharge(ctx: ScenarioContext): Promise<{ id: string; workflo
   const created = await ctx.api('POST', '/transactions', chargeBody, { 'Idempotency-Key': key });
   if (created.status !== 201) throw new Error(`charge creation answered ${created.status}: ${JSON.stringify(created.body)}`);
   return { id: created.body.data.id, workflowId: chargeWorkflowId(ctx.merchant.accountId, key) };
+}
+
+/** A due-date charge due tomorrow (São Paulo) with a fine, interest and a discount, its payer a company. */
+async function createDueDateCharge(
+  ctx: ScenarioContext,
+): Promise<{ id: string; workflowId: string; dueDate: string; amountDueCents: number }> {
+  const key = `replay-${randomBytes(6).toString('hex')}`;
+  const dueDate = addDays(saoPauloDate(new Date()), 1);
+  const body = {
+    ...chargeBody,
+    payer: { name: 'Mercearia Replay Ltda', document: generateCnpj() },
+    dueDate,
+    fine: { mode: 'percent', value: 2 },
+    interest: { mode: 'percent_per_month', value: 1 },
+    discounts: [{ until: dueDate, mode: 'fixed', value: 1 }],
+  };
+  const created = await ctx.api('POST', '/transactions', body, { 'Idempotency-Key': key });
+  if (created.status !== 201) throw new Error(`charge creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const { id, amountDue } = created.body.data as { id: string; amountDue: number };
+  return { id, workflowId: chargeWorkflowId(ctx.merchant.accountId, key), dueDate, amountDueCents: Math.round(amountDue * 100) };
 }
 
 async function paidCharge(ctx: ScenarioContext): Promise<string> {
@@ -281,21 +301,11 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   // A due-date charge (cobv) with its rules, paid five days after its due date for the amount due that day.
   'due-date-charge-paid-late': async (ctx) => {
-    const key = `replay-${randomBytes(6).toString('hex')}`;
-    const dueDate = addDays(saoPauloDate(new Date()), 1);
-    const body = {
-      ...chargeBody,
-      dueDate,
-      fine: { mode: 'percent', value: 2 },
-      interest: { mode: 'percent_per_month', value: 1 },
-      discounts: [{ until: dueDate, mode: 'fixed', value: 1 }],
-    };
-    const created = await ctx.api('POST', '/transactions', body, { 'Idempotency-Key': key });
-    if (created.status !== 201) throw new Error(`charge creation answered ${created.status}: ${JSON.stringify(created.body)}`);
-    const paid = await ctx.admin('POST', `/simulator/charges/${created.body.data.id}/pay`, { paidOn: addDays(dueDate, 5) });
+    const charge = await createDueDateCharge(ctx);
+    const paid = await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`, { paidOn: addDays(charge.dueDate, 5) });
     if (paid.status !== 200) throw new Error(`payment answered ${paid.status}: ${JSON.stringify(paid.body)}`);
-    await ctx.waitForStatus(created.body.data.id, 'approved');
-    return chargeWorkflowId(ctx.merchant.accountId, key);
+    await ctx.waitForStatus(charge.id, 'approved');
+    return charge.workflowId;
   },
   'charge-expired': async (ctx) => {
     const charge = await createCharge(ctx);
@@ -331,6 +341,20 @@ const SCENARIOS: Record<string, Scenario> = {
   'med-rejected': (ctx) => decidedMed(ctx, 'rejected'),
   'webhook-retried': webhookRetried,
   'charge-psp-paid': async (ctx) => (await pspPaidCharge(ctx)).workflowId,
+  // A due-date charge on the PSP route (cobv): polled once (5 s, due-date-polling), then paid, announced by the PSP's webhook.
+  'due-date-charge-psp-paid': async (ctx) => {
+    const moved = await ctx.admin('PATCH', `/accounts/${ctx.merchant.accountId}`, { route: 'psp' });
+    if (moved.status !== 200) throw new Error(`route change answered ${moved.status}: ${JSON.stringify(moved.body)}`);
+    const charge = await createDueDateCharge(ctx);
+    const txid = txidOf(charge.id);
+    await until(
+      async () => (ctx.psp.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/cobv/${txid}`)) ? true : undefined),
+      'the first poll of the cobv',
+    );
+    await ctx.pspWebhook([ctx.psp.payCobv(txid, { amountCents: charge.amountDueCents }).endToEndId]);
+    await ctx.waitForStatus(charge.id, 'approved');
+    return charge.workflowId;
+  },
   'transfer-psp-approved': pspApprovedTransfer,
   'med-returns-psp': pspMedReturn,
   'transfer-forged-start': forgedTransferStart,

@@ -2,11 +2,16 @@
 // the transaction, create it at the account's route) while the API waits on the `accept` update,
 // then waits durably for the payment notification or the expiry, and settles once:
 // the route's answer decides between paid and expired, never both. On a remote route (a PSP) the
-// creation is a regular activity and the workflow also polls the route while the charge is pending.
-import { allHandlersFinished, ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
+// creation is a regular activity and the workflow also polls the route while the charge is pending;
+// a due-date charge, which waits for weeks, is polled at most hourly and continues as new every week
+// or so (its next run finds the charge persisted and opened, and waits again).
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, setHandler } from '@temporalio/workflow';
 import type { ChargeActivities } from '../activities/charges.js';
 import {
   COALESCED_REFRESH,
+  DUE_DATE_POLLING,
+  DUE_DATE_POLLS_PER_RUN,
+  dueDatePollDelayMs,
   paymentNotifiedSignal,
   REFRESHES_PER_RUN,
   refreshUpdate,
@@ -125,20 +130,29 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   decision = { transaction, fingerprint: persisted.fingerprint, createdByThisRun };
 
   if (transaction.status === 'pending') {
-    const outcome = await awaitOutcome(transaction.expiresAtMs);
+    const outcome = await awaitOutcome(transaction.expiresAtMs, transaction.dueDate !== undefined && remote && patched(DUE_DATE_POLLING));
     transaction = await settle(outcome);
   }
 
   await condition(allHandlersFinished);
   return transaction;
 
-  /** Waits for the payment or the expiry (polling a remote route meanwhile); the route's answer decides. */
-  async function awaitOutcome(expiresAtMs: number): Promise<RouteChargeState | { status: 'failed' }> {
+  /**
+   * Waits for the payment or the expiry (polling a remote route meanwhile); the route's answer decides.
+   * `dueDatePolling`: a due-date charge on a remote route (DUE_DATE_POLLING), polled at most hourly.
+   */
+  async function awaitOutcome(expiresAtMs: number, dueDatePolling: boolean): Promise<RouteChargeState | { status: 'failed' }> {
+    const pollDelayMs = dueDatePolling ? dueDatePollDelayMs : remotePollDelayMs;
     for (let poll = 0; ;) {
+      if (dueDatePolling && poll >= DUE_DATE_POLLS_PER_RUN) {
+        await condition(allHandlersFinished);
+        // A payment notice that came meanwhile is handled by this run; the next run would not know of it.
+        if (!notified && !confirmedPayment) await continueAsNew<ChargeWorkflow>(input);
+      }
       const remainingMs = expiresAtMs - Date.now();
       let pollDue = false;
       if (remainingMs > 0) {
-        const pollInMs = remote ? remotePollDelayMs(poll) : Infinity;
+        const pollInMs = remote ? pollDelayMs(poll) : Infinity;
         const woken = await condition(() => notified || confirmedPayment !== null, Math.min(remainingMs, pollInMs));
         pollDue = !woken && pollInMs < remainingMs;
         if (pollDue) poll += 1;

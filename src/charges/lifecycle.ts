@@ -42,6 +42,7 @@ const chargeTransactionState = (row: TransactionRow): ChargeTransactionState => 
   ...transactionState(row),
   expiresAtMs: row.expiresAt.getTime(),
   opened: row.pixCopyPaste !== null,
+  ...(row.dueDate === null ? {} : { dueDate: row.dueDate }),
 });
 
 const settledCharge = ({ row, eventIds }: Settlement): Settled<ChargeTransactionState> => ({

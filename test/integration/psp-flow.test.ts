@@ -7,7 +7,8 @@ import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
-import { createCharge } from '../helpers/charges.js';
+import { createCharge, postCharge } from '../helpers/charges.js';
+import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
 import { engineOnFakePsp, startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
@@ -226,5 +227,48 @@ describe('transfers on a PSP route', () => {
     await waitForStatus(id, 'approved', 10_000);
     await expectActedOnWebhook(`transfer:${merchant.account.id}:${sent.body.data.externalId}`);
     await expectLedgerConsistent(stack.databaseUrl);
+  });
+});
+
+describe('due-date charges (cobv) on a PSP route', () => {
+  const today = saoPauloDate(new Date());
+  /** R$ 500,00 due in 5 days, R$ 20 off until the 2nd day, 2 % fine, 1 % a month; a company payer. */
+  const dueDateCharge = async () => {
+    const res = await postCharge(merchant.client, {
+      amount: 500,
+      payer: { name: 'Mercearia Central Ltda', document: '11.222.333/0001-81' },
+      description: 'Mensalidade',
+      dueDate: addDays(today, 5),
+      fine: { mode: 'percent', value: 2 },
+      interest: { mode: 'percent_per_month', value: 1 },
+      discounts: [{ until: addDays(today, 2), mode: 'fixed', value: 20 }],
+    });
+    expect(res.status).toBe(201);
+    return res.body.data;
+  };
+  const cobvCalls = (txid: string) => psp.requests.filter((r) => r.path.endsWith(`/cobv/${txid}`));
+
+  it("is created with PUT /cobv (conforming to the standard), paid with the PSP's value, confirmed with GET /cobv: two PSP calls", async () => {
+    const charge = await dueDateCharge();
+    const txid = txidOf(charge.id);
+    const cobv = psp.cobv(txid)!;
+    expect(charge).toMatchObject({ dueDate: addDays(today, 5), amountDue: 480, pix: { copyPaste: cobv.pixCopiaECola } });
+    expect(cobv.calendario).toMatchObject({ dataDeVencimento: addDays(today, 5), validadeAposVencimento: 30 });
+    const { endToEndId } = psp.payCobv(txid, { amountCents: 48_000, payer: { nome: 'Mercearia Central Ltda', cnpj: '11222333000181' } });
+    expect(await webhook({ endToEndIds: [endToEndId] })).toBe(200);
+    const approved = await waitForStatus(charge.id, 'approved');
+    expect(approved).toMatchObject({ amount: 500, paidAmount: 480, amountDue: null, fee: 0, netAmount: 480 });
+    expect(cobvCalls(txid).map((r) => `${r.method} ${r.status} ${r.conforms}`)).toEqual(['PUT 201 true', 'GET 200 true']);
+    expect(psp.requests.filter((r) => r.path.endsWith(`/cob/${txid}`))).toEqual([]);
+    const clearing = (await ledgerEntriesOf(sql, charge.id)).filter((entry) => entry.account.includes('pix_clearing'));
+    expect(clearing).toEqual([{ key: `charge:${charge.id}:settle`, account: expect.any(String), amount: -48_000 }]);
+    await expectLedgerConsistent(stack.databaseUrl);
+  });
+
+  it("keeps the approval with the value the PSP took when it differs from the engine's amount due", async () => {
+    const charge = await dueDateCharge();
+    const { endToEndId } = psp.payCobv(txidOf(charge.id), { amountCents: 48_500 });
+    expect(await webhook({ endToEndIds: [endToEndId] })).toBe(200);
+    expect(await waitForStatus(charge.id, 'approved')).toMatchObject({ paidAmount: 485, netAmount: 485 });
   });
 });

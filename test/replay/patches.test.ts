@@ -8,13 +8,14 @@
 // persistAndOpenCharge, which opens a simulator charge itself. Charges recorded after
 // `coalesced-refresh` carry its marker at their first refresh, and refreshes accepted together share
 // one route call. Runs forged after `refuse-unencrypted-input` (a start, an update, a signal in clear)
-// carry its marker where the message was refused; no other run does.
+// carry its marker where the message was refused; no other run does. A due-date charge on a remote
+// route recorded after `due-date-polling` carries its marker; no other run does.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COALESCED_REFRESH } from '../../contracts/charge.contract.js';
+import { COALESCED_REFRESH, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
 
@@ -291,14 +292,33 @@ describe(`patch ${COALESCED_REFRESH}`, () => {
 });
 
 describe('due-date charges', () => {
-  const dueDateRuns = allHistories.filter((h) => h.file.startsWith('due-date-charge-'));
+  const dueDateRun = (name: string) => allHistories.find((h) => h.file === `due-date-charge-${name}-encrypted.json`)!.events;
 
-  it('has recorded a due-date charge paid late, after every patch: it takes the immediate charge path, waiting on one timer', () => {
-    expect(dueDateRuns.map((h) => h.file)).toEqual(['due-date-charge-paid-late-encrypted.json']);
-    const [{ events }] = dueDateRuns as [(typeof dueDateRuns)[number]];
+  it('has recorded due-date charges after every patch: paid late on the simulator, paid on a PSP route', () => {
+    expect(allHistories.filter((h) => h.file.startsWith('due-date-charge-')).map((h) => h.file)).toEqual([
+      'due-date-charge-paid-late-encrypted.json',
+      'due-date-charge-psp-paid-encrypted.json',
+    ]);
+  });
+
+  it('on the simulator it takes the immediate charge path, waiting on one timer', () => {
+    const events = dueDateRun('paid-late');
     expect(patchIds(events)).toEqual([PERSIST_AND_OPEN, LOCAL_SETTLEMENT, SETTLE_DISPATCHES_EVENTS]);
     expect(localActivities(events)).toEqual(['persistAndOpenCharge', 'chargeStateAtRoute', 'settleChargePaid']);
     expect(scheduledActivities(events)).toEqual([]);
     expect(events.filter((e) => e.timerStartedEventAttributes)).toHaveLength(1);
+  });
+
+  it(`on a PSP route it carries ${DUE_DATE_POLLING} and polled first after 5 s`, () => {
+    const events = dueDateRun('psp-paid');
+    expect(patchIds(events)).toEqual([PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, DUE_DATE_POLLING, SETTLE_DISPATCHES_EVENTS]);
+    expect(scheduledActivities(events)).toEqual(['openChargeAtRoute', 'chargeStateAtRoute', 'chargeStateAtRoute', 'settleChargePaid']);
+    const timers = events.flatMap((e) => (e.timerStartedEventAttributes ? [e.timerStartedEventAttributes.startToFireTimeout.seconds] : []));
+    expect(timers).toEqual(['5', '10']);
+  });
+
+  it(`no other run carries ${DUE_DATE_POLLING}`, () => {
+    for (const { file, events } of allHistories.filter((h) => !h.file.startsWith('due-date-charge-psp-')))
+      expect(patchIds(events), file).not.toContain(DUE_DATE_POLLING);
   });
 });

@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { TransferActivities } from '../../activities/transfers.js';
 import {
+  DUE_DATE_POLLING,
+  DUE_DATE_POLLS_PER_RUN,
+  dueDatePollDelayMs,
   paymentNotifiedSignal,
   type ChargeDraft,
   type ChargeTransactionState,
@@ -28,6 +31,7 @@ import { pollDelayMs, type RouteTransferState } from '../../contracts/transfer.c
 import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
 import { eventTypes, firstAfterSignal, timersBeforeSignal } from '../helpers/workflow-history.js';
 import { draftBasics, pendingCharge, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../src/domain/calendar.js';
 
 const server = timeSkippingServer('index.ts');
 const TTL_SECONDS = 900;
@@ -66,6 +70,8 @@ class ChargeRouteFake extends Calls {
   expired: boolean | null = null;
   /** When set, the route says paid from this status call on (1-based). */
   payAtCall: number | null = null;
+  /** When set, the charge is a due-date one, expiring at `expiresAtMs`. */
+  due: { dueDate: string; expiresAtMs: number } | null = null;
 
   constructor(readonly remote: boolean | undefined) {
     super();
@@ -87,7 +93,7 @@ class ChargeRouteFake extends Calls {
     const persistCharge: ChargeActivities['persistCharge'] = async ({ draft, createdAtMs, ttlSeconds }) => {
       await this.record('persistCharge');
       this.createdAtMs = createdAtMs;
-      this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
+      this.transaction ??= { ...pendingCharge(draft, createdAtMs, ttlSeconds), ...this.due };
       return {
         outcome: 'persisted',
         transaction: this.transaction,
@@ -199,6 +205,8 @@ function chargeDraft(): ChargeDraft {
 
 interface Run {
   workflowId: string;
+  /** The id of the run the workflow started with (later runs follow it after a continue-as-new). */
+  firstRunId: string;
   result: () => Promise<TransactionState | null>;
   /** The patch ids of the run's history. */
   patches: () => Promise<string[]>;
@@ -219,6 +227,7 @@ async function withWorkflow<T>(
     ).toBe('created');
     return scenario({
       workflowId,
+      firstRunId: handle.firstExecutionRunId,
       result: () => handle.result() as Promise<TransactionState | null>,
       patches: async () => {
         const { events } = await handle.fetchHistory();
@@ -345,6 +354,63 @@ describe('polling of a remote route (time-skipping)', () => {
       expect(fake.local.get('sendTransferAtRoute')).toBe(true);
       expectSchedule(fake.gaps('transferStateAtRoute', fake.sentAtMs), [pollDelayMs(0), pollDelayMs(1), pollDelayMs(2)]);
     }
+  });
+
+  /** A due-date charge on the PSP route, due `days` days from the server's today in São Paulo, payable `validity` days after. */
+  async function dueDateFake(days: number, validity: number): Promise<ChargeRouteFake> {
+    const fake = new ChargeRouteFake(true);
+    const today = saoPauloDate(new Date(await server.env.currentTimeMs()));
+    const dueDate = addDays(today, days);
+    fake.due = { dueDate, expiresAtMs: startOfSaoPauloDay(addDays(dueDate, validity + 1)).getTime() };
+    return fake;
+  }
+
+  it('due-date charge: polled at most hourly, continuing as new every week of polls with a small history, until a poll finds it paid', async () => {
+    const fake = await dueDateFake(3, 10);
+    fake.payAtCall = DUE_DATE_POLLS_PER_RUN + 20;
+    await withCharge(fake, async ({ workflowId, firstRunId, result }) => {
+      expect((await result())!.status).toBe('approved');
+      const first = server.env.client.workflow.getHandle(workflowId, firstRunId);
+      const types = await eventTypes(first);
+      expect(types.at(-1)).toBe('WORKFLOW_EXECUTION_CONTINUED_AS_NEW');
+      expect(types.length).toBeLessThan(2500);
+      const { events } = await first.fetchHistory();
+      const patchIds = (events ?? []).flatMap((event) => {
+        const data = event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+        return data ? [JSON.parse(Buffer.from(data).toString('utf8')).id as string] : [];
+      });
+      expect(patchIds).toContain(DUE_DATE_POLLING);
+    });
+    // Two runs, each finding the charge persisted and opened; the first polled DUE_DATE_POLLS_PER_RUN times.
+    expect(fake.called('persistCharge')).toHaveLength(2);
+    expect(fake.called('openChargeAtRoute')).toHaveLength(1);
+    const gaps = fake.gaps('chargeStateAtRoute', fake.acceptedAtMs);
+    expect(gaps).toHaveLength(DUE_DATE_POLLS_PER_RUN + 20);
+    expectSchedule(gaps.slice(0, 12), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(dueDatePollDelayMs));
+    expect(Math.max(...gaps)).toBeLessThan(3_600_000 + 1000);
+    // The second run starts its schedule again at 5 s.
+    expectSchedule([gaps[DUE_DATE_POLLS_PER_RUN]!], [5000]);
+    expect(fake.called('cancelChargeAtRoute')).toHaveLength(0);
+  }, 120_000);
+
+  it('due-date charge: expires at 00:00 in São Paulo after its validity, polled hourly until then', async () => {
+    const fake = await dueDateFake(1, 0);
+    await withCharge(fake, async ({ result }) => {
+      expect(await result()).toMatchObject({ status: 'cancelled' });
+    });
+    const [cancel] = fake.called('cancelChargeAtRoute');
+    expect(cancel!.atMs).toBeGreaterThanOrEqual(fake.due!.expiresAtMs);
+    expect(cancel!.atMs - fake.due!.expiresAtMs).toBeLessThan(1000);
+    const polls = fake.called('chargeStateAtRoute');
+    const hours = (fake.due!.expiresAtMs - fake.acceptedAtMs) / 3_600_000;
+    // About one an hour, and a few more in the first hour (5 s, 10 s … 42 min).
+    expect(polls.length).toBeGreaterThan(hours - 2);
+    expect(polls.length).toBeLessThan(hours + 12);
+    expect(fake.expired).toBe(true);
+  }, 120_000);
+
+  it('dueDatePollDelayMs: 5 s, doubling, capped at an hour', () => {
+    expect([0, 1, 9, 10, 50].map(dueDatePollDelayMs)).toEqual([5000, 10_000, 2_560_000, 3_600_000, 3_600_000]);
   });
 
   it('remotePollDelayMs: 5 s, doubling, capped at a minute', () => {
