@@ -76,6 +76,8 @@ export interface ChargeDraft extends DraftBasics {
 export interface ChargeWorkflowInput extends TransactionWorkflowInput {
   ttlSeconds: number;
   draft: ChargeDraft;
+  /** A run continued as new (DUE_DATE_POLLING): the polls its earlier runs made, so the schedule stays hourly. */
+  pollsBefore?: number;
 }
 
 /** A charge as its workflow knows it: what decides between waiting, opening and settling. */

@@ -143,11 +143,12 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
    */
   async function awaitOutcome(expiresAtMs: number, dueDatePolling: boolean): Promise<RouteChargeState | { status: 'failed' }> {
     const pollDelayMs = dueDatePolling ? dueDatePollDelayMs : remotePollDelayMs;
-    for (let poll = 0; ;) {
-      if (dueDatePolling && poll >= DUE_DATE_POLLS_PER_RUN) {
+    const pollsBefore = input.pollsBefore ?? 0;
+    for (let poll = pollsBefore; ;) {
+      if (dueDatePolling && poll - pollsBefore >= DUE_DATE_POLLS_PER_RUN) {
         await condition(allHandlersFinished);
         // A payment notice that came meanwhile is handled by this run; the next run would not know of it.
-        if (!notified && !confirmedPayment) await continueAsNew<ChargeWorkflow>(input);
+        if (!notified && !confirmedPayment) await continueAsNew<ChargeWorkflow>({ ...input, pollsBefore: poll });
       }
       const remainingMs = expiresAtMs - Date.now();
       let pollDue = false;
