@@ -18,6 +18,8 @@
 // BENCH_PREBUILT_BUNDLE=1 bundles the workflows here first and starts the engine on that bundle
 // (TEMPORAL_WORKFLOW_BUNDLE), as a deployment that bundles ahead of time: no webpack in the engine.
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
+// BENCH_DUE_DATE=1 creates due-date charges instead (issue 28): due in 30 days, with a fine, interest and a
+// discount, so they would stay pending for weeks (the PAY oldest are paid today, with the discount).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../src/config/config.js';
 import { connect } from '../src/db/database.js';
 import { bundleWorkflows } from '../src/temporal/bundle.js';
+import { addDays, saoPauloDate } from '../src/domain/calendar.js';
 import { parsePrometheusText, type Family } from '../test/helpers/prometheus-text.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';
@@ -43,10 +46,20 @@ const TARGET_CHARGES = 50_000;
 /** Charges per API key, below the 100-per-minute quota whatever the rate. */
 const CHARGES_PER_KEY = 90;
 const CHARGE_TTL_SECONDS = 24 * 60 * 60;
+const DUE_DATE = process.env.BENCH_DUE_DATE === '1';
+const today = saoPauloDate(new Date());
 const CHARGE = {
   amount: 49.9,
   payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' },
   description: 'bench',
+  ...(DUE_DATE
+    ? {
+        dueDate: addDays(today, 30),
+        fine: { mode: 'percent', value: 2 },
+        interest: { mode: 'percent_per_month', value: 1 },
+        discounts: [{ until: addDays(today, 25), mode: 'fixed', value: 2.5 }],
+      }
+    : {}),
 };
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 2 });
