@@ -159,7 +159,7 @@ describe('GET /v1 and GET /v1/llms.txt', () => {
     try {
       const doc = await http('GET', `${other.baseUrl}/openapi.json`);
       expect(doc.body.servers[0].url).toBe('https://pix.example.com/v1');
-      expect(doc.body['x-mcp'].url).toBe('https://pix.example.com/mcp');
+      expect(doc.body.info['x-mcp'].url).toBe('https://pix.example.com/mcp');
       const llms = await http('GET', `${other.baseUrl}/llms.txt`);
       expect(llms.text).toContain('(https://pix.example.com/v1/openapi.json)');
     } finally {

@@ -12,23 +12,22 @@ import { apiBaseUrl, mcpUrl } from '../../openapi/paths.js';
 import { llmsTxt, ServiceSummarySchema, serviceSummary, type ServiceCatalogue } from '../../openapi/summary.js';
 import type { RouteSpec } from '../../routing/public-route.js';
 
+/** What the self-description describes: the route table, its events and the addresses of `config`. */
+export function catalogueOf(table: RouteSpec[], config: Pick<Config, 'publicBaseUrl'>): ServiceCatalogue {
+  return {
+    routes: table,
+    baseUrl: apiBaseUrl(config),
+    mcpUrl: mcpUrl(config),
+    mcpTools: toolsFor(table).map((t) => t.name),
+    events: WEBHOOK_EVENTS,
+  };
+}
+
 /** Everything is generated once per process and configuration: the table does not change while running. */
 function memoByConfig<T>(make: (catalogue: ServiceCatalogue) => T, routes: () => RouteSpec[]): (config: Config) => T {
   const made = new WeakMap<Config, T>();
   return (config) => {
-    if (!made.has(config)) {
-      const table = routes();
-      made.set(
-        config,
-        make({
-          routes: table,
-          baseUrl: apiBaseUrl(config),
-          mcpUrl: mcpUrl(config),
-          mcpTools: toolsFor(table).map((t) => t.name),
-          events: WEBHOOK_EVENTS,
-        }),
-      );
-    }
+    if (!made.has(config)) made.set(config, make(catalogueOf(routes(), config)));
     return made.get(config)!;
   };
 }
