@@ -22,11 +22,39 @@ export interface SplitShare {
   description: string | null;
 }
 
+/** A fixed value in centavos, or a percent in hundredths of a percent (150 is 1.5 %): exact integers either way. */
+export interface BillingValue<M extends string> {
+  mode: M;
+  value: number;
+}
+
+/**
+ * The rules of a due-date charge (the standard's `cobv`) after the body checks, as sent with the
+ * defaults applied; the amount due on each day follows from them (src/charges/due-date/amount-due.ts).
+ */
+export interface DueDateBilling {
+  /** Days after the due date the charge can still be paid. */
+  validityAfterDue: number;
+  fine: BillingValue<'fixed' | 'percent'> | null;
+  interest: BillingValue<'fixed_per_day' | 'percent_per_day' | 'percent_per_month' | 'percent_per_year'> | null;
+  /** Up to three, `until` strictly increasing and none after the due date, one mode for all. */
+  discounts: (BillingValue<'fixed' | 'percent'> & { until: string })[];
+  abatement: BillingValue<'fixed' | 'percent'> | null;
+}
+
+/** A due-date charge's terms: the day it is due (`YYYY-MM-DD`, America/Sao_Paulo) and its billing rules. */
+export interface DueDateTerms {
+  dueDate: string;
+  billing: DueDateBilling;
+}
+
 /** What the client asked for, judged by the account's rules in the accept step (src/charges/terms.ts). */
 export interface ChargeAsked {
   amountCents: number;
   coverFee: boolean;
   split: SplitRequestItem[];
+  /** A due-date charge's terms; absent for an immediate charge. */
+  due?: DueDateTerms;
 }
 
 /**

@@ -2,6 +2,7 @@
 //
 //   npm run record-history                               every scenario
 //   npm run record-history -- charge-paid charge-expired
+//   npm run record-history -- due-date-charge-paid-late
 //   npm run record-history -- refund-approved refund-failed
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
@@ -39,6 +40,7 @@ import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
 import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
 import { chargeWorkflowId, refreshUpdate } from '../contracts/charge.contract.js';
+import { addDays, saoPauloDate } from '../src/domain/calendar.js';
 import { medWorkflowId } from '../contracts/med.contract.js';
 import { medReturnsWorkflowId } from '../contracts/med-returns.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED } from '../contracts/payload-encryption.contract.js';
@@ -276,6 +278,24 @@ const SCENARIOS: Record<string, Scenario> = {
     await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`, { payer: { bankName: 'Banco Replay', state: 'RS' } });
     await ctx.waitForStatus(charge.id, 'approved');
     return charge.workflowId;
+  },
+  // A due-date charge (cobv) with its rules, paid five days after its due date for the amount due that day.
+  'due-date-charge-paid-late': async (ctx) => {
+    const key = `replay-${randomBytes(6).toString('hex')}`;
+    const dueDate = addDays(saoPauloDate(new Date()), 1);
+    const body = {
+      ...chargeBody,
+      dueDate,
+      fine: { mode: 'percent', value: 2 },
+      interest: { mode: 'percent_per_month', value: 1 },
+      discounts: [{ until: dueDate, mode: 'fixed', value: 1 }],
+    };
+    const created = await ctx.api('POST', '/transactions', body, { 'Idempotency-Key': key });
+    if (created.status !== 201) throw new Error(`charge creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+    const paid = await ctx.admin('POST', `/simulator/charges/${created.body.data.id}/pay`, { paidOn: addDays(dueDate, 5) });
+    if (paid.status !== 200) throw new Error(`payment answered ${paid.status}: ${JSON.stringify(paid.body)}`);
+    await ctx.waitForStatus(created.body.data.id, 'approved');
+    return chargeWorkflowId(ctx.merchant.accountId, key);
   },
   'charge-expired': async (ctx) => {
     const charge = await createCharge(ctx);

@@ -16,10 +16,17 @@ import { chargeComparedFields, parseChargeBody, type ChargeRequest } from './sch
 import { chargeTerms } from './terms.js';
 import { joinCharge, startCharge } from './workflow-client.js';
 import { checkReceiverUrl } from '../webhooks/ssrf.js';
+import { dueDateExpiresAt } from '../domain/due-date-validity.js';
+import { checkDueDateAhead } from './due-date/body.js';
 
 async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, key: string, fingerprint: string): Promise<ChargeDraft> {
   const { account } = caller;
-  const asked: ChargeAsked = { amountCents: request.amountCents, coverFee: request.coverFee, split: request.split };
+  const asked: ChargeAsked = {
+    amountCents: request.amountCents,
+    coverFee: request.coverFee,
+    split: request.split,
+    ...(request.due ? { due: request.due } : {}),
+  };
   return {
     ...draftIdentity(caller, key, fingerprint, chargeTransactionId(account.id, key)),
     merchantName: account.name,
@@ -39,6 +46,7 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
 
 /** The charge as known before the workflow persisted it: what a 202 shows. */
 function chargePreview(draft: ChargeDraft, ttlSeconds: number): TransactionRow {
+  const due = draft.asked?.due;
   return pendingTransaction(draft, ttlSeconds, {
     direction: 'in',
     type: 'payment',
@@ -50,6 +58,7 @@ function chargePreview(draft: ChargeDraft, ttlSeconds: number): TransactionRow {
     payer: { ...draft.payer, email: draft.payer.email ?? null },
     counterparty: null,
     webhookUrl: draft.webhookUrl,
+    ...(due ? { dueDate: due.dueDate, billing: due.billing, expiresAt: dueDateExpiresAt(due) } : {}),
   });
 }
 
@@ -79,6 +88,7 @@ export async function createCharge(
     return creationAnswer(deps, accountId, joined);
   }
 
+  if (request.due) checkDueDateAhead(request.due.dueDate, new Date());
   const draft = await draftCharge(deps, caller, request, key, fingerprint);
   const ttlSeconds = deps.config.chargeTtlSeconds;
   const result = await startCharge(deps, { requestId, ttlSeconds, draft }, fingerprint);

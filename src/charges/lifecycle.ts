@@ -6,22 +6,34 @@ import type { Sql, TxSql } from '../db/database.js';
 import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
-import { chargeRoute, routeIsRemote, type ChargeRouteDeps } from '../pix-routes/registry.js';
+import { chargeRoute, routeIsRemote, routeTakesDueDates, type ChargeRouteDeps } from '../pix-routes/registry.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import type { ChargeState } from '../pix-routes/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { findTransactionByKey } from '../transactions/repository.js';
-import { loadTransactionRow, settleManyOnce, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
+import {
+  loadTransactionRow,
+  settleManyOnce,
+  settleOnce,
+  transactionState,
+  type Repriced,
+  type Settlement,
+} from '../transactions/settle.js';
+import { paidChargeAmounts } from '../domain/fees.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
+import { operationRefused } from '../domain/refusal.js';
+import type { FeeRule } from '../accounts/account.js';
 import type {
   ChargeDraft,
   ChargeTransactionState,
+  DueDateTerms,
   PaidAtRoute,
   PersistedCharge,
   RouteChargeState,
 } from '../../contracts/charge.contract.js';
 import type { Settled } from '../../contracts/transaction.contract.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
+import { dueDateExpiresAt } from '../domain/due-date-validity.js';
 
 /** The route needs the configured routes and a logger besides PostgreSQL. */
 export type ChargeLifecycleDeps = ChargeRouteDeps;
@@ -65,8 +77,12 @@ async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput):
     const existing = await findTransactionByKey(tx, draft.accountId, draft.externalId);
     if (existing) return kept(existing, false);
     checkAccountState(account);
+    const due = draft.asked?.due;
+    if (due && !routeTakesDueDates(draft.route)) {
+      throw operationRefused(`A rota Pix da conta (${draft.route}) ainda não emite cobranças com vencimento`);
+    }
     const terms = draft.asked ? await chargeTerms(tx, account, draft.asked) : draft;
-    const [inserted] = await insertCharge(tx, draft, terms, input);
+    const [inserted] = await insertCharge(tx, draft, terms, { ...input, due: due ? { terms: due, feeRule: account.fees.charge } : null });
     // Another run (a transfer) took the key between the check and the insert: that operation answers.
     if (!inserted) return kept(await loadByKey(tx, draft), false);
     return kept(toTransactionRow(inserted), true);
@@ -119,25 +135,33 @@ async function loadByKey(tx: TxSql, draft: ChargeDraft): Promise<TransactionRow>
   return row;
 }
 
+/** A due-date charge's terms, and the fee rule its paid amount will be priced with. */
+interface DueDateCharge {
+  terms: DueDateTerms;
+  feeRule: FeeRule;
+}
+
 function insertCharge(
   tx: TxSql,
   draft: ChargeDraft,
   terms: ChargeTerms,
-  times: { createdAtMs: number; ttlSeconds: number },
+  times: { createdAtMs: number; ttlSeconds: number; due: DueDateCharge | null },
 ): Promise<RawTransactionRow[]> {
+  const { due } = times;
   const createdAt = new Date(times.createdAtMs);
-  const expiresAt = new Date(times.createdAtMs + times.ttlSeconds * 1000);
+  const expiresAt = due ? dueDateExpiresAt(due.terms) : new Date(times.createdAtMs + times.ttlSeconds * 1000);
   const payer: StoredPayer = { name: draft.payer.name, document: draft.payer.document, email: draft.payer.email ?? null };
   return tx<RawTransactionRow[]>`
     insert into transactions (
       id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
       amount, fee, net_amount, split_amount, split, description, payer, webhook_url, fingerprint,
-      api_key_id, expires_at, created_at, updated_at)
+      api_key_id, expires_at, created_at, updated_at, due_date, billing, fee_rule)
     values (
       ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'in', 'payment', 'pix', 'pending', 'monitoring', ${draft.route},
       ${terms.amountCents}, ${terms.feeCents}, ${terms.netAmountCents}, ${terms.splitAmountCents},
       ${tx.json(terms.split as never)}, ${draft.description}, ${tx.json(payer as never)}, ${draft.webhookUrl}, ${draft.fingerprint},
-      ${draft.apiKeyId}, ${expiresAt}, ${createdAt}, ${createdAt})
+      ${draft.apiKeyId}, ${expiresAt}, ${createdAt}, ${createdAt},
+      ${due?.terms.dueDate ?? null}, ${due ? tx.json(due.terms.billing as never) : null}, ${due ? tx.json(due.feeRule as never) : null})
     on conflict do nothing
     returning *`;
 }
@@ -158,8 +182,9 @@ async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, 
     amountCents: row.amountCents,
     merchantName,
     description: row.description,
-    expiresAt: row.expiresAt!,
+    expiresAt: row.expiresAt,
     payer: { name: row.payer.name, document: row.payer.document },
+    ...(row.dueDate !== null && row.billing !== null ? { due: { dueDate: row.dueDate, billing: row.billing } } : {}),
   });
   const [updated] = await deps.sql<RawTransactionRow[]>`
     update transactions
@@ -195,10 +220,10 @@ export async function cancelChargeAtRoute(
   return state;
 }
 
-/** The settlement of a paid charge: payer amount out of Pix clearing, fee to revenue, split shares and net to the accounts. */
+/** The settlement of a paid charge: what the payer paid out of Pix clearing, fee to revenue, split shares and net to the accounts. */
 function paidChargeEntries(row: TransactionRow): Entry[] {
   return [
-    { account: platformAccount('pix_clearing', row.id), amount: -row.amountCents },
+    { account: platformAccount('pix_clearing', row.id), amount: -(row.paidAmountCents ?? row.amountCents) },
     { account: platformAccount('fee_revenue', row.id), amount: row.feeCents },
     ...row.split.map((share) => ({ account: customerAccount(share.accountId, 'available'), amount: share.amountCents })),
     { account: customerAccount(row.accountId, 'available'), amount: row.netAmountCents },
@@ -211,6 +236,19 @@ const paidChargePosting = (row: TransactionRow) => ({
   entries: paidChargeEntries(row),
 });
 
+/** A due-date charge is priced at approval on what was paid, with the fee rule it was accepted with. */
+function pricedOnPaid(row: TransactionRow): Repriced | null {
+  if (row.feeRule === null || row.paidAmountCents === null) return null;
+  const shares = row.split.map((share) => (share.percent !== null ? { percent: share.percent } : { amountCents: share.amountCents }));
+  const amounts = paidChargeAmounts(row.paidAmountCents, row.feeRule, shares);
+  return {
+    feeCents: amounts.feeCents,
+    netAmountCents: amounts.netAmountCents,
+    splitAmountCents: amounts.splitAmountCents,
+    split: row.split.map((share, index) => ({ ...share, amountCents: amounts.shareCents[index]! })),
+  };
+}
+
 interface PaidCharge {
   transactionId: string;
   paid: PaidAtRoute;
@@ -222,8 +260,9 @@ function settleOnePaid(sql: Sql, { transactionId, paid }: PaidCharge): Promise<S
     transactionId,
     (tx) => tx`
       status = 'approved', processing_state = 'completed', approved_at = ${new Date(paid.paidAt)}, end_to_end_id = ${paid.endToEndId ?? null},
-      payer = coalesce(payer, '{}'::jsonb) || ${tx.json(payerAtRoute(paid) as never)}`,
+      paid_amount = ${paid.amountCents}, payer = coalesce(payer, '{}'::jsonb) || ${tx.json(payerAtRoute(paid) as never)}`,
     paidChargePosting,
+    pricedOnPaid,
   );
 }
 
@@ -233,12 +272,14 @@ function settleManyPaid(sql: Sql, charges: PaidCharge[]): Promise<(Settlement | 
     charges.map((c) => c.transactionId),
     (tx) => ({
       from: tx`unnest(${charges.map((c) => c.transactionId)}::text[], ${charges.map((c) => c.paid.paidAt)}::timestamptz[],
-                      ${charges.map((c) => c.paid.endToEndId ?? null)}::text[], ${charges.map((c) => JSON.stringify(payerAtRoute(c.paid)))}::text[])
-               as p(id, paid_at, end_to_end_id, payer)`,
+                      ${charges.map((c) => c.paid.endToEndId ?? null)}::text[], ${charges.map((c) => JSON.stringify(payerAtRoute(c.paid)))}::text[],
+                      ${charges.map((c) => c.paid.amountCents)}::bigint[])
+               as p(id, paid_at, end_to_end_id, payer, paid_amount)`,
       set: tx`status = 'approved', processing_state = 'completed', approved_at = p.paid_at, end_to_end_id = p.end_to_end_id,
-              payer = coalesce(t.payer, '{}'::jsonb) || p.payer::jsonb`,
+              paid_amount = p.paid_amount, payer = coalesce(t.payer, '{}'::jsonb) || p.payer::jsonb`,
     }),
     paidChargePosting,
+    pricedOnPaid,
   );
 }
 

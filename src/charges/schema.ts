@@ -9,7 +9,8 @@ import { parseReceiverUrl } from '../webhooks/ssrf.js';
 import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD, unknownFieldRefusal } from '../http/request-schema.js';
 import { errorPath } from '../json/pointer.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
-import type { SplitRequestItem } from '../../contracts/charge.contract.js';
+import type { DueDateTerms, SplitRequestItem } from '../../contracts/charge.contract.js';
+import { DUE_DATE_BODY_FIELDS, dueDateSchemaRefusal, parseDueDateTerms } from './due-date/body.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
 
@@ -51,12 +52,18 @@ export const ChargeBodySchema = Type.Object({
   }),
   payer: Type.Object({
     name: Type.String({ minLength: 3, maxLength: 200, description: 'Nome completo (mínimo 3 caracteres)' }),
-    document: Type.String({ minLength: 1, maxLength: 20, description: 'CPF válido, com ou sem pontuação' }),
+    document: Type.String({
+      minLength: 1,
+      maxLength: 20,
+      description: 'CPF válido, com ou sem pontuação; numa cobrança com vencimento (dueDate), CPF ou CNPJ (numérico ou alfanumérico)',
+    }),
     email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Null()])),
   }),
   externalId: Type.Optional(ExternalIdSchema),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()])),
-  coverFee: Type.Optional(Type.Boolean({ default: false, description: 'true: o pagador paga também a taxa' })),
+  coverFee: Type.Optional(
+    Type.Boolean({ default: false, description: 'true: o pagador paga também a taxa (não se aplica a cobranças com vencimento)' }),
+  ),
   split: Type.Optional(Type.Array(SplitItemSchema, { maxItems: SPLIT_MAX_RECIPIENTS })),
   webhookUrl: Type.Optional(
     Type.Union([
@@ -64,6 +71,7 @@ export const ChargeBodySchema = Type.Object({
       Type.Null(),
     ]),
   ),
+  ...DUE_DATE_BODY_FIELDS,
 });
 
 export type ChargeBody = Static<typeof ChargeBodySchema>;
@@ -79,6 +87,12 @@ export interface ChargeRequest {
   coverFee: boolean;
   split: SplitRequestItem[];
   webhookUrl: string | null;
+  /** A due-date charge's terms (the body had `dueDate`). */
+  due?: DueDateTerms;
+}
+
+export interface ChargeBodyOptions {
+  webhookAllowInsecure: boolean;
 }
 
 const splitInvalid = (message: string, param: string) => new Refusal('SPLIT_INVALID', message, { param });
@@ -95,6 +109,7 @@ const MESSAGES = {
   payer: 'payer é obrigatório: objeto com name e document',
   name: 'Informe o nome completo do pagador (payer.name, de 3 a 200 caracteres)',
   cpf: 'Informe um CPF válido para o pagador (payer.document)',
+  cpfOrCnpj: 'Informe um CPF ou CNPJ válido para o pagador (payer.document)',
   email: 'payer.email deve ser um endereço de e-mail válido',
   externalId: 'externalId deve ser um texto de até 100 caracteres',
   description: 'description deve ser um texto de até 140 caracteres',
@@ -121,6 +136,8 @@ function schemaRefusal(path: string, keyword: string): Refusal {
     if (field === 'description') return invalidRequest(`split[${index}].description deve ser um texto de até 140 caracteres`);
     return splitInvalid(`split[${index}] deve ser um objeto com recipient e amount ou percent`, path);
   }
+  const dueDateRefusal = dueDateSchemaRefusal(path, keyword);
+  if (dueDateRefusal) return dueDateRefusal;
   if (path === '/amount' && keyword === TWO_DECIMALS_KEYWORD) return invalidRequest('amount deve ter no máximo duas casas decimais');
   if (path === '/split' && keyword === 'maxItems') {
     return new Refusal('SPLIT_TOO_MANY_RECIPIENTS', `O split aceita no máximo ${SPLIT_MAX_RECIPIENTS} recebedores`);
@@ -186,7 +203,7 @@ function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): Sp
  * Checks everything about a POST /transactions body that does not depend on the account, in the
  * order of the body table, and returns it in centavos. Throws the spec's 400 on the first problem.
  */
-export function parseChargeBody(body: unknown, options: { webhookAllowInsecure: boolean }): ChargeRequest {
+export function parseChargeBody(body: unknown, options: ChargeBodyOptions): ChargeRequest {
   checkExternalId(body);
   if (!validators.fields.Check(body)) {
     const errors = validators.fields
@@ -203,17 +220,22 @@ export function parseChargeBody(body: unknown, options: { webhookAllowInsecure: 
   return request;
 }
 
-function chargeRequest(body: ChargeBody, options: { webhookAllowInsecure: boolean }): ChargeRequest {
+function chargeRequest(body: ChargeBody, options: ChargeBodyOptions): ChargeRequest {
   const amountCents = reaisToCents(body.amount)!;
   const name = body.payer.name.trim();
   if (name.length < 3) throw invalidRequest(MESSAGES.name, '/payer/name');
-  if (!isValidCpf(body.payer.document)) throw invalidRequest(MESSAGES.cpf, '/payer/document');
+  const dueDateCharge = body.dueDate !== undefined && body.dueDate !== null;
+  // A due-date charge bills companies too: its payer may be a CNPJ.
+  if (dueDateCharge ? documentKind(body.payer.document) === null : !isValidCpf(body.payer.document)) {
+    throw invalidRequest(dueDateCharge ? MESSAGES.cpfOrCnpj : MESSAGES.cpf, '/payer/document');
+  }
   if (typeof body.webhookUrl === 'string') {
     const check = parseReceiverUrl(body.webhookUrl, options.webhookAllowInsecure);
     if (!check.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${check.reason}`, '/webhookUrl');
   }
   const payer: ChargeRequest['payer'] = { name, document: normalizeDocument(body.payer.document) };
   if (typeof body.payer.email === 'string') payer.email = body.payer.email.trim();
+  const due = parseDueDateTerms(body, amountCents);
   return {
     amountCents,
     payer,
@@ -222,6 +244,7 @@ function chargeRequest(body: ChargeBody, options: { webhookAllowInsecure: boolea
     coverFee: body.coverFee ?? false,
     split: (body.split ?? []).map(parseSplitItem),
     webhookUrl: body.webhookUrl ?? null,
+    ...(due ? { due } : {}),
   };
 }
 
@@ -238,5 +261,7 @@ export function chargeComparedFields(request: ChargeRequest): Record<string, unk
       percent: item.percent ?? null,
       description: item.description ?? null,
     })),
+    // Only a due-date charge compares these: an immediate charge's fingerprint stays what it always was.
+    ...(request.due ? { dueDate: request.due.dueDate, billing: request.due.billing } : {}),
   };
 }

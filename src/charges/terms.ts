@@ -1,12 +1,14 @@
 // The account's rules for a charge: receiving enabled, the amount within the account's limits and
-// above the fee, the split fitting the sale and naming other active accounts. Each refusal is the
-// spec's refusal (src/domain/refusal.ts); the accept step (src/transactions/acceptance.ts) decides with them.
+// above the fee, the split fitting the sale and naming other active accounts; for a due-date charge,
+// also the least it can ever ask (the fee and the split are taken from what is paid). Each refusal is
+// the spec's refusal (src/domain/refusal.ts); the accept step (src/transactions/acceptance.ts) decides with them.
 import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
-import { chargeAmounts } from '../domain/fees.js';
+import { chargeAmounts, type FeeRule, type SplitItem } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
 import { invalidRequest, operationRefused, Refusal } from '../domain/refusal.js';
-import type { ChargeAsked, SplitShare } from '../../contracts/charge.contract.js';
+import type { ChargeAsked, DueDateTerms, SplitShare } from '../../contracts/charge.contract.js';
+import { lowestAmountDue } from '../domain/amount-due.js';
 import { resolveSplitRecipients } from './recipients.js';
 
 export interface ChargeTerms {
@@ -18,23 +20,33 @@ export interface ChargeTerms {
   split: SplitShare[];
 }
 
+/**
+ * A due-date charge is priced on what is paid, which discounts and an abatement can bring below the
+ * amount: the least it can ever ask must still exceed the fee and hold the split.
+ */
+function checkLowestAmountDue(amountCents: number, due: DueDateTerms, rule: FeeRule, split: SplitItem[]): void {
+  const lowest = chargeAmounts({ amountCents: lowestAmountDue({ amountCents, ...due }), coverFee: false, rule, split });
+  if (!lowest.ok && lowest.code === 'FEE_EXCEEDS_AMOUNT') {
+    throw invalidRequest('O menor valor a pagar (com abatimento e descontos) deve ser maior que a taxa da operação');
+  }
+  if (!lowest.ok)
+    throw new Refusal('SPLIT_EXCEEDS_SALE', 'O split não cabe no menor valor a pagar (com abatimento e descontos) depois da taxa');
+}
+
 export async function chargeTerms(sql: Sql | TxSql, account: Account, asked: ChargeAsked): Promise<ChargeTerms> {
   if (!account.pixReceivingEnabled) throw operationRefused('O recebimento via Pix está desativado para esta conta');
   const { chargeMinCents, chargeMaxCents } = account.limits;
   if (asked.amountCents < chargeMinCents || asked.amountCents > chargeMaxCents) {
     throw invalidRequest(`Valor fora dos limites: a cobrança deve ser de ${formatReais(chargeMinCents)} a ${formatReais(chargeMaxCents)}`);
   }
-  const amounts = chargeAmounts({
-    amountCents: asked.amountCents,
-    coverFee: asked.coverFee,
-    rule: account.fees.charge,
-    split: asked.split.map((item) => ({
-      recipient: item.recipient,
-      ...(item.amountCents !== undefined ? { amount: item.amountCents } : { percent: item.percent! }),
-    })),
-  });
+  const split: SplitItem[] = asked.split.map((item) => ({
+    recipient: item.recipient,
+    ...(item.amountCents !== undefined ? { amount: item.amountCents } : { percent: item.percent! }),
+  }));
+  const amounts = chargeAmounts({ amountCents: asked.amountCents, coverFee: asked.coverFee, rule: account.fees.charge, split });
   if (!amounts.ok && amounts.code === 'FEE_EXCEEDS_AMOUNT') throw invalidRequest('O valor deve ser maior que a taxa da operação');
   if (!amounts.ok) throw new Refusal('SPLIT_EXCEEDS_SALE', 'O split não cabe no valor da venda depois da taxa');
+  if (asked.due) checkLowestAmountDue(asked.amountCents, asked.due, account.fees.charge, split);
   const recipients = await resolveSplitRecipients(
     sql,
     account.id,

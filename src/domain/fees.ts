@@ -124,3 +124,33 @@ export function transferAmounts(input: { amountCents: number; coverFee: boolean;
   const recipientAmountCents = coverFee ? amountCents : amountCents - feeCents;
   return { ok: true, feeCents, debitedAmountCents, recipientAmountCents, netAmountCents: recipientAmountCents };
 }
+
+/** A split share as priced on what was paid: a percent of it, or a fixed amount. */
+export type PaidShare = { percent: number } | { amountCents: number };
+
+export interface PaidChargeAmounts {
+  feeCents: number;
+  /** Each share, in the order given. */
+  shareCents: number[];
+  splitAmountCents: number;
+  netAmountCents: number;
+}
+
+/**
+ * Amounts of a charge priced on what the payer paid (a due-date charge's amount due that day): the fee
+ * and the percent shares of `paidCents`, the fixed shares as they are, the account the rest. The accept
+ * step checked them against the least the charge can ask; should the roundings of the percents still
+ * leave the account short (a few centavos at most), the fee gives them back first, then the percent
+ * shares from the last, so every approval balances with nothing negative.
+ */
+export function paidChargeAmounts(paidCents: number, rule: FeeRule, shares: PaidShare[]): PaidChargeAmounts {
+  let feeCents = Math.min(feeFor(paidCents, rule), paidCents);
+  const shareCents = shares.map((share) => ('percent' in share ? percentOf(paidCents, share.percent) : share.amountCents));
+  const net = () => paidCents - feeCents - shareCents.reduce((sum, cents) => sum + cents, 0);
+  if (net() < 0) feeCents -= Math.min(feeCents, -net());
+  for (let i = shares.length - 1; i >= 0 && net() < 0; i -= 1) {
+    if ('percent' in shares[i]!) shareCents[i] = shareCents[i]! - Math.min(shareCents[i]!, -net());
+  }
+  const splitAmountCents = shareCents.reduce((sum, cents) => sum + cents, 0);
+  return { feeCents, shareCents, splitAmountCents, netAmountCents: paidCents - feeCents - splitAmountCents };
+}

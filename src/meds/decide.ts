@@ -34,7 +34,7 @@ export async function recordReturn(tx: TxSql, med: MedRow): Promise<string[]> {
   const [raw] = await tx<RawTransactionRow[]>`
     update transactions
     set refunded_amount = refunded_amount + ${med.retainedAmountCents},
-        status = case when refunded_amount + ${med.retainedAmountCents} >= amount then 'refunded' else status end,
+        status = case when refunded_amount + ${med.retainedAmountCents} >= coalesce(paid_amount, amount) then 'refunded' else status end,
         updated_at = now()
     where id = ${med.transactionId}
     returning *`;

@@ -26,7 +26,7 @@ export function openMed(sql: Sql, input: OpenMedInput): Promise<MedChangeResult>
     if (existing) return { ok: true, eventIds: [medEventId(existing.id, 'created')] };
 
     const [charge] = await tx<{ accountId: string; type: string; status: string; amount: bigint; refunded: bigint }[]>`
-      select account_id as "accountId", type, status, amount, refunded_amount as refunded
+      select account_id as "accountId", type, status, coalesce(paid_amount, amount) as amount, refunded_amount as refunded
       from transactions where id = ${input.transactionId} for update`;
     if (!charge) return medNotFound('Transação não encontrada');
     if (charge.type !== 'payment' || charge.status !== 'approved')

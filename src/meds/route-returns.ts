@@ -40,7 +40,7 @@ export async function recordRouteMedReturn(
   let refunded = false;
   const recorded = await deps.sql.begin(async (tx): Promise<string[]> => {
     const [charge] = await tx<{ accountId: string; status: string; amount: bigint; refunded: bigint }[]>`
-      select account_id as "accountId", status, amount, refunded_amount as refunded
+      select account_id as "accountId", status, coalesce(paid_amount, amount) as amount, refunded_amount as refunded
       from transactions where id = ${transactionId} and type = 'payment' and status in ('approved', 'refunded') for update`;
     if (!charge) throw new Error(`no approved charge ${transactionId}`);
     if (await findMedById(tx, medId)) {

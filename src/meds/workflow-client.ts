@@ -83,7 +83,7 @@ function toBeOpened(medId: string, charge: DisputedCharge, notification: MedNoti
 
 export async function openMedThroughWorkflow(deps: Deps, notification: MedNotification, idempotencyKey: string | null): Promise<MedAnswer> {
   const [charge] = await deps.sql<DisputedCharge[]>`
-    select account_id as "accountId", external_id as "externalId", amount, refunded_amount as refunded
+    select account_id as "accountId", external_id as "externalId", coalesce(paid_amount, amount) as amount, refunded_amount as refunded
     from transactions where id = ${notification.transactionId}`;
   if (!charge) return answered(medNotFound('Transação não encontrada'));
   let medId = `med_${randomBytes(12).toString('hex')}`;

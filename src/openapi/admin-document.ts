@@ -23,6 +23,7 @@ const ADMIN_CODE_MEANING: Record<string, string> = {
   charge_already_paid: 'The charge was already paid on the simulated network',
   charge_cancelled: 'The charge was cancelled and cannot be paid',
   charge_expired: 'The charge expired and cannot be paid',
+  payment_after_validity: 'The day of the payment (`paidOn`) is past the validity of the due-date charge (dueDate + validityAfterDue)',
 };
 
 const ADMIN_PROFILE: ApiProfile<OperationSpec> = {

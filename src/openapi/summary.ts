@@ -93,6 +93,7 @@ export function llmsTxt({ routes, baseUrl, mcpUrl, mcpTools, events }: ServiceCa
     `- Quota: ${KEY_QUOTA_LIMIT} requests per ${KEY_QUOTA_WINDOW_SECONDS}-second window per key, shared with the MCP server; over it, 429 \`rate_limit_exceeded\` with \`Retry-After\`.`,
     '- Success: `{success: true, data, requestId}` (creations add `idempotent`, lists add `pagination`). Error: `{success: false, error: {code, message, param?}, requestId}`; decide by `error.code`; `param` is the JSON pointer of the field to blame.',
     '- Money is decimal reais with at most two decimal places; only `status` `approved` means paid. Creations need an `Idempotency-Key` header or an `externalId`; repeat with the same key after a timeout, a 5xx or a 202.',
+    "- A charge with `dueDate` (`YYYY-MM-DD`, America/Sao_Paulo) is a due-date charge (boleto-like, the standard's `cobv`): payable until `validityAfterDue` days (default 30) after the due date, with optional `fine`, `interest` (per day, month or year), up to three `discounts` and an `abatement`; CPF or CNPJ payer; no `coverFee`. Its transaction shows `amountDue` (what is due today while pending) and, once approved, `paidAmount`, on which `fee` and `netAmount` are computed.",
     `- Webhooks (${events.map((e) => `\`${e.name}\``).join(', ')}) are signed with \`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`; their payloads are under \`webhooks\` in the OpenAPI document.`,
     '',
     '## Endpoints',

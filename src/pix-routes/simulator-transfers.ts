@@ -119,7 +119,7 @@ export class SimulatorTransferRoute implements TransferRoute {
     try {
       row = await this.sql.begin(async (tx) => {
         const network = new SimulatorTransferRoute(tx as unknown as Sql, this.options);
-        await payCharge(network.sql, txid, request.payer ?? {});
+        await payCharge(network.sql, txid, { payer: request.payer ?? {}, amountCents: request.amountCents });
         return network.insert(request, { status: 'approved', paid_charge_txid: txid });
       });
     } catch (err) {

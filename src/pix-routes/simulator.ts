@@ -1,12 +1,18 @@
 // The built-in simulator of the Pix network behind the `simulator` route. It keeps its own state in
 // PostgreSQL (simulator_charges), issues real BR Codes (EMV, CRC16) with a PNG QR code of exactly
 // that string, and plays the payer's side through `payCharge` (the admin API and pixctl call it).
-// A payment and a cancellation race on one row update each, so exactly one of them wins.
+// A payment and a cancellation race on one row update each, so exactly one of them wins. A due-date
+// charge (cobv) is issued without an amount in its code: the network asks the amount due on the day
+// it is paid, as a PSP computes it for a cobv.
 import { randomBytes } from 'node:crypto';
 import type { Sql } from '../db/database.js';
 import { buildBrCode } from '../domain/brcode.js';
 import { qrPngBase64 } from '../domain/qrcode.js';
 import type { RouteChargeRequest, ChargeRoute, ChargeState, CreatedCharge, RoutePayer } from './types.js';
+import type { DueDateBilling } from '../../contracts/charge.contract.js';
+import { saoPauloDate } from '../domain/calendar.js';
+import { amountDueOn } from '../domain/amount-due.js';
+import { isPastValidity, lastPayableDay } from '../domain/due-date-validity.js';
 
 export const SIMULATOR_ROUTE = 'simulator';
 
@@ -27,13 +33,25 @@ interface SimulatorChargeRow {
   cancelled_at: Date | null;
   cancel_reason: 'expired' | 'other' | null;
   created_at: Date;
+  /** postgres.js reads a `date` as the Date of its UTC midnight. */
+  due_date: Date | null;
+  billing: DueDateBilling | null;
+  paid_amount: bigint | null;
 }
 
 /** The charge as the network sees it (what the payer's side is told). */
 export interface NetworkCharge {
   txid: string;
   transactionId: string;
+  /** The code's amount; a due-date charge's amount before its rules. */
   amountCents: number;
+  /** A due-date charge's due date (`YYYY-MM-DD`), null for an immediate one. */
+  dueDate: string | null;
+  /** The last day a due-date charge can be paid; null for an immediate one. */
+  lastPayableDay: string | null;
+  /** What the payer paid. */
+  paidAmountCents: number | null;
+  createdAt: Date;
   copyPaste: string;
   status: 'active' | 'paid' | 'cancelled';
   expiresAt: Date;
@@ -41,7 +59,7 @@ export interface NetworkCharge {
   payer: RoutePayer | null;
 }
 
-export type NotPayableReason = 'not_found' | 'already_paid' | 'cancelled' | 'expired';
+export type NotPayableReason = 'not_found' | 'already_paid' | 'cancelled' | 'expired' | 'past_validity' | 'amount_mismatch';
 
 /** The network refuses the payment, as a payer's bank app would show it. */
 export class ChargeNotPayable extends Error {
@@ -56,11 +74,19 @@ function newTxid(): string {
   return randomBytes(16).toString('hex').slice(0, 25);
 }
 
+const dueTermsOf = (row: SimulatorChargeRow) =>
+  row.due_date === null || row.billing === null ? null : { dueDate: row.due_date.toISOString().slice(0, 10), billing: row.billing };
+
 function networkCharge(row: SimulatorChargeRow): NetworkCharge {
+  const due = dueTermsOf(row);
   return {
     txid: row.txid,
     transactionId: row.transaction_id,
     amountCents: Number(row.amount),
+    dueDate: due?.dueDate ?? null,
+    lastPayableDay: due && lastPayableDay(due),
+    paidAmountCents: row.paid_amount === null ? null : Number(row.paid_amount),
+    createdAt: row.created_at,
     copyPaste: row.br_code,
     status: row.status,
     expiresAt: row.expires_at,
@@ -70,7 +96,9 @@ function networkCharge(row: SimulatorChargeRow): NetworkCharge {
 }
 
 function stateOf(row: SimulatorChargeRow): ChargeState {
-  if (row.status === 'paid') return { status: 'paid', paidAt: row.paid_at!, amountCents: Number(row.amount), payer: row.payer ?? {} };
+  if (row.status === 'paid') {
+    return { status: 'paid', paidAt: row.paid_at!, amountCents: Number(row.paid_amount ?? row.amount), payer: row.payer ?? {} };
+  }
   if (row.status === 'cancelled') return { status: 'cancelled', expired: row.cancel_reason === 'expired' };
   return { status: 'pending' };
 }
@@ -90,17 +118,19 @@ export class SimulatorChargeRoute implements ChargeRoute {
   /** Issues the charge once: a repeated request (same transaction) gets the code issued first. */
   async createCharge(request: RouteChargeRequest): Promise<CreatedCharge> {
     const txid = newTxid();
+    const { due } = request;
     const brCode = buildBrCode({
       pixKey: SIMULATOR_PIX_KEY,
-      amountCents: request.amountCents,
+      ...(due ? {} : { amountCents: request.amountCents }),
       txid,
       merchantName: request.merchantName,
       merchantCity: MERCHANT_CITY,
     });
     const qrCodeBase64 = await qrPngBase64(brCode);
     const [inserted] = await this.sql<SimulatorChargeRow[]>`
-      insert into simulator_charges (txid, transaction_id, amount, br_code, qr_code_base64, expires_at)
-      values (${txid}, ${request.transactionId}, ${request.amountCents}, ${brCode}, ${qrCodeBase64}, ${request.expiresAt})
+      insert into simulator_charges (txid, transaction_id, amount, br_code, qr_code_base64, expires_at, due_date, billing)
+      values (${txid}, ${request.transactionId}, ${request.amountCents}, ${brCode}, ${qrCodeBase64}, ${request.expiresAt},
+              ${due?.dueDate ?? null}, ${due ? this.sql.json(due.billing as never) : null})
       on conflict (transaction_id) do nothing
       returning *`;
     const row = inserted ?? (await this.existing(request.transactionId));
@@ -127,16 +157,42 @@ export async function findNetworkCharge(sql: Sql, reference: string): Promise<Ne
   return row ? networkCharge(row) : null;
 }
 
+/** A payment as the payer's institution makes it. */
+export interface NetworkPayment {
+  payer: RoutePayer;
+  /** The day (`YYYY-MM-DD`, São Paulo) a due-date charge is paid on, and priced for; default today. */
+  paidOn?: string;
+  /** What the payer sends, when the payment says (a transfer): it must be what the charge asks. */
+  amountCents?: number;
+}
+
+/** What the charge asks on `day`: the code's amount, or a due-date charge's amount due that day. */
+function amountAsked(row: SimulatorChargeRow, day: string): number {
+  const due = dueTermsOf(row);
+  if (!due) return Number(row.amount);
+  if (isPastValidity(due, day)) throw new ChargeNotPayable('past_validity');
+  return amountDueOn({ ...due, amountCents: Number(row.amount) }, day);
+}
+
 /**
- * The payer pays the charge on the network: the whole BR Code amount, once, before it expires and
- * unless the receiver cancelled it. Throws ChargeNotPayable otherwise.
+ * The payer pays the charge on the network: what it asks (the whole BR Code amount, or a due-date
+ * charge's amount due on the day), once, before it expires and unless the receiver cancelled it.
+ * Throws ChargeNotPayable otherwise.
  */
-export async function payCharge(sql: Sql, reference: string, payer: RoutePayer): Promise<NetworkCharge> {
-  const [paid] = await sql<SimulatorChargeRow[]>`
-    update simulator_charges set status = 'paid', paid_at = now(), payer = ${sql.json(payer as Record<string, string>)}
-    where (transaction_id = ${reference} or txid = ${reference}) and status = 'active' and expires_at > now()
-    returning *`;
-  if (paid) return networkCharge(paid);
+export async function payCharge(sql: Sql, reference: string, payment: NetworkPayment): Promise<NetworkCharge> {
+  const [found] = await sql<SimulatorChargeRow[]>`
+    select * from simulator_charges where transaction_id = ${reference} or txid = ${reference}`;
+  if (!found) throw new ChargeNotPayable('not_found');
+  if (found.status === 'active') {
+    const amountCents = amountAsked(found, payment.paidOn ?? saoPauloDate(new Date()));
+    if (payment.amountCents !== undefined && payment.amountCents !== amountCents) throw new ChargeNotPayable('amount_mismatch');
+    const [paid] = await sql<SimulatorChargeRow[]>`
+      update simulator_charges
+      set status = 'paid', paid_at = now(), paid_amount = ${amountCents}, payer = ${sql.json(payment.payer as Record<string, string>)}
+      where txid = ${found.txid} and status = 'active' and expires_at > now()
+      returning *`;
+    if (paid) return networkCharge(paid);
+  }
   const current = await findNetworkCharge(sql, reference);
   if (!current) throw new ChargeNotPayable('not_found');
   if (current.status === 'paid') throw new ChargeNotPayable('already_paid');

@@ -3,6 +3,7 @@
 // Amounts are integer centavos; dates are Date objects.
 
 import { ROUTE_REFUSED } from '../../contracts/transaction.contract.js';
+import type { DueDateTerms } from '../../contracts/charge.contract.js';
 
 export interface RoutePayer {
   name?: string;
@@ -21,6 +22,11 @@ export interface RouteChargeRequest {
   expiresAt: Date;
   /** The payer the charge names, when it names one (a PSP puts name and document in the charge). */
   payer?: RoutePayer;
+  /**
+   * A due-date charge (the standard's cobv): the route takes its due date and rules and computes what
+   * is due on the day it is paid; `amountCents` is then the amount before them, and `expiresAt` the end of its validity.
+   */
+  due?: DueDateTerms;
 }
 
 export interface CreatedCharge {
@@ -33,6 +39,7 @@ export interface CreatedCharge {
 
 export type ChargeState =
   | { status: 'pending' }
+  /** `amountCents`: what the payer paid (a due-date charge's amount due on the day it was paid). */
   | { status: 'paid'; paidAt: Date; amountCents: number; payer: RoutePayer; endToEndId?: string }
   | { status: 'cancelled'; expired: boolean };
 

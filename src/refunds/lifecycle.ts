@@ -159,7 +159,7 @@ async function recordRefunded(tx: TxSql, refund: RefundRow): Promise<string[]> {
   const [raw] = await tx<RawTransactionRow[]>`
     update transactions
     set refunded_amount = refunded_amount + ${refund.amountCents},
-        status = case when refunded_amount + ${refund.amountCents} >= amount then 'refunded' else status end,
+        status = case when refunded_amount + ${refund.amountCents} >= coalesce(paid_amount, amount) then 'refunded' else status end,
         updated_at = now()
     where id = ${refund.transactionId}
     returning *`;

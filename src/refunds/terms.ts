@@ -30,7 +30,7 @@ export async function refundableCharge(tx: TxSql, transactionId: string): Promis
       withinWindow: boolean;
     }[]
   >`
-    select account_id as "accountId", acquirer as route, end_to_end_id as "endToEndId", type, status, amount,
+    select account_id as "accountId", acquirer as route, end_to_end_id as "endToEndId", type, status, coalesce(paid_amount, amount) as amount,
            refunded_amount as returned, approved_at + make_interval(days => ${REFUND_WINDOW_DAYS}) >= now() as "withinWindow"
     from transactions where id = ${transactionId} for update`;
   if (!charge || charge.type !== 'payment' || charge.status !== 'approved') {

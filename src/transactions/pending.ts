@@ -15,9 +15,11 @@ export type DraftSpecifics = Pick<
   | 'payer'
   | 'counterparty'
   | 'webhookUrl'
->;
+> &
+  /** A due-date charge's: null otherwise. */
+  Partial<Pick<TransactionRow, 'dueDate' | 'billing' | 'feeRule' | 'expiresAt'>>;
 
-/** Pending, created now, expiring `expirySeconds` from now. */
+/** Pending, created now, expiring `expirySeconds` from now unless the specifics say when. */
 export function pendingTransaction(draft: DraftBasics, expirySeconds: number, specifics: DraftSpecifics): TransactionRow {
   const now = new Date();
   return {
@@ -38,6 +40,10 @@ export function pendingTransaction(draft: DraftBasics, expirySeconds: number, sp
     apiKeyId: draft.apiKeyId,
     routeRef: null,
     refundedAmountCents: 0,
+    paidAmountCents: null,
+    dueDate: null,
+    billing: null,
+    feeRule: null,
     expiresAt: new Date(now.getTime() + expirySeconds * 1000),
     approvedAt: null,
     createdAt: now,

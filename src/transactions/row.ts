@@ -1,6 +1,7 @@
 // A row of the `transactions` read model as the code sees it: centavos as numbers, camelCase.
 // Pure types and mapping only (no I/O), so workflows and activities can share them.
-import type { SplitShare } from '../../contracts/charge.contract.js';
+import type { DueDateBilling, SplitShare } from '../../contracts/charge.contract.js';
+import type { FeeRule } from '../accounts/account.js';
 import type { Counterparty } from './schema.js';
 
 export const TRANSACTION_STATUSES = ['pending', 'approved', 'failed', 'cancelled', 'refunded'] as const;
@@ -47,6 +48,14 @@ export interface TransactionRow {
   /** The route's own reference (column `processor_ref`). */
   routeRef: string | null;
   refundedAmountCents: number;
+  /** A due-date charge's due date (`YYYY-MM-DD`, America/Sao_Paulo); null for an immediate charge or a transfer. */
+  dueDate: string | null;
+  /** A due-date charge's rules; null with `dueDate`. */
+  billing: DueDateBilling | null;
+  /** A due-date charge's fee rule as the account had it when the charge was accepted: applied to the paid amount. */
+  feeRule: FeeRule | null;
+  /** What the payer paid (set at approval; null on charges approved before it was recorded). */
+  paidAmountCents: number | null;
   expiresAt: Date;
   approvedAt: Date | null;
   createdAt: Date;
@@ -82,6 +91,11 @@ export interface RawTransactionRow {
   api_key_id: string | null;
   processor_ref: string | null;
   refunded_amount: bigint;
+  /** postgres.js reads a `date` as the Date of its UTC midnight. */
+  due_date: Date | null;
+  billing: unknown;
+  fee_rule: unknown;
+  paid_amount: bigint | null;
   expires_at: Date;
   approved_at: Date | null;
   created_at: Date;
@@ -119,6 +133,10 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     apiKeyId: raw.api_key_id,
     routeRef: raw.processor_ref,
     refundedAmountCents: Number(raw.refunded_amount),
+    dueDate: raw.due_date === null ? null : raw.due_date.toISOString().slice(0, 10),
+    billing: (raw.billing ?? null) as DueDateBilling | null,
+    feeRule: (raw.fee_rule ?? null) as FeeRule | null,
+    paidAmountCents: nullableNumber(raw.paid_amount),
     expiresAt: raw.expires_at,
     approvedAt: raw.approved_at,
     createdAt: raw.created_at,

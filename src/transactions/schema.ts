@@ -69,6 +69,32 @@ export const PixSchema = Type.Object({
   qrCodeBase64: Type.String({ description: 'Imagem PNG do QR code em base64, sem o prefixo data:' }),
 });
 
+const billingValue = (modes: string[], description: string) =>
+  Type.Object(
+    { mode: Type.Enum(modes), value: Type.Number({ description: 'Reais nos modos fixos; percentual nos demais' }) },
+    { description },
+  );
+
+export const BillingSchema = Type.Object(
+  {
+    validityAfterDue: Type.Integer({ description: 'Dias depois do vencimento em que ainda pode ser paga' }),
+    fine: nullable(billingValue(['fixed', 'percent'], 'Multa por atraso (percentual da base)')),
+    interest: nullable(
+      billingValue(['fixed_per_day', 'percent_per_day', 'percent_per_month', 'percent_per_year'], 'Juros por dia de atraso'),
+    ),
+    discounts: Type.Array(
+      Type.Object({
+        until: Type.String({ format: 'date' }),
+        mode: Type.Enum(['fixed', 'percent']),
+        value: Type.Number({ description: 'Reais, ou percentual da base' }),
+      }),
+      { description: 'Descontos por data; vazio quando não há' },
+    ),
+    abatement: nullable(billingValue(['fixed', 'percent'], 'Abatimento (percentual de amount)')),
+  },
+  { description: 'Regras de uma cobrança com vencimento, como enviadas, com os padrões aplicados' },
+);
+
 export const TransactionSchema = Type.Object(
   {
     id: Type.String({ description: 'txn_… para cobranças, out_… para transferências' }),
@@ -80,8 +106,10 @@ export const TransactionSchema = Type.Object(
     status: Type.Enum([...TRANSACTION_STATUSES]),
     expired: Type.Boolean({ description: 'true quando a cobrança foi cancelada por expirar' }),
     processingState: Type.String({ description: 'monitoring enquanto pendente, completed quando final' }),
-    amount: reais('Para cobranças, o valor que o pagador paga'),
-    fee: reais('Taxa do serviço'),
+    amount: reais(
+      'Para cobranças, o valor que o pagador paga; numa cobrança com vencimento, o valor enviado (antes de multa, juros, descontos e abatimento)',
+    ),
+    fee: reais('Taxa do serviço; numa cobrança com vencimento, calculada sobre paidAmount na aprovação (sobre amount antes dela)'),
     netAmount: reais('Valor que a conta recebe depois da taxa e do split'),
     debitedAmount: nullable(reais('Valor debitado do saldo (transferências)')),
     recipientAmount: nullable(reais('Valor que chega ao destino (transferências)')),
@@ -93,9 +121,24 @@ export const TransactionSchema = Type.Object(
     counterparty: nullable(CounterpartySchema),
     pix: nullable(PixSchema),
     expiresAt: dateTime(
-      'Criação mais a validade (CHARGE_TTL_SECONDS, 15 minutos por padrão); só a cobrança expira, na transferência é informativo',
+      'Criação mais a validade (CHARGE_TTL_SECONDS, 15 minutos por padrão); numa cobrança com vencimento, 00:00 (horário de Brasília) do dia seguinte a dueDate + validityAfterDue; só a cobrança expira, na transferência é informativo',
     ),
     approvedAt: nullable(dateTime('Quando foi aprovada')),
+    dueDate: nullable(
+      Type.String({
+        format: 'date',
+        description: 'Vencimento (AAAA-MM-DD, horário de Brasília); null na cobrança imediata e na transferência',
+      }),
+    ),
+    billing: nullable(BillingSchema),
+    amountDue: nullable(
+      reais(
+        'Cobrança com vencimento pendente: o valor a pagar hoje (horário de Brasília), com multa, juros, descontos e abatimento; senão null',
+      ),
+    ),
+    paidAmount: nullable(
+      reais('Cobrança aprovada: o valor que chegou (numa cobrança com vencimento, o devido no dia do pagamento); senão null'),
+    ),
     createdAt: dateTime('Criação'),
     updatedAt: dateTime('Última alteração'),
   },

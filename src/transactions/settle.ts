@@ -8,6 +8,7 @@ import { post, postAllNew, type Entry, type Posting } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from './row.js';
 import type { TransactionState } from '../../contracts/transaction.contract.js';
+import type { SplitShare } from '../../contracts/charge.contract.js';
 
 /** A settlement as it happened: the row after it, and the events recorded with the change. */
 export interface Settlement {
@@ -40,6 +41,36 @@ export async function loadTransactionRow(sql: Sql | TxSql, transactionId: string
   return toTransactionRow(raw);
 }
 
+/** The amounts of a settled row that its settlement decides: a due-date charge's, priced on what was paid. */
+export interface Repriced {
+  feeCents: number;
+  netAmountCents: number;
+  splitAmountCents: number;
+  split: SplitShare[];
+}
+
+/** A row's amounts as its settlement decides them, or null when they stand as accepted. */
+export type Repricing = (row: TransactionRow) => Repriced | null;
+
+/** `rows` just settled, with the amounts `reprice` decides written (one statement for all that need it) before the event and the posting read them. */
+async function repriced(tx: TxSql, rows: TransactionRow[], reprice: Repricing | undefined): Promise<TransactionRow[]> {
+  const changes = rows.flatMap((row) => {
+    const amounts = reprice?.(row);
+    return amounts ? [{ id: row.id, ...amounts }] : [];
+  });
+  if (changes.length === 0) return rows;
+  const raws = await tx<RawTransactionRow[]>`
+    update transactions t
+    set fee = p.fee, net_amount = p.net_amount, split_amount = p.split_amount, split = p.split::jsonb
+    from unnest(${changes.map((c) => c.id)}::text[], ${changes.map((c) => c.feeCents)}::bigint[],
+                ${changes.map((c) => c.netAmountCents)}::bigint[], ${changes.map((c) => c.splitAmountCents)}::bigint[],
+                ${changes.map((c) => JSON.stringify(c.split))}::text[]) as p(id, fee, net_amount, split_amount, split)
+    where t.id = p.id
+    returning t.*`;
+  const updated = new Map(raws.map((raw) => [raw.id, toTransactionRow(raw)]));
+  return rows.map((row) => updated.get(row.id) ?? row);
+}
+
 /** The columns a settlement sets (besides `updated_at`), as a fragment of `update transactions set …`. */
 export type SettlementChange = (tx: TxSql) => Fragment;
 
@@ -54,6 +85,7 @@ export async function settleOnce(
   transactionId: string,
   change: SettlementChange,
   posting?: (row: TransactionRow) => SettlementPosting,
+  reprice?: Repricing,
 ): Promise<Settlement> {
   let reached: TransactionRow | null = null;
   const settled = await sql.begin(async (tx) => {
@@ -69,7 +101,7 @@ export async function settleOnce(
         select id from events where transaction_id = ${transactionId} and type = ${`transaction.${current.status}`}`;
       return { row: current, eventIds: events.map((e) => e.id) };
     }
-    const row = toTransactionRow(raw);
+    const [row] = (await repriced(tx, [toTransactionRow(raw)], reprice)) as [TransactionRow];
     // The event and the posting are sent together (one round trip to PostgreSQL), the posting last:
     // the ledger rows it locks are held only until the commit that follows.
     const settlement = posting?.(row);
@@ -98,6 +130,7 @@ export async function settleManyOnce(
   transactionIds: string[],
   change: (tx: TxSql) => BatchSettlementChange,
   posting: (row: TransactionRow) => SettlementPosting,
+  reprice?: Repricing,
 ): Promise<(Settlement | undefined)[]> {
   const rows = await sql.begin(async (tx) => {
     const { from, set } = change(tx);
@@ -109,7 +142,7 @@ export async function settleManyOnce(
       from ${from}
       where t.id = any(array(select id from locked)) and t.id = p.id
       returning t.*`;
-    const changed = raws.map(toTransactionRow);
+    const changed = await repriced(tx, raws.map(toTransactionRow), reprice);
     const [eventIds] = await Promise.all([
       recordTransactionEvents(tx, changed),
       postAllNew(

@@ -190,7 +190,9 @@ describe('GET /v1/transactions/{id}', () => {
     const merchant = await createMerchant(live.stack);
     const charge = await createCharge(merchant.client, { amount: 12.34 });
     // The payer pays on the network, but the notification to the engine never arrives.
-    await payAtNetwork(live.sql, charge.id, { name: 'Maria da Silva', document: '52998224725', bankName: 'Banco Rede', state: 'MG' });
+    await payAtNetwork(live.sql, charge.id, {
+      payer: { name: 'Maria da Silva', document: '52998224725', bankName: 'Banco Rede', state: 'MG' },
+    });
     const stale = await merchant.client.get(`/transactions/${charge.id}`);
     expect(stale.body.data).toMatchObject({ status: 'pending', processingState: 'monitoring' });
     const refreshed = await merchant.client.get(`/transactions/${charge.id}?refresh=true`);

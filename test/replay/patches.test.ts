@@ -289,3 +289,16 @@ describe(`patch ${COALESCED_REFRESH}`, () => {
     for (const { file, events } of olderRefreshed) expect(routeCalls(events), file).toBeGreaterThanOrEqual(refreshes(events));
   });
 });
+
+describe('due-date charges', () => {
+  const dueDateRuns = allHistories.filter((h) => h.file.startsWith('due-date-charge-'));
+
+  it('has recorded a due-date charge paid late, after every patch: it takes the immediate charge path, waiting on one timer', () => {
+    expect(dueDateRuns.map((h) => h.file)).toEqual(['due-date-charge-paid-late-encrypted.json']);
+    const [{ events }] = dueDateRuns as [(typeof dueDateRuns)[number]];
+    expect(patchIds(events)).toEqual([PERSIST_AND_OPEN, LOCAL_SETTLEMENT, SETTLE_DISPATCHES_EVENTS]);
+    expect(localActivities(events)).toEqual(['persistAndOpenCharge', 'chargeStateAtRoute', 'settleChargePaid']);
+    expect(scheduledActivities(events)).toEqual([]);
+    expect(events.filter((e) => e.timerStartedEventAttributes)).toHaveLength(1);
+  });
+});

@@ -10,6 +10,7 @@ import {
   refreshUpdate,
   type ChargeDraft,
   type ChargeTransactionState,
+  type DueDateTerms,
   type PaidAtRoute,
   type RouteChargeState,
 } from '../../contracts/charge.contract.js';
@@ -24,6 +25,9 @@ import { eventually } from '../helpers/eventually.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, draftBasics, pendingCharge } from '../helpers/workflow-drafts.js';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../src/domain/calendar.js';
+import { amountDueOn } from '../../src/domain/amount-due.js';
+import { dueDateExpiresAt } from '../../src/domain/due-date-validity.js';
 
 const server = timeSkippingServer('charge.ts');
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
@@ -45,11 +49,11 @@ class FakeEngine extends FakeRoute {
     super(server);
   }
 
-  pay(): PaidAtRoute {
+  pay(amountCents = 10_000): PaidAtRoute {
     const paid: PaidAtRoute = {
       status: 'paid',
       paidAt: new Date().toISOString(),
-      amountCents: 10_000,
+      amountCents,
       payer: { bankName: 'Banco Teste', state: 'RJ' },
     };
     this.routeState = paid;
@@ -73,7 +77,12 @@ class FakeEngine extends FakeRoute {
         return { outcome: 'refused', refusal: this.refusal };
       }
       this.createdAtMs = createdAtMs;
-      this.transaction ??= pendingCharge(draft, createdAtMs, ttlSeconds);
+      // A due-date charge expires when its validity ends, as src/charges/lifecycle.ts persists it.
+      const due = draft.asked?.due;
+      this.transaction ??= {
+        ...pendingCharge(draft, createdAtMs, ttlSeconds),
+        ...(due ? { expiresAtMs: dueDateExpiresAt(due).getTime() } : {}),
+      };
       return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created: true };
     };
     const openChargeAtRoute: ChargeActivities['openChargeAtRoute'] = async () => {
@@ -141,9 +150,10 @@ type Answered = Exclude<AcceptOutcome, { outcome: 'refused' }>;
 async function withCharge<T>(
   engine: FakeEngine,
   scenario: (run: { accepted: Answered; workflowId: string; result: () => Promise<ChargeTransactionState> }) => Promise<T>,
+  chargeDraft = draft(),
 ): Promise<T> {
   const { worker, taskQueue } = await server.worker('charges', engine.activities());
-  const input = { requestId: 'req_1', ttlSeconds: 900, draft: draft() };
+  const input = { requestId: 'req_1', ttlSeconds: 900, draft: chargeDraft };
   const workflowId = `charge:${input.draft.accountId}:${input.draft.externalId}`;
   return worker.runUntil(async () => {
     const handle = await server.env.client.workflow.start('chargeWorkflow', { taskQueue, workflowId, args: [input] });
@@ -322,5 +332,75 @@ describe('charge workflow (time-skipping)', () => {
     });
     expect(engine.called('openChargeAtRoute')).toHaveLength(0);
     expect(engine.dispatched).toEqual([]);
+  });
+});
+
+describe('due-date charge workflow (time-skipping)', () => {
+  const DAY_MS = 86_400_000;
+  const serverDay = async (offset = 0) => addDays(saoPauloDate(new Date(await server.env.currentTimeMs())), offset);
+
+  /** R$ 1.000,00 due in 10 days (São Paulo), 2 % fine, 1 % a month, payable 30 days after. */
+  async function dueDateDraft(): Promise<ChargeDraft> {
+    const base = draft();
+    const due: DueDateTerms = {
+      dueDate: await serverDay(10),
+      billing: {
+        validityAfterDue: 30,
+        fine: { mode: 'percent', value: 200 },
+        interest: { mode: 'percent_per_month', value: 100 },
+        discounts: [],
+        abatement: null,
+      },
+    };
+    return { ...base, amountCents: 100_000, asked: { amountCents: 100_000, coverFee: false, split: [], due } };
+  }
+
+  it('waits 40 days on one durable timer, is paid late for the amount due that day, and settles with it', async () => {
+    const engine = new FakeEngine();
+    const chargeDraft = await dueDateDraft();
+    const due = chargeDraft.asked!.due!;
+    let historyEvents = 0;
+    await withCharge(
+      engine,
+      async ({ workflowId, result }) => {
+        await server.env.sleep(40 * DAY_MS);
+        const paidOn = await serverDay();
+        expect(paidOn).toBe(addDays(due.dueDate, 30));
+        // 30 days late: 100000 + 2 % fine + 30 days of 1 % a month.
+        const amountCents = amountDueOn({ ...due, amountCents: 100_000 }, paidOn);
+        expect(amountCents).toBe(103_000);
+        const paid = engine.pay(amountCents);
+        const handle = server.env.client.workflow.getHandle(workflowId);
+        await handle.signal(paymentNotifiedSignal);
+        expect(await result()).toMatchObject({ status: 'approved' });
+        expect(engine.settledWith).toEqual(paid);
+        historyEvents = (await handle.fetchHistory()).events!.length;
+      },
+      chargeDraft,
+    );
+    const [settled] = engine.called('settleChargePaid');
+    expect(settled!.atMs - engine.createdAtMs).toBeGreaterThanOrEqual(40 * DAY_MS);
+    expect(engine.called('cancelChargeAtRoute')).toHaveLength(0);
+    // Waiting weeks costs the history nothing: as many events as a charge paid within its 15 minutes.
+    expect(historyEvents).toBeLessThan(40);
+  });
+
+  it('expires at 00:00 in São Paulo of the day after dueDate + validityAfterDue, cancelled as expired', async () => {
+    const engine = new FakeEngine();
+    const chargeDraft = await dueDateDraft();
+    await withCharge(
+      engine,
+      async ({ result }) => {
+        expect(await result()).toMatchObject({ status: 'cancelled' });
+      },
+      chargeDraft,
+    );
+    const expiresAt = startOfSaoPauloDay(addDays(chargeDraft.asked!.due!.dueDate, 31)).getTime();
+    expect(engine.transaction!.expiresAtMs).toBe(expiresAt);
+    const [cancel] = engine.called('cancelChargeAtRoute');
+    expect(cancel!.atMs).toBeGreaterThanOrEqual(expiresAt);
+    expect(cancel!.atMs - expiresAt).toBeLessThan(1000);
+    expect(engine.settledWith).toEqual({ expired: true });
+    expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_cancelled`]);
   });
 });

@@ -1,6 +1,7 @@
 // POST /admin/simulator/charges/{id}/pay: plays the payer on the simulated Pix network. The network
 // takes the payment (or refuses it as a bank app would), then notifies the engine, which signals the
-// charge's workflow. `{id}` is the transaction id (txn_…) or the BR Code's txid.
+// charge's workflow. `{id}` is the transaction id (txn_…) or the BR Code's txid. A due-date charge is
+// paid on `paidOn` (default today in São Paulo), for the amount due that day.
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
 import { notifyChargePaid } from '../../charges/workflow-client.js';
@@ -8,7 +9,8 @@ import type { Deps } from '../../runtime/deps.js';
 import { normalizeDocument } from '../../domain/documents.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
+import { daysBetween, saoPauloDate } from '../../domain/calendar.js';
 import { ChargeNotPayable, findNetworkCharge, payCharge, type NetworkCharge, type NotPayableReason } from '../../pix-routes/simulator.js';
 import type { RoutePayer } from '../../pix-routes/types.js';
 import type { StoredPayer } from '../../transactions/row.js';
@@ -48,6 +50,13 @@ const PayBody = closed({
       { description: 'Quem paga; o que faltar vem do pagador que a cobrança indica, num banco simulado' },
     ),
   ),
+  paidOn: Type.Optional(
+    Type.String({
+      format: 'date',
+      description:
+        'Dia do pagamento (AAAA-MM-DD, horário de Brasília; padrão hoje): numa cobrança com vencimento, paga-se o valor devido nesse dia; depois da validade, 409. Uma cobrança imediata só é paga hoje',
+    }),
+  ),
 });
 
 function payerOf(body: Static<typeof PayBody>): RoutePayer {
@@ -61,7 +70,11 @@ const NetworkChargeSchema = Type.Object(
   {
     txid: Type.String(),
     transactionId: Type.String(),
-    amount: Type.Number({ description: 'Reais' }),
+    amount: Type.Number({
+      description: 'Reais: o valor do código; numa cobrança com vencimento, o valor antes de multa, juros, descontos e abatimento',
+    }),
+    dueDate: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'Vencimento de uma cobrança com vencimento' }),
+    paidAmount: Type.Union([Type.Number({ description: 'Reais' }), Type.Null()], { description: 'O valor pago' }),
     status: Type.Enum(['active', 'paid', 'cancelled']),
     copyPaste: Type.String({ description: 'O BR Code (copia e cola)' }),
     expiresAt: Type.String({ format: 'date-time' }),
@@ -85,6 +98,9 @@ const REFUSALS: Record<NotPayableReason, () => ApiError> = {
   already_paid: () => new ApiError(409, 'charge_already_paid', 'Esta cobrança já foi paga'),
   cancelled: () => new ApiError(422, 'charge_cancelled', 'Esta cobrança foi cancelada e não pode ser paga'),
   expired: () => new ApiError(422, 'charge_expired', 'Esta cobrança expirou e não pode ser paga'),
+  past_validity: () =>
+    new ApiError(409, 'payment_after_validity', 'Nesse dia a cobrança não pode mais ser paga: a validade depois do vencimento terminou'),
+  amount_mismatch: () => new ApiError(409, 'amount_mismatch', 'O valor pago difere do valor que a cobrança pede nesse dia'),
 };
 
 /** The charge as the network saw it. */
@@ -93,6 +109,8 @@ function networkChargeJson(charge: NetworkCharge) {
     txid: charge.txid,
     transactionId: charge.transactionId,
     amount: centsToReais(charge.amountCents),
+    dueDate: charge.dueDate,
+    paidAmount: charge.paidAmountCents === null ? null : centsToReais(charge.paidAmountCents),
     status: charge.status,
     copyPaste: charge.copyPaste,
     expiresAt: charge.expiresAt.toISOString(),
@@ -101,10 +119,24 @@ function networkChargeJson(charge: NetworkCharge) {
   };
 }
 
+/** The day a payment is made on: an immediate charge only today, a due-date charge not before it existed. */
+function paymentDay(charge: NetworkCharge, paidOn: string | undefined): string | undefined {
+  if (paidOn === undefined) return undefined;
+  const today = saoPauloDate(new Date());
+  if (charge.dueDate === null && paidOn !== today) {
+    throw invalidRequest(`paidOn só vale para cobranças com vencimento; uma cobrança imediata é paga hoje (${today})`, '/paidOn');
+  }
+  if (daysBetween(saoPauloDate(charge.createdAt), paidOn) < 0)
+    throw invalidRequest('paidOn não pode ser antes da criação da cobrança', '/paidOn');
+  return paidOn;
+}
+
 async function pay(ctx: Koa.Context, deps: Deps) {
-  const given = payerOf(ctx.request.body as Static<typeof PayBody>);
+  const body = (ctx.request.body ?? {}) as Static<typeof PayBody>;
+  const given = payerOf(body);
   const charge = await findNetworkCharge(deps.sql, ctx.params.id!);
   if (!charge) throw REFUSALS.not_found();
+  const paidOn = paymentDay(charge, body.paidOn);
   const [named] = await deps.sql<{ payer: StoredPayer | null }[]>`select payer from transactions where id = ${charge.transactionId}`;
   const indicated = named?.payer;
   const payer: RoutePayer = {
@@ -114,7 +146,7 @@ async function pay(ctx: Koa.Context, deps: Deps) {
   };
   let paid: NetworkCharge;
   try {
-    paid = await payCharge(deps.sql, charge.txid, payer);
+    paid = await payCharge(deps.sql, charge.txid, { payer, ...(paidOn === undefined ? {} : { paidOn }) });
   } catch (err) {
     if (!(err instanceof ChargeNotPayable)) throw err;
     // A retried payment: the network tells the receiver again, in case the first notification was lost
@@ -138,6 +170,7 @@ export const SIMULATOR_CHARGE_ROUTES: AdminRoute[] = [
     errors: [
       NOT_FOUND,
       { status: 409, code: 'charge_already_paid' },
+      { status: 409, code: 'payment_after_validity' },
       { status: 422, code: 'charge_cancelled' },
       { status: 422, code: 'charge_expired' },
     ],

@@ -8,7 +8,8 @@ import { creationRoute } from '../creation-route.js';
 export const createChargeRoute = creationRoute({
   path: '/transactions',
   permission: 'payments:write',
-  summary: 'Cria uma cobrança Pix (QR code e copia e cola), válida por 15 minutos',
+  summary:
+    'Cria uma cobrança Pix (QR code e copia e cola): imediata, válida por 15 minutos, ou com vencimento (dueDate), com multa, juros, descontos e abatimento',
   operationId: 'createCharge',
   body: ChargeBodySchema,
   errors: [

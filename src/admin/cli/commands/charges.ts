@@ -15,6 +15,10 @@ export const charges: CommandGroup = {
         email: { type: 'string', description: "payer's e-mail" },
         bank: { type: 'string', description: "payer's institution (default Banco Simulado S.A.)" },
         state: { type: 'string', description: "payer's state, two letters (default SP)" },
+        'paid-on': {
+          type: 'string',
+          description: 'a due-date charge: the day it is paid on, YYYY-MM-DD (default today); it pays what is due that day',
+        },
       },
       run: ({ args, options, admin }) => {
         const payer = compact({
@@ -24,7 +28,9 @@ export const charges: CommandGroup = {
           bankName: options.bank,
           state: options.state,
         });
-        return admin.request('POST', pathOf('/simulator/charges/:transactionId/pay', args), payer ? { payer } : undefined);
+        const paidOn = options['paid-on'];
+        const body = { ...(payer ? { payer } : {}), ...(paidOn === undefined ? {} : { paidOn }) };
+        return admin.request('POST', pathOf('/simulator/charges/:transactionId/pay', args), Object.keys(body).length ? body : undefined);
       },
     },
   ],
