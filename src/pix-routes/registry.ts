@@ -15,6 +15,8 @@ import { SIMULATOR_ROUTE, SimulatorChargeRoute, type NetworkCharge } from './sim
 import { SimulatorTransferRoute } from './simulator-transfers.js';
 import { SimulatorRefundRoute } from './simulator-refunds.js';
 import type { RefundRoute } from './refund-route.js';
+import type { RouteRecords } from './route-records.js';
+import { SimulatorRecords } from './simulator-records.js';
 import { RouteRefused, type ChargeRoute, type TransferRoute } from './types.js';
 
 /** What the routes are built from: the configured PSP routes and the charge validity they are told. */
@@ -123,4 +125,11 @@ export function transferRoute(deps: TransferRouteDeps, name: string): TransferRo
 export function refundRoute(deps: ChargeRouteDeps & { simulatorTransferDelayMs: number }, name: string): RefundRoute {
   if (name === SIMULATOR_ROUTE) return new SimulatorRefundRoute(deps.sql, deps.simulatorTransferDelayMs);
   throw new RouteRefused(`Pix route ${name} cannot return a received Pix`);
+}
+
+/** The route's own records, which reconciliation compares with the engine's. */
+export function routeRecords(deps: ChargeRouteDeps, name: string): RouteRecords {
+  if (name === SIMULATOR_ROUTE) return new SimulatorRecords(deps.sql);
+  if (!pspRoute(deps, name)) throw new RouteRefused(`no Pix route named ${name}`);
+  throw new RouteRefused(`Pix route ${name} cannot list its records yet`);
 }

@@ -26,6 +26,8 @@ interface SimulatorChargeRow {
   paid_at: Date | null;
   cancelled_at: Date | null;
   cancel_reason: 'expired' | 'other' | null;
+  /** The Pix that paid it. */
+  end_to_end_id: string | null;
   created_at: Date;
 }
 
@@ -51,6 +53,12 @@ export class ChargeNotPayable extends Error {
   }
 }
 
+/** The network's end-to-end id of a Pix: E, an 8-digit ISPB, the date and a random part (32 characters). */
+export function newEndToEndId(now: Date): string {
+  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 12);
+  return `E00000000${stamp}${randomBytes(6).toString('hex').slice(0, 11)}`;
+}
+
 /** BR Code txid: 25 characters of [A-Za-z0-9], the most a static code carries. */
 function newTxid(): string {
   return randomBytes(16).toString('hex').slice(0, 25);
@@ -70,7 +78,10 @@ function networkCharge(row: SimulatorChargeRow): NetworkCharge {
 }
 
 function stateOf(row: SimulatorChargeRow): ChargeState {
-  if (row.status === 'paid') return { status: 'paid', paidAt: row.paid_at!, amountCents: Number(row.amount), payer: row.payer ?? {} };
+  if (row.status === 'paid') {
+    const paid = { status: 'paid' as const, paidAt: row.paid_at!, amountCents: Number(row.amount), payer: row.payer ?? {} };
+    return row.end_to_end_id === null ? paid : { ...paid, endToEndId: row.end_to_end_id };
+  }
   if (row.status === 'cancelled') return { status: 'cancelled', expired: row.cancel_reason === 'expired' };
   return { status: 'pending' };
 }
@@ -133,7 +144,8 @@ export async function findNetworkCharge(sql: Sql, reference: string): Promise<Ne
  */
 export async function payCharge(sql: Sql, reference: string, payer: RoutePayer): Promise<NetworkCharge> {
   const [paid] = await sql<SimulatorChargeRow[]>`
-    update simulator_charges set status = 'paid', paid_at = now(), payer = ${sql.json(payer as Record<string, string>)}
+    update simulator_charges
+    set status = 'paid', paid_at = now(), payer = ${sql.json(payer as Record<string, string>)}, end_to_end_id = ${newEndToEndId(new Date())}
     where (transaction_id = ${reference} or txid = ${reference}) and status = 'active' and expires_at > now()
     returning *`;
   if (paid) return networkCharge(paid);
