@@ -3,6 +3,7 @@
 //   npm run record-history                               every scenario
 //   npm run record-history -- charge-paid charge-expired
 //   npm run record-history -- refund-approved refund-failed
+//   npm run record-history -- reconciliation-run reconciliation-scheduled
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
 //   npm run record-history -- --as refuse-unencrypted-input transfer-forged-start med-forged-decision charge-forged-signal
@@ -43,6 +44,7 @@ import { medWorkflowId } from '../contracts/med.contract.js';
 import { medReturnsWorkflowId } from '../contracts/med-returns.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED } from '../contracts/payload-encryption.contract.js';
 import { refundWorkflowId } from '../contracts/refund.contract.js';
+import { RECONCILIATION_WORKFLOW, reconciliationWorkflowId } from '../contracts/reconciliation.contract.js';
 import { TRANSFER_WORKFLOW, transferWorkflowId } from '../contracts/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.contract.js';
 
@@ -119,6 +121,32 @@ async function settledRefund(ctx: ScenarioContext, outcome: 'approved' | 'failed
   const completed = await ctx.admin('POST', `/simulator/refunds/${created.body.data.id}/complete`, { outcome });
   if (completed.status !== 200) throw new Error(`refund completion answered ${completed.status}: ${JSON.stringify(completed.body)}`);
   return refundWorkflowId(ctx.merchant.accountId, key);
+}
+
+/** A run over the last minutes of the simulator route: a paid charge (matched) and a Pix no charge asked for (in suspense). */
+async function reconciliationRun(ctx: ScenarioContext): Promise<string> {
+  await paidCharge(ctx);
+  const pix = await ctx.admin('POST', '/simulator/pix', {
+    accountId: ctx.merchant.accountId,
+    amount: 12.34,
+    payer: { name: 'Maria da Silva', document: '52998224725' },
+  });
+  if (pix.status !== 201) throw new Error(`simulated Pix answered ${pix.status}: ${JSON.stringify(pix.body)}`);
+  const now = Date.now();
+  const run = await ctx.admin('POST', '/reconciliations', {
+    route: 'simulator',
+    from: new Date(now - 60_000).toISOString(),
+    to: new Date(now + 60_000).toISOString(),
+  });
+  if (run.status !== 202) throw new Error(`reconciliation answered ${run.status}: ${JSON.stringify(run.body)}`);
+  return reconciliationWorkflowId(run.body.data.id);
+}
+
+/** A run started as the route's schedule starts one: without a window, it reconciles the day before in São Paulo. */
+async function scheduledReconciliation(ctx: ScenarioContext): Promise<string> {
+  const workflowId = `reconcile:simulator-replay-${randomBytes(4).toString('hex')}`;
+  await ctx.temporal.workflow.start(RECONCILIATION_WORKFLOW, { workflowId, taskQueue: 'pix', args: [{ route: 'simulator' }] });
+  return workflowId;
 }
 
 /** The payer's institution disputes part of a paid charge; the operator decides. */
@@ -307,6 +335,8 @@ const SCENARIOS: Record<string, Scenario> = {
   'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
   'refund-approved': (ctx) => settledRefund(ctx, 'approved'),
   'refund-failed': (ctx) => settledRefund(ctx, 'failed'),
+  'reconciliation-run': reconciliationRun,
+  'reconciliation-scheduled': scheduledReconciliation,
   'med-accepted': (ctx) => decidedMed(ctx, 'accepted'),
   'med-rejected': (ctx) => decidedMed(ctx, 'rejected'),
   'webhook-retried': webhookRetried,
