@@ -6,7 +6,8 @@ import { centsToReais } from '../domain/money.js';
 import { invalidRequest } from '../domain/refusal.js';
 import { STATEMENT_KINDS, type StatementEntry, type StatementWindow } from './statement.js';
 
-const instant = (description: string) =>
+/** An ISO 8601 instant with a date, a time and an offset (parseInstant reads it). */
+export const instantField = (description: string) =>
   Type.Refine(
     Type.String({
       format: 'date-time',
@@ -18,8 +19,10 @@ const instant = (description: string) =>
 
 /** The query parameters of a window of at most `maxDays` (any when undefined), both required. */
 export const statementWindowQuery = (maxDays?: number) => ({
-  from: instant('Início do período, incluído'),
-  to: instant(`Fim do período, excluído; igual ou posterior a from${maxDays === undefined ? '' : ` e no máximo ${maxDays} dias depois`}`),
+  from: instantField('Início do período, incluído'),
+  to: instantField(
+    `Fim do período, excluído; igual ou posterior a from${maxDays === undefined ? '' : ` e no máximo ${maxDays} dias depois`}`,
+  ),
 });
 
 /**
