@@ -8,3 +8,4 @@ export { medWorkflow } from './med.js';
 export { medReturnsWorkflow } from './med-returns.js';
 export { refundWorkflow } from './refund.js';
 export { reconciliationWorkflow } from './reconciliation.js';
+export { suspenseRefundWorkflow } from './suspense-refund.js';

@@ -4,9 +4,54 @@
 // held, and an operator is alerted. The route's records settle it too, in a later run.
 import { platformAccount, suspenseAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
+import type { RefundRoute, RefundState, RouteRefundRequest } from '../pix-routes/refund-route.js';
+import { refundRoute } from '../pix-routes/registry.js';
 import type { Deps } from '../runtime/deps.js';
+import type { RouteRefundState } from '../../contracts/refund.contract.js';
+import type { SuspenseRefundSent } from '../../contracts/suspense-refund.contract.js';
 import type { Outcome } from './match.js';
-import { toItemRow, type RawItemRow } from './repository.js';
+import { findItem, toItemRow, type ItemRow, type RawItemRow } from './repository.js';
+
+export interface SuspenseRefundDeps extends Pick<Deps, 'sql'> {
+  refundRoute(name: string): RefundRoute;
+}
+
+/** The process's routes that return a received Pix, by name (RouteRefused for one that cannot). */
+export const refundRoutes =
+  (deps: Deps) =>
+  (name: string): RefundRoute =>
+    refundRoute({ ...deps, simulatorTransferDelayMs: deps.config.simulatorTransferDelayMs }, name);
+
+/** What the route is asked: the devolução of the Pix the item is about, by the item's id, of what it holds. */
+async function routeRequest(deps: SuspenseRefundDeps, itemId: string): Promise<{ item: ItemRow; request: RouteRefundRequest }> {
+  const item = await findItem(deps.sql, itemId);
+  if (item?.resolution?.action !== 'refund') throw new Error(`item ${itemId} is not resolved refund`);
+  const request = {
+    refundId: item.id,
+    endToEndId: item.endToEndId,
+    amountCents: item.heldCents > 0 ? item.heldCents : item.pspAmountCents!,
+    description: 'Devolução de Pix recebido sem cobrança',
+  };
+  return { item, request };
+}
+
+function travelling(state: RefundState): RouteRefundState {
+  if (state.status === 'approved') return { status: 'approved', settledAt: state.settledAt.toISOString() };
+  if (state.status === 'failed') return { status: 'failed', reason: state.reason };
+  return { status: 'pending' };
+}
+
+/** Asks the item's route for the devolução (idempotent by the item's id at the route). */
+export async function sendSuspenseRefund(deps: SuspenseRefundDeps, itemId: string): Promise<SuspenseRefundSent> {
+  const { item, request } = await routeRequest(deps, itemId);
+  const route = deps.refundRoute(item.route);
+  return { state: travelling(await route.sendRefund(request)), remote: route.remote };
+}
+
+export async function suspenseRefundStateAtRoute(deps: SuspenseRefundDeps, itemId: string): Promise<RouteRefundState> {
+  const { item, request } = await routeRequest(deps, itemId);
+  return travelling(await deps.refundRoute(item.route).refundStatus(request));
+}
 
 /** Settles the item's devolução once; whether it ended as `outcome` (false: it had already ended otherwise). */
 export function settleSuspenseRefund(
