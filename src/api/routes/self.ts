@@ -1,5 +1,6 @@
 // The self-description under /v1, generated from the route table itself: GET /v1 (endpoint summary),
-// GET /v1/openapi.json (OpenAPI 3.1), GET /v1/docs (its HTML reference) and GET /v1/llms.txt. Public, behind the per-IP protection only.
+// GET /v1/openapi.json (OpenAPI 3.1), GET /v1/docs (its HTML reference) and GET /v1/llms.txt. Public,
+// behind the per-IP protection only.
 // The table is passed as a function because these routes are part of it.
 import Type from 'typebox';
 import type { Config } from '../../config/config.js';
