@@ -53,7 +53,7 @@ function overallHelp(): string {
     'Usage: pixctl <group> <command> [arguments] [options] [--json]',
     '       pixctl <group> <command> --help',
     '',
-    ...GROUPS.map((group) => `  ${group.name.padEnd(12)}${group.summary} (${group.commands.map((c) => c.name).join(', ')})`),
+    ...GROUPS.map((group) => `  ${group.name.padEnd(17)}${group.summary} (${group.commands.map((c) => c.name).join(', ')})`),
   ].join('\n');
 }
 

@@ -4,6 +4,7 @@ export { charges } from './charges.js';
 export { keys } from './keys.js';
 export { ledger } from './ledger.js';
 export { meds } from './meds.js';
+export { reconciliations } from './reconciliations.js';
 export { refunds } from './refunds.js';
 export { routes } from './routes.js';
 export { transfers } from './transfers.js';
