@@ -6,9 +6,9 @@ import type { Sql, TxSql } from '../db/database.js';
 import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
-import { chargeRoute, routeIsRemote, routeTakesDueDates, type ChargeRouteDeps } from '../pix-routes/registry.js';
+import { chargeRoute, routeIsRemote, type ChargeRouteDeps } from '../pix-routes/registry.js';
 import { countStatusReached } from '../metrics/transactions.js';
-import type { ChargeState } from '../pix-routes/types.js';
+import type { ChargeState, RouteDueDateCharge } from '../pix-routes/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { findTransactionByKey } from '../transactions/repository.js';
 import {
@@ -21,7 +21,6 @@ import {
 } from '../transactions/settle.js';
 import { paidChargeAmounts } from '../domain/fees.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
-import { operationRefused } from '../domain/refusal.js';
 import type { FeeRule } from '../accounts/account.js';
 import type {
   ChargeDraft,
@@ -78,9 +77,6 @@ async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput):
     if (existing) return kept(existing, false);
     checkAccountState(account);
     const due = draft.asked?.due;
-    if (due && !routeTakesDueDates(draft.route)) {
-      throw operationRefused(`A rota Pix da conta (${draft.route}) ainda não emite cobranças com vencimento`);
-    }
     const terms = draft.asked ? await chargeTerms(tx, account, draft.asked) : draft;
     const [inserted] = await insertCharge(tx, draft, terms, { ...input, due: due ? { terms: due, feeRule: account.fees.charge } : null });
     // Another run (a transfer) took the key between the check and the insert: that operation answers.
@@ -166,6 +162,10 @@ function insertCharge(
     returning *`;
 }
 
+/** A due-date charge as its route asks for it; undefined for an immediate one. */
+const dueAtRoute = (row: TransactionRow): RouteDueDateCharge | undefined =>
+  row.dueDate !== null && row.billing !== null ? { dueDate: row.dueDate, billing: row.billing, amountCents: row.amountCents } : undefined;
+
 /** Creates the charge at the account's route and stores its BR Code and QR code. */
 export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<ChargeTransactionState> {
   const [raw] = await deps.sql<(RawTransactionRow & { merchant_name: string })[]>`
@@ -177,6 +177,7 @@ export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId
 async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, merchantName: string): Promise<ChargeTransactionState> {
   if (row.pixCopyPaste !== null || row.status !== 'pending') return chargeTransactionState(row);
   const transactionId = row.id;
+  const due = dueAtRoute(row);
   const created = await chargeRoute(deps, row.route).createCharge({
     transactionId,
     amountCents: row.amountCents,
@@ -184,7 +185,7 @@ async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, 
     description: row.description,
     expiresAt: row.expiresAt,
     payer: { name: row.payer.name, document: row.payer.document },
-    ...(row.dueDate !== null && row.billing !== null ? { due: { dueDate: row.dueDate, billing: row.billing } } : {}),
+    ...(due ? { due } : {}),
   });
   const [updated] = await deps.sql<RawTransactionRow[]>`
     update transactions
@@ -205,7 +206,7 @@ function travellingChargeState(state: ChargeState): RouteChargeState {
 
 export async function chargeStateAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<RouteChargeState> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  return travellingChargeState(await chargeRoute(deps, row.route).chargeStatus(transactionId));
+  return travellingChargeState(await chargeRoute(deps, row.route).chargeStatus(transactionId, dueAtRoute(row)));
 }
 
 /** Cancels the expired charge at the route; the answer is final: `paid` when the payment won the race. */
@@ -214,7 +215,7 @@ export async function cancelChargeAtRoute(
   transactionId: string,
 ): Promise<Exclude<RouteChargeState, { status: 'pending' }>> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  const state = travellingChargeState(await chargeRoute(deps, row.route).cancelCharge(transactionId, 'expired'));
+  const state = travellingChargeState(await chargeRoute(deps, row.route).cancelCharge(transactionId, 'expired', dueAtRoute(row)));
   // A route that has not decided yet: fail the attempt so the activity retries until it has.
   if (state.status === 'pending') throw new Error(`route ${row.route} has not cancelled ${transactionId} yet`);
   return state;

@@ -78,11 +78,6 @@ export function routeWithoutSend(config: RouteSettings, name: string): boolean {
   return config.pixRoutes.some((route) => route.name === name && route.send === null);
 }
 
-/** Whether the route of that name issues due-date charges (cobv): the simulator does; PSP routes not yet. */
-export function routeTakesDueDates(name: string): boolean {
-  return name === SIMULATOR_ROUTE;
-}
-
 /** The routes as operators see them (GET /admin/routes): no secret, no key material. */
 export function routeSummaries(config: RouteSettings) {
   return [

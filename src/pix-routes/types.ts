@@ -29,6 +29,11 @@ export interface RouteChargeRequest {
   due?: DueDateTerms;
 }
 
+/** A due-date charge as a route asks for it after its creation: its amount before the rules, and the rules. */
+export interface RouteDueDateCharge extends DueDateTerms {
+  amountCents: number;
+}
+
 export interface CreatedCharge {
   /** The route's identifier of the charge (the BR Code's txid for the simulator). */
   routeRef: string;
@@ -78,9 +83,10 @@ export interface ChargeRoute {
    */
   readonly remote: boolean;
   createCharge(request: RouteChargeRequest): Promise<CreatedCharge>;
-  chargeStatus(transactionId: string): Promise<ChargeState>;
+  /** `due`: the charge is a due-date one (a PSP keeps it apart, as a cobv). */
+  chargeStatus(transactionId: string, due?: RouteDueDateCharge): Promise<ChargeState>;
   /** Cancels a pending charge. When the payment won the race the answer says `paid`, and that answer prevails. */
-  cancelCharge(transactionId: string, reason: 'expired' | 'other'): Promise<ChargeState>;
+  cancelCharge(transactionId: string, reason: 'expired' | 'other', due?: RouteDueDateCharge): Promise<ChargeState>;
   /** The MED devoluções of the received Pix `endToEndId` (routes that never report any leave this out). */
   medReturns?(endToEndId: string): Promise<RouteMedReturn[]>;
 }

@@ -11,6 +11,7 @@ import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { liveStack } from '../helpers/live-stack.js';
+import { runPixctl } from '../helpers/pixctl-run.js';
 import { admin } from '../helpers/stack.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -209,5 +210,47 @@ describe('resolving an item', () => {
     const res = await admin(live.stack, 'GET', `/accounts/${merchant.account.id}/statement?from=${window.from}&to=${to}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.entries.filter((e: any) => e.kind === 'deposit').map((e: any) => e.amount)).toEqual([45]);
+  });
+});
+
+describe('pixctl reconciliations', () => {
+  it('runs, lists and shows runs, and resolves an item, as the admin API does', async () => {
+    const started = await runPixctl(live.stack, [
+      'reconciliations',
+      'run',
+      'simulator',
+      '--from',
+      window.from,
+      '--to',
+      window.to,
+      '--json',
+    ]);
+    expect(started.code, started.stderr).toBe(0);
+    const runId = JSON.parse(started.stdout).id;
+    expect(runId).toMatch(/^rcn_/);
+    await eventually(async () => (await admin(live.stack, 'GET', `/reconciliations/${runId}`)).body.data.status === 'completed', 60_000);
+
+    const listed = await runPixctl(live.stack, ['reconciliations', 'list', '--route', 'simulator', '--limit', '1', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).map((r: any) => r.id)).toEqual([runId]);
+
+    const shown = await runPixctl(live.stack, ['reconciliations', 'show', runId]);
+    expect(shown.code, shown.stderr).toBe(0);
+    const kept = itemAbout(scene.kept.endToEndId);
+    expect(shown.stdout).toContain(kept.id);
+    expect(shown.stdout).toMatch(/unmatched_received\s+open/);
+
+    const usage = await runPixctl(live.stack, ['reconciliations', 'resolve', kept.id, '--action', 'burn']);
+    expect(usage.code).toBe(2);
+    const resolved = await runPixctl(live.stack, [
+      ...['reconciliations', 'resolve', kept.id, '--action', 'credit', '--account-id', merchant.account.id, '--json'],
+    ]);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(JSON.parse(resolved.stdout)).toMatchObject({ id: kept.id, status: 'resolved', resolution: { action: 'credit' } });
+    const conflict = await runPixctl(live.stack, ['reconciliations', 'resolve', kept.id, '--action', 'refund']);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toMatch(/resolution_conflict|resolvido/);
+    expect(await suspenseCents()).toBe(0);
+    await expectLedgerConsistent(live.stack.databaseUrl);
   });
 });

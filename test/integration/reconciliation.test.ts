@@ -21,6 +21,7 @@ import { admin, ADMIN_TOKEN, http } from '../helpers/stack.js';
 import { cpfKeyBody, completeTransfer, postTransfer } from '../helpers/transfers.js';
 import { historyReader } from '../helpers/workflow-history.js';
 import { loadContract } from '../helpers/openapi-contract.js';
+import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 
 // Transfers and refunds settle only when the network is told to (admin completion).
 const live = liveStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
@@ -209,6 +210,23 @@ describe('a reconciliation run on the simulator', () => {
     const missing = await admin(live.stack, 'GET', '/reconciliations/rcn_000000000000000000000000');
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('not_found');
+  });
+
+  it('exposes the open items by kind and the last completed run on /metrics', async () => {
+    const scraped = await http('GET', `${live.stack.adminUrl.replace(/\/admin$/, '')}/metrics`);
+    const metrics = parsePrometheusText(scraped.text);
+    const open = (kind: string) => sampleValue(metrics, 'pix_reconciliation_items_open', { route: 'simulator', kind });
+    expect([open('amount_mismatch'), open('unmatched_received'), open('missing_at_psp')]).toEqual([1, 2, 1]);
+    expect(
+      metrics
+        .get('pix_reconciliation_items_open')!
+        .samples.map((sample) => sample.labels.kind)
+        .sort(),
+    ).toEqual(['amount_mismatch', 'missing_at_psp', 'unmatched_received']);
+    const lastSuccess = sampleValue(metrics, 'pix_reconciliation_last_success_timestamp_seconds', { route: 'simulator' });
+    const [latest] = await live.sql<{ at: number }[]>`
+      select extract(epoch from max(completed_at))::float8 as at from reconciliation_runs where status = 'completed'`;
+    expect(lastSuccess).toBeCloseTo(latest!.at, 3);
   });
 
   it('runs each window as a workflow of its own', async () => {

@@ -17,7 +17,8 @@ import { devolucaoIdOf, idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-p
 import { loadRoutesFile } from '../../src/config/routes-file.js';
 import { registerPspWebhooks } from '../../src/pix-routes/bcb-api-pix/webhook-registration.js';
 import type { RouteRefundRequest } from '../../src/pix-routes/refund-route.js';
-import { RouteRefused, type RouteChargeRequest } from '../../src/pix-routes/types.js';
+import { RouteRefused, type RouteChargeRequest, type RouteDueDateCharge } from '../../src/pix-routes/types.js';
+import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
 import { eventually } from '../helpers/eventually.js';
 
@@ -76,6 +77,132 @@ afterEach(async () => {
 
 afterAll(async () => {
   await psp.close();
+});
+
+/** A due-date charge of R$ 1.000,00 due in 10 days (São Paulo): 2 % fine, 1 % a month, R$ 50 off until the 5th day, 1 % abatement. */
+function dueDateRequest(): RouteChargeRequest & { due: RouteDueDateCharge } {
+  const today = saoPauloDate(new Date());
+  const due: RouteDueDateCharge = {
+    amountCents: 100_000,
+    dueDate: addDays(today, 10),
+    billing: {
+      validityAfterDue: 15,
+      fine: { mode: 'percent', value: 200 },
+      interest: { mode: 'percent_per_month', value: 100 },
+      discounts: [{ until: addDays(today, 5), mode: 'fixed', value: 5000 }],
+      abatement: { mode: 'percent', value: 100 },
+    },
+  };
+  return { ...chargeRequest({ amountCents: 100_000, payer: { name: 'Mercearia Ltda', document: '12ABC34501DE35' } }), due };
+}
+
+describe('due-date charges on /cobv', () => {
+  it("creates the cobv in the standard's modalities (its schema checked by the PSP) and answers its pixCopiaECola", async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = dueDateRequest();
+    const created = await route.createCharge(request);
+    const txid = txidOf(request.transactionId);
+    const [put] = requestsTo(psp, 'PUT', `/cobv/${txid}`);
+    expect(put).toMatchObject({ status: 201, conforms: true });
+    expect(put!.body).toEqual({
+      calendario: { dataDeVencimento: request.due.dueDate, validadeAposVencimento: 15 },
+      devedor: { cnpj: '12ABC34501DE35', nome: 'Mercearia Ltda' },
+      valor: {
+        original: '1000.00',
+        multa: { modalidade: 2, valorPerc: '2.00' },
+        juros: { modalidade: 3, valorPerc: '1.00' },
+        desconto: { modalidade: 1, descontoDataFixa: [{ data: request.due.billing.discounts[0]!.until, valorPerc: '50.00' }] },
+        abatimento: { modalidade: 2, valorPerc: '1.00' },
+      },
+      chave: psp.pixKey,
+      solicitacaoPagador: 'Pedido 42',
+    });
+    const cobv = psp.cobv(txid)!;
+    expect(created).toMatchObject({ routeRef: txid, copyPaste: cobv.pixCopiaECola });
+    expect(decodeQrPngBase64(created.qrCodeBase64)).toBe(cobv.pixCopiaECola);
+    expect(requestsTo(psp, 'PUT', `/cob/${txid}`)).toEqual([]);
+    // Repeated (the first answer lost): the PSP refuses the txid, the cobv is read back.
+    expect((await route.createCharge(request)).copyPaste).toBe(cobv.pixCopiaECola);
+    expect(requestsTo(psp, 'GET', `/cobv/${txid}`).map((r) => r.status)).toEqual([200]);
+  });
+
+  it('writes interest per day, per year and in reais, and percent discounts, as their modalities', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    for (const [mode, modalidade] of [
+      ['fixed_per_day', 1],
+      ['percent_per_day', 2],
+      ['percent_per_year', 4],
+    ] as const) {
+      const request = dueDateRequest();
+      request.due = {
+        ...request.due,
+        billing: {
+          ...request.due.billing,
+          fine: { mode: 'fixed', value: 1990 },
+          interest: { mode, value: 33 },
+          discounts: [{ ...request.due.billing.discounts[0]!, mode: 'percent', value: 250 }],
+          abatement: null,
+        },
+      };
+      await route.createCharge(request);
+      const [put] = requestsTo(psp, 'PUT', `/cobv/${txidOf(request.transactionId)}`);
+      expect(put).toMatchObject({ status: 201, conforms: true });
+      expect((put!.body as { valor: unknown }).valor).toEqual({
+        original: '1000.00',
+        multa: { modalidade: 1, valorPerc: '19.90' },
+        juros: { modalidade, valorPerc: '0.33' },
+        desconto: { modalidade: 2, descontoDataFixa: [{ data: request.due.billing.discounts[0]!.until, valorPerc: '2.50' }] },
+      });
+    }
+  });
+
+  it("is paid by its Pix of the value the PSP computed; a value other than the engine's for that day is approved with an alert", async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = dueDateRequest();
+    await route.createCharge(request);
+    expect(await route.chargeStatus(request.transactionId, request.due)).toEqual({ status: 'pending' });
+    // Today: 1000 − 1 % abatement − R$ 50 = R$ 940,00.
+    const { endToEndId } = psp.payCobv(txidOf(request.transactionId), {
+      amountCents: 94_000,
+      payer: { nome: 'Mercearia Ltda', cnpj: '12ABC34501DE35' },
+    });
+    expect(await route.chargeStatus(request.transactionId, request.due)).toMatchObject({
+      status: 'paid',
+      amountCents: 94_000,
+      endToEndId,
+      payer: { name: 'Mercearia Ltda', document: '12ABC34501DE35' },
+    });
+    expect(logLines.some((line) => line.includes('psp_amount_due_mismatch'))).toBe(false);
+
+    const other = dueDateRequest();
+    await route.createCharge(other);
+    psp.payCobv(txidOf(other.transactionId), { amountCents: 94_002 });
+    expect(await route.chargeStatus(other.transactionId, other.due)).toMatchObject({ status: 'paid', amountCents: 94_002 });
+    const alert = logLines.map((line) => JSON.parse(line)).find((line) => line.alert === 'psp_amount_due_mismatch');
+    expect(alert).toMatchObject({ level: 'error', transactionId: other.transactionId, expectedCents: 94_000, paidCents: 94_002 });
+  });
+
+  it('expires with PATCH /cobv REMOVIDA_PELO_USUARIO_RECEBEDOR; a payment that won the race prevails', async () => {
+    const route = chargeRouteOf(clientFor(psp));
+    const request = dueDateRequest();
+    await route.createCharge(request);
+    expect(await route.cancelCharge(request.transactionId, 'expired', request.due)).toEqual({ status: 'cancelled', expired: true });
+    expect(requestsTo(psp, 'PATCH', `/cobv/${txidOf(request.transactionId)}`)[0]).toMatchObject({
+      status: 200,
+      conforms: true,
+      body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' },
+    });
+    expect(await route.chargeStatus(request.transactionId, request.due)).toEqual({ status: 'cancelled', expired: true });
+
+    const raced = dueDateRequest();
+    await route.createCharge(raced);
+    const { endToEndId } = psp.payCobv(txidOf(raced.transactionId), { amountCents: 94_000 });
+    expect(await route.cancelCharge(raced.transactionId, 'expired', raced.due)).toMatchObject({
+      status: 'paid',
+      endToEndId,
+      amountCents: 94_000,
+    });
+  });
 });
 
 describe('charges on /cob', () => {

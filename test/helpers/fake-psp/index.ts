@@ -15,6 +15,7 @@ import { listControls, type FakePspLists } from './lists.js';
 import { startPspServer, type RecordedRequest } from './server.js';
 import { PspStore, type Cob, type Devolucao, type PixRecebido } from './store.js';
 import { findDevolucao, refuseDevolucoes, settleDevolucao, type DevolucaoRefusal } from './devolucoes.js';
+import { findCobv, payCobv, type CobV } from './cobv.js';
 
 export interface FakePspOptions {
   tokenBody?: 'form' | 'json';
@@ -42,6 +43,15 @@ export interface FakePsp {
   writeRoutesFile(overrides?: Record<string, unknown>, name?: string): string;
   /** The payer pays cob `txid`: CONCLUIDA with a pix entry (full amount unless amountCents). No webhook is sent. */
   pay(txid: string, options?: { amountCents?: number; payer?: { nome: string; cpf?: string; cnpj?: string } }): { endToEndId: string };
+  /** The payer pays cobv `txid` `amountCents` (the value the PSP computed for the day) at `at` (default now). No webhook is sent. */
+  payCobv(
+    txid: string,
+    payment: { amountCents: number; at?: Date; payer?: { nome: string; cpf?: string; cnpj?: string } },
+  ): {
+    endToEndId: string;
+  };
+  /** The stored cobv as the standard's CobVCompleta, or undefined. */
+  cobv(txid: string): CobV | undefined;
   /** Ends envio `idEnvio` with REALIZADO or NAO_REALIZADO. No webhook is sent. */
   completeEnvio(idEnvio: string, status: 'REALIZADO' | 'NAO_REALIZADO'): { endToEndId: string };
   /** A devolução on received pix `endToEndId`. */
@@ -180,6 +190,15 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
 
     pay(txid, payOptions = {}) {
       return { endToEndId: store.pay(txid, payOptions.amountCents, payOptions.payer).endToEndId };
+    },
+
+    payCobv(txid, payment) {
+      return { endToEndId: payCobv(store, txid, payment).endToEndId };
+    },
+
+    cobv(txid) {
+      const cobv = findCobv(store, txid);
+      return cobv && structuredClone(cobv);
     },
 
     completeEnvio(idEnvio, status) {

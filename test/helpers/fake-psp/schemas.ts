@@ -70,11 +70,14 @@ const SCHEMAS = {
   // Request bodies of the standard.
   cobSolicitada: ref('CobSolicitada'),
   cobRevisada: ref('CobRevisada'),
+  cobVSolicitada: ref('CobVSolicitada'),
+  cobVRevisada: ref('CobVRevisada'),
   webhookSolicitado: ref('WebhookSolicitado'),
   devolucaoSolicitada: ref('DevolucaoSolicitada'),
   // Answers of the standard (the fake's own conformance tests check what it sends).
   cobGerada: ref('CobGerada'),
   cobCompleta: ref('CobCompleta'),
+  cobVCompleta: ref('CobVCompleta'),
   pix: ref('Pix'),
   devolucao: ref('Devolucao'),
   pixConsultados: ref('PixConsultados'),

@@ -12,6 +12,7 @@ import { listRoutes } from './lists.js';
 import { queryViolations, violations, type QueryName, type SchemaName, type Violation } from './schemas.js';
 import { centsToValor, type PspStore } from './store.js';
 import { devolucaoRoutes } from './devolucoes.js';
+import { cobvRoutes } from './cobv.js';
 
 export interface RecordedRequest {
   method: string;
@@ -256,6 +257,7 @@ const ROUTES: Route[] = [
   },
   ...listRoutes(problem),
   ...devolucaoRoutes({ json, problem, notFound }),
+  ...cobvRoutes({ json, problem, notFound }),
 ];
 
 function createEnvio(
