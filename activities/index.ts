@@ -8,6 +8,7 @@ import { chargeActivities } from './charges.js';
 import { transferActivities } from './transfers.js';
 import { medActivities } from './meds.js';
 import { refundActivities } from './refunds.js';
+import { reconciliationActivities } from './reconciliation.js';
 import { finalFailures } from './final-failures.js';
 import { heartbeats } from './heartbeats.js';
 
@@ -18,6 +19,7 @@ export function createActivities(deps: Deps) {
     ...transferActivities(deps),
     ...medActivities(deps),
     ...refundActivities(deps),
+    ...reconciliationActivities(deps),
   };
 }
 

@@ -4,6 +4,7 @@
 //   npm run record-history -- charge-paid charge-expired
 //   npm run record-history -- due-date-charge-paid-late due-date-charge-psp-paid
 //   npm run record-history -- refund-approved refund-failed
+//   npm run record-history -- reconciliation-run reconciliation-scheduled suspense-refund-approved
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
 //   npm run record-history -- --as refuse-unencrypted-input transfer-forged-start med-forged-decision charge-forged-signal
@@ -45,6 +46,10 @@ import { medWorkflowId } from '../contracts/med.contract.js';
 import { medReturnsWorkflowId } from '../contracts/med-returns.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED } from '../contracts/payload-encryption.contract.js';
 import { refundWorkflowId } from '../contracts/refund.contract.js';
+import { RECONCILIATION_WORKFLOW, reconciliationWorkflowId } from '../contracts/reconciliation.contract.js';
+import { suspenseRefundWorkflowId } from '../contracts/suspense-refund.contract.js';
+import { connect } from '../src/db/database.js';
+import { completeRefund } from '../src/pix-routes/simulator-refunds.js';
 import { TRANSFER_WORKFLOW, transferWorkflowId } from '../contracts/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.contract.js';
 
@@ -66,6 +71,8 @@ interface ScenarioContext {
   forger: Client;
   /** A Temporal client of the engine's server, with its payload codec. */
   temporal: Client;
+  /** The engine's database, where a scenario plays the simulated network's side. */
+  databaseUrl: string;
 }
 
 /** A scenario plays one run and returns the id of the workflow whose history is recorded. */
@@ -141,6 +148,53 @@ async function settledRefund(ctx: ScenarioContext, outcome: 'approved' | 'failed
   const completed = await ctx.admin('POST', `/simulator/refunds/${created.body.data.id}/complete`, { outcome });
   if (completed.status !== 200) throw new Error(`refund completion answered ${completed.status}: ${JSON.stringify(completed.body)}`);
   return refundWorkflowId(ctx.merchant.accountId, key);
+}
+
+/** A run over the last minutes of the simulator route: a paid charge (matched) and a Pix no charge asked for (in suspense). */
+async function reconciliationRun(ctx: ScenarioContext): Promise<string> {
+  await paidCharge(ctx);
+  const pix = await ctx.admin('POST', '/simulator/pix', {
+    accountId: ctx.merchant.accountId,
+    amount: 12.34,
+    payer: { name: 'Maria da Silva', document: '52998224725' },
+  });
+  if (pix.status !== 201) throw new Error(`simulated Pix answered ${pix.status}: ${JSON.stringify(pix.body)}`);
+  const now = Date.now();
+  const run = await ctx.admin('POST', '/reconciliations', {
+    route: 'simulator',
+    from: new Date(now - 60_000).toISOString(),
+    to: new Date(now + 60_000).toISOString(),
+  });
+  if (run.status !== 202) throw new Error(`reconciliation answered ${run.status}: ${JSON.stringify(run.body)}`);
+  return reconciliationWorkflowId(run.body.data.id);
+}
+
+/** A run started as the route's schedule starts one: without a window, it reconciles the day before in São Paulo. */
+async function scheduledReconciliation(ctx: ScenarioContext): Promise<string> {
+  const workflowId = `reconcile:simulator-replay-${randomBytes(4).toString('hex')}`;
+  await ctx.temporal.workflow.start(RECONCILIATION_WORKFLOW, { workflowId, taskQueue: 'pix', args: [{ route: 'simulator' }] });
+  return workflowId;
+}
+
+/** A Pix no charge asked for, held in suspense by a run, returned to its payer: the network approves the devolução. */
+async function suspenseRefund(ctx: ScenarioContext): Promise<string> {
+  const runWorkflow = await reconciliationRun(ctx);
+  await ctx.temporal.workflow.getHandle(runWorkflow).result();
+  const run = await ctx.admin('GET', `/reconciliations/${runWorkflow.replace('reconciliation:', '')}`);
+  const item = run.body.data.items.find((i: { kind: string; status: string }) => i.kind === 'unmatched_received' && i.status === 'open');
+  const resolved = await ctx.admin('POST', `/reconciliations/items/${item.id}/resolve`, { action: 'refund' });
+  if (resolved.status !== 200) throw new Error(`resolution answered ${resolved.status}: ${JSON.stringify(resolved.body)}`);
+  const sql = connect(ctx.databaseUrl, { max: 1 });
+  try {
+    await until(
+      async () => ((await sql`select 1 from simulator_refunds where refund_id = ${item.id}`).length ? true : undefined),
+      'the devolução',
+    );
+    await completeRefund(sql, item.id, 'approved');
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  return suspenseRefundWorkflowId(item.id);
 }
 
 /** The payer's institution disputes part of a paid charge; the operator decides. */
@@ -337,6 +391,9 @@ const SCENARIOS: Record<string, Scenario> = {
   'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
   'refund-approved': (ctx) => settledRefund(ctx, 'approved'),
   'refund-failed': (ctx) => settledRefund(ctx, 'failed'),
+  'reconciliation-run': reconciliationRun,
+  'reconciliation-scheduled': scheduledReconciliation,
+  'suspense-refund-approved': suspenseRefund,
   'med-accepted': (ctx) => decidedMed(ctx, 'accepted'),
   'med-rejected': (ctx) => decidedMed(ctx, 'rejected'),
   'webhook-retried': webhookRetried,
@@ -449,6 +506,7 @@ async function main() {
         psp,
         temporal: client,
         forger,
+        databaseUrl: engine.databaseUrl,
         pspWebhook: async (endToEndIds) => {
           const status = await psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds });
           if (status !== 200) throw new Error(`PSP webhook answered ${status}`);

@@ -7,3 +7,5 @@ export { transferWorkflow } from './transfer.js';
 export { medWorkflow } from './med.js';
 export { medReturnsWorkflow } from './med-returns.js';
 export { refundWorkflow } from './refund.js';
+export { reconciliationWorkflow } from './reconciliation.js';
+export { suspenseRefundWorkflow } from './suspense-refund.js';

@@ -1,5 +1,5 @@
-// GET /metrics in the Prometheus text format: the engine's registry, the MED and PSP hint gauges read
-// from PostgreSQL now, and the Temporal worker's own metrics. Served without a token on the admin port
+// GET /metrics in the Prometheus text format: the engine's registry, the MED, PSP hint and
+// reconciliation gauges read from PostgreSQL now, and the Temporal worker's own metrics. Served without a token on the admin port
 // (DESIGN: the admin port is private) and, for a worker-only process, on METRICS_PORT.
 import type { Server } from 'node:http';
 import Koa from 'koa';
@@ -10,7 +10,16 @@ import { ApiError } from '../http/errors.js';
 import { createHttpServer } from '../http/server.js';
 import { refreshMedGauges } from '../metrics/meds.js';
 import { refreshPspHintGauges } from '../metrics/psp-hints.js';
-import { medsOpen, medsOverdue, pspHintsOldestAge, pspHintsPending, registry } from '../metrics/registry.js';
+import { refreshReconciliationGauges } from '../metrics/reconciliation.js';
+import {
+  medsOpen,
+  medsOverdue,
+  pspHintsOldestAge,
+  pspHintsPending,
+  reconciliationItemsOpen,
+  reconciliationLastSuccess,
+  registry,
+} from '../metrics/registry.js';
 import { temporalMetricsText } from '../metrics/temporal.js';
 
 export const METRICS_PATH = '/metrics';
@@ -29,6 +38,10 @@ async function scrape(deps: Pick<Deps, 'sql' | 'log'>): Promise<string> {
   await Promise.all([
     refreshFromDatabase(deps, 'MED gauges', () => refreshMedGauges(deps.sql), [medsOpen, medsOverdue]),
     refreshFromDatabase(deps, 'PSP hint gauges', () => refreshPspHintGauges(deps.sql), [pspHintsPending, pspHintsOldestAge]),
+    refreshFromDatabase(deps, 'reconciliation gauges', () => refreshReconciliationGauges(deps.sql), [
+      reconciliationItemsOpen,
+      reconciliationLastSuccess,
+    ]),
   ]);
   const [own, temporal] = await Promise.all([registry.metrics(), temporalMetricsText()]);
   return temporal ? `${own.trimEnd()}\n${temporal}` : own;

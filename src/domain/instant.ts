@@ -4,6 +4,8 @@
 
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:Z|([+-])(\d{2}):(\d{2}))$/i;
 
+const YEAR_ONE = Date.parse('0001-01-01T00:00:00.000Z');
+
 const leap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 const daysIn = (year: number, month: number) => (month === 2 ? (leap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
 
@@ -21,6 +23,7 @@ export function parseInstant(text: string): Date | null {
   instant.setUTCHours(hour, minute, second, milliseconds);
   const sign = match[8] === '-' ? -1 : 1;
   instant.setTime(instant.getTime() - sign * (offsetHours * 60 + offsetMinutes) * 60_000);
-  // An offset can carry the first day of year 1 into year 0, which PostgreSQL does not have.
-  return instant.getUTCFullYear() >= 1 ? instant : null;
+  // An offset can carry the first hours of year 1 into year 0, which PostgreSQL does not have: such an
+  // instant is read as the first instant of year 1 (a valid RFC 3339 text is never refused for it).
+  return instant.getUTCFullYear() >= 1 ? instant : new Date(YEAR_ONE);
 }

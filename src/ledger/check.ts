@@ -1,6 +1,7 @@
 // Proves the ledger's invariants over the whole database: used by tests after every money-moving
 // scenario, by operators (GET /admin/ledger/check, `pixctl ledger check`) and by `npm run chaos`.
-// A non-empty list of violations is an incident.
+// A non-empty list of violations is an incident. Besides the ledger's own invariants, each route's
+// suspense must equal what its reconciliation items hold.
 import type { Sql, TxSql } from '../db/database.js';
 import { recordLedgerCheck } from '../metrics/ledger.js';
 import { CUSTOMER_KINDS } from './accounts.js';
@@ -8,7 +9,8 @@ import { CUSTOMER_KINDS } from './accounts.js';
 export type LedgerViolation =
   | { kind: 'unbalanced_posting'; postingKey: string; sumCents: number }
   | { kind: 'balance_mismatch'; account: string; balanceCents: number; entriesCents: number }
-  | { kind: 'negative_customer_balance'; account: string; balanceCents: number };
+  | { kind: 'negative_customer_balance'; account: string; balanceCents: number }
+  | { kind: 'suspense_mismatch'; account: string; balanceCents: number; heldCents: number };
 
 export interface LedgerReport {
   ok: boolean;
@@ -35,6 +37,14 @@ async function violationsIn(tx: TxSql): Promise<LedgerViolation[]> {
   const negative = await tx<{ account: string; balance: bigint }[]>`
     select id as account, balance from ledger_balances
     where kind = any(${[...CUSTOMER_KINDS]}::text[]) and balance < 0 order by id`;
+  // A route's suspense holds exactly what its reconciliation items hold (migration 150_reconciliation.sql).
+  const suspense = await tx<{ account: string; balance: bigint; held: bigint }[]>`
+    select coalesce(b.id, 'platform:suspense:' || i.route) as account, coalesce(b.balance, 0) as balance, coalesce(i.held, 0) as held
+    from (select id, balance from ledger_balances where kind = 'suspense') b
+    full join (select route, sum(held_amount) as held from reconciliation_items where held_amount > 0 group by route) i
+      on b.id = 'platform:suspense:' || i.route
+    where coalesce(b.balance, 0) <> coalesce(i.held, 0)
+    order by 1`;
   return [
     ...unbalanced.map((r) => ({ kind: 'unbalanced_posting' as const, postingKey: r.postingKey, sumCents: Number(r.sum) })),
     ...mismatched.map((r) => ({
@@ -44,6 +54,12 @@ async function violationsIn(tx: TxSql): Promise<LedgerViolation[]> {
       entriesCents: Number(r.entries),
     })),
     ...negative.map((r) => ({ kind: 'negative_customer_balance' as const, account: r.account, balanceCents: Number(r.balance) })),
+    ...suspense.map((r) => ({
+      kind: 'suspense_mismatch' as const,
+      account: r.account,
+      balanceCents: Number(r.balance),
+      heldCents: Number(r.held),
+    })),
   ];
 }
 

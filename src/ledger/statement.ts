@@ -47,6 +47,7 @@ const POSTINGS: Record<string, PostingOnStatement> = {
   'med:retain': { kind: 'med_retained' },
   'med:release': { kind: 'med_released' },
   'med:return': { kind: 'med_returned' },
+  'deposit:credit': { kind: 'deposit' },
 };
 
 const stepsWith = (part: keyof PostingOnStatement) => Object.keys(POSTINGS).filter((step) => POSTINGS[step]![part] !== undefined);

@@ -100,3 +100,17 @@ export const pspHintsOldestAge = new Gauge({
   help: 'How long the oldest PSP webhook hint not yet acted on has waited (0 when none), read from PostgreSQL at scrape time',
   registers,
 });
+
+export const reconciliationItemsOpen = new Gauge({
+  name: 'pix_reconciliation_items_open',
+  help: 'Reconciliation items open (waiting for an operator), by route and kind, read from PostgreSQL at scrape time',
+  labelNames: ['route', 'kind'] as const,
+  registers,
+});
+
+export const reconciliationLastSuccess = new Gauge({
+  name: 'pix_reconciliation_last_success_timestamp_seconds',
+  help: 'When the last completed reconciliation run of the route ended (Unix time), read from PostgreSQL at scrape time; absent before the first',
+  labelNames: ['route'] as const,
+  registers,
+});

@@ -63,6 +63,7 @@ export function buildAdminOpenApiDocument(routes: OperationSpec[]): Record<strin
     paths,
     components: {
       schemas: components.schemas,
+      requestBodies: components.requestBodies,
       securitySchemes: { [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the engine' } },
     },
   };

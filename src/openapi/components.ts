@@ -11,6 +11,7 @@ const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'required
 
 export class SchemaComponents {
   readonly schemas: Record<string, Json> = {};
+  readonly requestBodies: Record<string, Json> = {};
   /** Name of each named schema, by its JSON text. */
   private readonly names = new Map<string, string>();
 
@@ -22,6 +23,16 @@ export class SchemaComponents {
   /** Gives `schema` a name: it and every later appearance of an equal schema become a `$ref`. */
   name(name: string, schema: TSchema): Json {
     return this.store(name, this.body(schema));
+  }
+
+  /**
+   * A JSON request body under `components.requestBodies`, its schema written inline there rather than
+   * under `schemas`: generators (openapi-typescript) then keep a property with a `default` optional, as a
+   * request may leave it out, where in a response schema a `default` makes it always present.
+   */
+  requestBody(name: string, schema: TSchema, required: boolean): Json {
+    this.requestBodies[name] = { required, content: { 'application/json': { schema: this.inline(schema) } } };
+    return { $ref: `#/components/requestBodies/${encodeURIComponent(name)}` };
   }
 
   private copy(node: unknown): Json {

@@ -80,18 +80,20 @@ export function buildOpenApiDocument(catalogue: ServiceCatalogue): Record<string
       title: 'Pix Payments Service',
       version: SERVICE_VERSION,
       description: DESCRIPTION(catalogue.mcpUrl),
+      // Under `info`, not at the top level: Redocly's build-docs fails on a top-level extension object.
+      'x-mcp': {
+        url: catalogue.mcpUrl,
+        transport: 'streamable-http',
+        tools: catalogue.mcpTools,
+        authentication: 'Same bearer API key, permissions and quota as the REST API',
+      },
     },
     servers: [{ url: catalogue.baseUrl, description: 'Production (the only environment)' }],
-    'x-mcp': {
-      url: catalogue.mcpUrl,
-      transport: 'streamable-http',
-      tools: catalogue.mcpTools,
-      authentication: 'Same bearer API key, permissions and quota as the REST API',
-    },
     paths: documentPaths,
     webhooks,
     components: {
       schemas: components.schemas,
+      requestBodies: components.requestBodies,
       headers: HEADERS,
       securitySchemes: {
         [SECURITY_SCHEME]: {

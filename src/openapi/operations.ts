@@ -99,10 +99,8 @@ function operation<R extends OperationSpec>(route: R, profile: ApiProfile<R>, co
   for (const [status, codes] of errorsByStatus(profile.errors(route)))
     responses[String(status)] = errorResponse(route, status, codes, profile, components);
   const body = route.request?.body;
-  const requestBody = body && {
-    required: !route.request?.optionalBody,
-    content: { 'application/json': { schema: components.name(`${pascal(route.operationId)}Request`, closedRequestSchema(body)) } },
-  };
+  const requestBody =
+    body && components.requestBody(`${pascal(route.operationId)}Request`, closedRequestSchema(body), !route.request?.optionalBody);
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -25,6 +25,7 @@ export const ServiceSummarySchema = Type.Object(
     documentation: Type.Object(
       {
         openapi: Type.String({ description: 'OpenAPI 3.1 document' }),
+        reference: Type.String({ description: 'API reference page (HTML) rendered from the OpenAPI document' }),
         llms: Type.String({ description: 'Text summary for language models' }),
       },
       { additionalProperties: false },
@@ -64,7 +65,11 @@ export function serviceSummary({ routes, ...addresses }: ServiceCatalogue) {
     name: SERVICE_NAME,
     version: SERVICE_VERSION,
     baseUrl: addresses.baseUrl,
-    documentation: { openapi: `${addresses.baseUrl}/openapi.json`, llms: `${addresses.baseUrl}/llms.txt` },
+    documentation: {
+      openapi: `${addresses.baseUrl}/openapi.json`,
+      reference: `${addresses.baseUrl}/docs`,
+      llms: `${addresses.baseUrl}/llms.txt`,
+    },
     mcp: { url: addresses.mcpUrl, transport: 'streamable-http' as const, tools: addresses.mcpTools },
     endpoints: endpointSummaries(routes),
   };
@@ -98,6 +103,7 @@ export function llmsTxt({ routes, baseUrl, mcpUrl, mcpTools, events }: ServiceCa
     '## Docs',
     '',
     `- [OpenAPI 3.1 document](${baseUrl}/openapi.json): every path, parameter, schema, error code, rate-limit header and webhook payload`,
+    `- [API reference](${baseUrl}/docs): the same document as an HTML page`,
     `- [Endpoint summary](${baseUrl}): the endpoint list as JSON`,
     '',
     '## Optional',

@@ -17,6 +17,8 @@ import { SIMULATOR_ROUTE, SimulatorChargeRoute, type NetworkCharge } from './sim
 import { SimulatorTransferRoute } from './simulator-transfers.js';
 import { SimulatorRefundRoute } from './simulator-refunds.js';
 import type { RefundRoute } from './refund-route.js';
+import type { RouteRecords } from './route-records.js';
+import { SimulatorRecords } from './simulator-records.js';
 import { RouteRefused, type ChargeRoute, type TransferRoute } from './types.js';
 
 /** What the routes are built from: the configured PSP routes and the charge validity they are told. */
@@ -129,4 +131,11 @@ export function refundRoute(deps: ChargeRouteDeps & { simulatorTransferDelayMs: 
   const psp = pspRoute(deps, name);
   if (!psp) throw new RouteRefused(`no Pix route named ${name}`);
   return psp.refunds;
+}
+
+/** The route's own records, which reconciliation compares with the engine's. */
+export function routeRecords(deps: ChargeRouteDeps, name: string): RouteRecords {
+  if (name === SIMULATOR_ROUTE) return new SimulatorRecords(deps.sql);
+  if (!pspRoute(deps, name)) throw new RouteRefused(`no Pix route named ${name}`);
+  throw new RouteRefused(`Pix route ${name} cannot list its records yet`);
 }

@@ -38,8 +38,8 @@ export class SimulatorRefundRoute implements RefundRoute {
 
   async sendRefund(request: RouteRefundRequest): Promise<RefundState> {
     await this.sql`
-      insert into simulator_refunds (refund_id, return_id, amount)
-      values (${request.refundId}, ${newReturnId(new Date())}, ${request.amountCents})
+      insert into simulator_refunds (refund_id, return_id, amount, end_to_end_id)
+      values (${request.refundId}, ${newReturnId(new Date())}, ${request.amountCents}, ${request.endToEndId})
       on conflict do nothing`;
     return this.refundStatus(request);
   }

@@ -4,11 +4,10 @@
 // charge issued by this network is paid on the spot (the receiver's side learns it through the
 // `onChargePaid` notification); any other transfer settles by itself after `settleAfterMs` (approved),
 // or only through `completeTransfer` (the admin API) when `settleAfterMs` is -1.
-import { randomBytes } from 'node:crypto';
 import type { Sql } from '../db/database.js';
 import { parseBrCode } from '../domain/brcode.js';
 import { isPixKeyType, validatePixKey } from '../domain/pix-keys.js';
-import { ChargeNotPayable, findNetworkCharge, payCharge, SIMULATOR_ROUTE, type NetworkCharge } from './simulator.js';
+import { ChargeNotPayable, findNetworkCharge, newEndToEndId, payCharge, SIMULATOR_ROUTE, type NetworkCharge } from './simulator.js';
 import type { RouteTransferRequest, TransferRoute, TransferState } from './types.js';
 
 interface SimulatorTransferRow {
@@ -22,12 +21,6 @@ interface SimulatorTransferRow {
   reason: string | null;
   created_at: Date;
   settled_at: Date | null;
-}
-
-/** The network's end-to-end id: E, an 8-digit ISPB, the date and a random part (32 characters). */
-function newEndToEndId(now: Date): string {
-  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 12);
-  return `E00000000${stamp}${randomBytes(6).toString('hex').slice(0, 11)}`;
 }
 
 function stateOf(row: SimulatorTransferRow): TransferState {

@@ -32,6 +32,8 @@ interface SimulatorChargeRow {
   paid_at: Date | null;
   cancelled_at: Date | null;
   cancel_reason: 'expired' | 'other' | null;
+  /** The Pix that paid it. */
+  end_to_end_id: string | null;
   created_at: Date;
   /** postgres.js reads a `date` as the Date of its UTC midnight. */
   due_date: Date | null;
@@ -69,6 +71,12 @@ export class ChargeNotPayable extends Error {
   }
 }
 
+/** The network's end-to-end id of a Pix: E, an 8-digit ISPB, the date and a random part (32 characters). */
+export function newEndToEndId(now: Date): string {
+  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 12);
+  return `E00000000${stamp}${randomBytes(6).toString('hex').slice(0, 11)}`;
+}
+
 /** BR Code txid: 25 characters of [A-Za-z0-9], the most a static code carries. */
 function newTxid(): string {
   return randomBytes(16).toString('hex').slice(0, 25);
@@ -97,7 +105,13 @@ function networkCharge(row: SimulatorChargeRow): NetworkCharge {
 
 function stateOf(row: SimulatorChargeRow): ChargeState {
   if (row.status === 'paid') {
-    return { status: 'paid', paidAt: row.paid_at!, amountCents: Number(row.paid_amount ?? row.amount), payer: row.payer ?? {} };
+    const paid = {
+      status: 'paid' as const,
+      paidAt: row.paid_at!,
+      amountCents: Number(row.paid_amount ?? row.amount),
+      payer: row.payer ?? {},
+    };
+    return row.end_to_end_id === null ? paid : { ...paid, endToEndId: row.end_to_end_id };
   }
   if (row.status === 'cancelled') return { status: 'cancelled', expired: row.cancel_reason === 'expired' };
   return { status: 'pending' };
@@ -188,7 +202,8 @@ export async function payCharge(sql: Sql, reference: string, payment: NetworkPay
     if (payment.amountCents !== undefined && payment.amountCents !== amountCents) throw new ChargeNotPayable('amount_mismatch');
     const [paid] = await sql<SimulatorChargeRow[]>`
       update simulator_charges
-      set status = 'paid', paid_at = now(), paid_amount = ${amountCents}, payer = ${sql.json(payment.payer as Record<string, string>)}
+      set status = 'paid', paid_at = now(), paid_amount = ${amountCents}, payer = ${sql.json(payment.payer as Record<string, string>)},
+          end_to_end_id = ${newEndToEndId(new Date())}
       where txid = ${found.txid} and status = 'active' and expires_at > now()
       returning *`;
     if (paid) return networkCharge(paid);

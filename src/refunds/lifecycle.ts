@@ -168,7 +168,7 @@ async function recordRefunded(tx: TxSql, refund: RefundRow): Promise<string[]> {
 }
 
 /** Approved: the reservation goes out through Pix clearing to the payer; the charge records it. */
-export function settleRefundApproved(deps: RefundLifecycleDeps, refundId: string, settledAt: string): Promise<Settled> {
+export function settleRefundApproved(deps: Pick<RefundLifecycleDeps, 'sql'>, refundId: string, settledAt: string): Promise<Settled> {
   return settleRefundOnce(
     deps.sql,
     refundId,
@@ -182,7 +182,7 @@ export function settleRefundApproved(deps: RefundLifecycleDeps, refundId: string
 }
 
 /** Failed: the reservation goes back to the available balance. */
-export function settleRefundFailed(deps: RefundLifecycleDeps, refundId: string, reason: string): Promise<Settled> {
+export function settleRefundFailed(deps: Pick<RefundLifecycleDeps, 'sql'>, refundId: string, reason: string): Promise<Settled> {
   return settleRefundOnce(deps.sql, refundId, { status: 'failed', reason }, (row) => [
     { account: customerAccount(row.accountId, 'reserved'), amount: -row.amountCents },
     { account: customerAccount(row.accountId, 'available'), amount: row.amountCents },

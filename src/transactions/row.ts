@@ -2,6 +2,7 @@
 // Pure types and mapping only (no I/O), so workflows and activities can share them.
 import type { DueDateBilling, SplitShare } from '../../contracts/charge.contract.js';
 import type { FeeRule } from '../accounts/account.js';
+import type { Counterparty } from './schema.js';
 
 export const TRANSACTION_STATUSES = ['pending', 'approved', 'failed', 'cancelled', 'refunded'] as const;
 export const TRANSACTION_TYPES = ['payment', 'deposit', 'withdrawal', 'internal_transfer'] as const;
@@ -38,7 +39,7 @@ export interface TransactionRow {
   split: SplitShare[];
   description: string | null;
   payer: StoredPayer;
-  counterparty: Record<string, unknown> | null;
+  counterparty: Counterparty | null;
   pixCopyPaste: string | null;
   pixQrCodeBase64: string | null;
   webhookUrl: string | null;
@@ -124,7 +125,7 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     split: (raw.split ?? []) as SplitShare[],
     description: raw.description,
     payer: raw.payer as StoredPayer,
-    counterparty: (raw.counterparty ?? null) as Record<string, unknown> | null,
+    counterparty: (raw.counterparty ?? null) as Counterparty | null,
     pixCopyPaste: raw.pix_copy_paste,
     pixQrCodeBase64: raw.pix_qr_code_base64,
     webhookUrl: raw.webhook_url,

@@ -1,6 +1,7 @@
 // The spec's Transaction resource as a typebox schema: the shape of every transaction in responses
 // and webhook payloads (the OpenAPI document is generated from it).
 import Type, { type Static, type TSchema } from 'typebox';
+import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './row.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -25,6 +26,43 @@ export const PayerSchema = Type.Object(
   },
   { description: 'Cobrança: quem paga; transferência: a conta que paga' },
 );
+
+const failureReason = Type.Optional(Type.String({ description: 'Motivo da falha, quando a transferência falhou' }));
+
+/** The public `counterparty` of a transfer: its destination as resolved (src/transfers/terms.ts), null on charges. */
+export const CounterpartySchema = Type.Union(
+  [
+    Type.Object(
+      {
+        type: Type.Literal('pix_key'),
+        keyType: Type.Enum([...PIX_KEY_TYPES], { description: 'Tipo da chave no DICT' }),
+        key: Type.String({ description: 'A chave Pix, normalizada' }),
+        failureReason,
+      },
+      { additionalProperties: false, description: 'Transferência para uma chave Pix' },
+    ),
+    Type.Object(
+      {
+        type: Type.Literal('br_code'),
+        pixKey: nullable(Type.String({ description: 'Chave do BR Code estático' })),
+        url: nullable(Type.String({ description: 'Endereço do payload do BR Code dinâmico' })),
+        txid: nullable(Type.String()),
+        merchantName: Type.String(),
+        merchantCity: Type.String(),
+        internal: Type.Boolean({ description: 'true quando o código é de uma cobrança deste serviço, paga sem sair dele' }),
+        failureReason,
+      },
+      { additionalProperties: false, description: 'Transferência que paga um BR Code (copia e cola ou QR code)' },
+    ),
+    Type.Object(
+      {},
+      { additionalProperties: false, description: 'Destino ainda não avaliado (resposta 202 de uma transferência em reconciliação)' },
+    ),
+  ],
+  { description: 'Destino de uma transferência' },
+);
+
+export type Counterparty = Static<typeof CounterpartySchema>;
 
 export const PixSchema = Type.Object({
   copyPaste: Type.String({ description: 'Código Pix copia e cola (BR Code); use exatamente como recebido' }),
@@ -80,7 +118,7 @@ export const TransactionSchema = Type.Object(
     split: Type.Array(SplitShareSchema),
     refundedAmount: reais('Total devolvido ao pagador (MED aceita); 0 quando nada foi devolvido'),
     payer: PayerSchema,
-    counterparty: nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Destino de uma transferência' })),
+    counterparty: nullable(CounterpartySchema),
     pix: nullable(PixSchema),
     expiresAt: dateTime(
       'Criação mais a validade (CHARGE_TTL_SECONDS, 15 minutos por padrão); numa cobrança com vencimento, 00:00 (horário de Brasília) do dia seguinte a dueDate + validityAfterDue; só a cobrança expira, na transferência é informativo',

@@ -132,7 +132,11 @@ function sentTransferEntries(row: TransactionRow): Entry[] {
   ];
 }
 
-export async function settleTransferApproved(deps: TransferLifecycleDeps, transactionId: string, settledAt: string): Promise<Settled> {
+export async function settleTransferApproved(
+  deps: Pick<TransferLifecycleDeps, 'sql'>,
+  transactionId: string,
+  settledAt: string,
+): Promise<Settled> {
   const settlement = await settleOnce(
     deps.sql,
     transactionId,
@@ -143,7 +147,11 @@ export async function settleTransferApproved(deps: TransferLifecycleDeps, transa
 }
 
 /** Failed: the reservation goes back to the available balance; no fee is charged. */
-export async function settleTransferFailed(deps: TransferLifecycleDeps, transactionId: string, reason: string): Promise<Settled> {
+export async function settleTransferFailed(
+  deps: Pick<TransferLifecycleDeps, 'sql'>,
+  transactionId: string,
+  reason: string,
+): Promise<Settled> {
   const settlement = await settleOnce(
     deps.sql,
     transactionId,

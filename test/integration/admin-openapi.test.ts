@@ -60,8 +60,7 @@ describe('the admin OpenAPI document', () => {
   });
 
   it('documents the defaults a new account gets', async () => {
-    const schemas = contract.document.components.schemas;
-    const request = schemas.CreateAccountRequest;
+    const request = contract.document.components.requestBodies.CreateAccountRequest.content['application/json'].schema;
     const res = await admin(live.stack, 'POST', '/accounts', {
       name: 'Padaria Padrão',
       document: CPF.valid,

@@ -41,6 +41,7 @@ const SPEC_ENDPOINTS: Array<[string, string, string | null]> = [
   ['GET', '/transparency', null],
   ['GET', '/', null],
   ['GET', '/openapi.json', null],
+  ['GET', '/docs', null],
   ['GET', '/llms.txt', null],
 ];
 
@@ -133,7 +134,7 @@ describe('GET /v1 and GET /v1/llms.txt', () => {
     expect(summary.body.data).toMatchObject({
       version: '1.1.0',
       baseUrl: '/v1',
-      documentation: { openapi: '/v1/openapi.json', llms: '/v1/llms.txt' },
+      documentation: { openapi: '/v1/openapi.json', reference: '/v1/docs', llms: '/v1/llms.txt' },
       mcp: { url: '/mcp', transport: 'streamable-http' },
     });
 
@@ -154,12 +155,33 @@ describe('GET /v1 and GET /v1/llms.txt', () => {
     expect(llms.text).toContain('(/mcp)');
   });
 
+  it('GET /v1/docs renders every operation and webhook of the document, with nothing from another origin', async () => {
+    const page = await http('GET', `${stack.baseUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    for (const op of contract.operations) {
+      expect(page.text, op.operationId).toContain(`id="${op.operationId}"`);
+      expect(page.text, op.operationId).toContain(`<code>${op.path}</code>`);
+    }
+    for (const name of Object.keys(contract.document.webhooks)) expect(page.text, name).toContain(`<code>${name}</code>`);
+    // A property of a request body, a parameter and a named schema are shown.
+    expect(page.text).toContain('<code>coverFee</code>');
+    expect(page.text).toContain('<code>createdFrom</code>');
+    expect(page.text).toContain('id="schema-Transaction"');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toMatch(/https?:|\*/);
+    // No script at all, and every link or asset is relative (served by the engine).
+    expect(page.text).not.toMatch(/<script/i);
+    expect(page.text).not.toMatch(/(src|href)="(https?:)?\/\//i);
+  });
+
   it('use PUBLIC_BASE_URL for the addresses when it is set', async () => {
     const other = await startStack({ env: { PUBLIC_BASE_URL: 'https://pix.example.com/' } });
     try {
       const doc = await http('GET', `${other.baseUrl}/openapi.json`);
       expect(doc.body.servers[0].url).toBe('https://pix.example.com/v1');
-      expect(doc.body['x-mcp'].url).toBe('https://pix.example.com/mcp');
+      expect(doc.body.info['x-mcp'].url).toBe('https://pix.example.com/mcp');
       const llms = await http('GET', `${other.baseUrl}/llms.txt`);
       expect(llms.text).toContain('(https://pix.example.com/v1/openapi.json)');
     } finally {
@@ -392,6 +414,7 @@ const PROBES: Record<string, (w: World) => Probe[]> = {
   getTransparency: () => [{ name: 'indicators', expect: [200, null], send: () => http('GET', `${stack.baseUrl}/transparency`) }],
   getServiceSummary: () => [{ name: 'summary', expect: [200, null], send: () => http('GET', stack.baseUrl) }],
   getOpenApiDocument: () => [{ name: 'document', expect: [200, null], send: () => http('GET', `${stack.baseUrl}/openapi.json`) }],
+  getApiReference: () => [{ name: 'reference page', expect: [200, null], send: () => http('GET', `${stack.baseUrl}/docs`) }],
   getLlmsTxt: () => [{ name: 'llms.txt', expect: [200, null], send: () => http('GET', `${stack.baseUrl}/llms.txt`) }],
 };
 

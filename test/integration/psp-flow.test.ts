@@ -5,17 +5,18 @@
 // replayed one moves nothing, and a MED devolução the PSP made is recorded once with the debit.
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
+import type { Sql } from '../../src/db/database.js';
 import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { createCharge, postCharge } from '../helpers/charges.js';
 import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
-import { engineOnFakePsp, startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
+import type { FakePsp } from '../helpers/fake-psp/index.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
-import { startStack, type Stack } from '../helpers/stack.js';
+import { startPspStack, type PspStack } from '../helpers/psp-stack.js';
+import { type Stack } from '../helpers/stack.js';
 import { balanceOf, ledgerEntriesOf, postTransfer } from '../helpers/transfers.js';
-import { eventTypes, firstAfterSignal, historyReader, timersBeforeSignal } from '../helpers/workflow-history.js';
+import { eventTypes, firstAfterSignal, timersBeforeSignal } from '../helpers/workflow-history.js';
 
 /** Long enough to pay by polling first (5 s, then 15 s after acceptance), short enough to wait for an expiry. */
 const CHARGE_TTL_SECONDS = 20;
@@ -29,23 +30,16 @@ let merchant: Awaited<ReturnType<typeof createMerchant>>;
 /** A second key of the merchant, for reads: the first one's quota (100 a minute) goes to creations. */
 let reader: ReturnType<typeof client>;
 
+let running: PspStack;
+
 beforeAll(async () => {
-  psp = await startFakePsp();
-  const onPsp = await engineOnFakePsp(psp);
-  listenerUrl = onPsp.listenerUrl;
-  stack = await startStack({ env: { ...onPsp.env, CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS) } });
-  sql = connect(stack.databaseUrl, { max: 2 });
-  temporal = await historyReader();
+  running = await startPspStack({ CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS) });
+  ({ psp, stack, sql, temporal, listenerUrl } = running);
   merchant = await createMerchant(stack, { route: 'psp' });
   reader = client(stack, (await createKey(stack, merchant.account.id)).key);
 }, 120_000);
 
-afterAll(async () => {
-  await temporal?.connection.close();
-  await sql?.end({ timeout: 5 });
-  await stack?.stop();
-  await psp?.close();
-});
+afterAll(() => running?.stop());
 
 /** The PSP's webhook for these Pix, at the engine's listener, with the PSP's client certificate. */
 const webhook = (input: { endToEndIds?: string[]; body?: unknown; withClientCert?: boolean; url?: string }) =>

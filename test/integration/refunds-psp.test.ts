@@ -6,18 +6,19 @@
 // releases it only when the devolução reads back as not found.
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Sql } from '../../src/db/database.js';
+import type { Sql } from '../../src/db/database.js';
 import { devolucaoIdOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { medReturnsWorkflowId } from '../../contracts/med-returns.contract.js';
 import { refundWorkflowId } from '../../contracts/refund.contract.js';
 import { createCharge, newKey, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
-import { engineOnFakePsp, startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
+import type { FakePsp } from '../helpers/fake-psp/index.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
-import { ADMIN_TOKEN, admin, http, startStack, type Stack } from '../helpers/stack.js';
+import { startPspStack, type PspStack } from '../helpers/psp-stack.js';
+import { ADMIN_TOKEN, admin, http, type Stack } from '../helpers/stack.js';
 import { balanceOf } from '../helpers/transfers.js';
-import { eventTypes, firstAfterSignal, historyReader, timersBeforeSignal } from '../helpers/workflow-history.js';
+import { eventTypes, firstAfterSignal, timersBeforeSignal } from '../helpers/workflow-history.js';
 
 let psp: FakePsp;
 let stack: Stack;
@@ -27,25 +28,18 @@ let listenerUrl: string;
 let merchant: Awaited<ReturnType<typeof createMerchant>>;
 let reader: ReturnType<typeof client>;
 
+let running: PspStack;
+
 beforeAll(async () => {
-  psp = await startFakePsp();
-  const onPsp = await engineOnFakePsp(psp);
-  listenerUrl = onPsp.listenerUrl;
-  stack = await startStack({ env: onPsp.env });
-  sql = connect(stack.databaseUrl, { max: 2 });
-  temporal = await historyReader();
+  running = await startPspStack();
+  ({ psp, stack, sql, temporal, listenerUrl } = running);
   merchant = await createMerchant(stack, { route: 'psp', fees: { charge: { fixed: 0, percent: 0 } } });
   reader = client(stack, (await createKey(stack, merchant.account.id)).key);
   // Funds beyond the refunded charges, so that refunding a whole charge is never short of balance.
   await paidCharge(100);
 }, 120_000);
 
-afterAll(async () => {
-  await temporal?.connection.close();
-  await sql?.end({ timeout: 5 });
-  await stack?.stop();
-  await psp?.close();
-});
+afterAll(() => running?.stop());
 
 const webhook = (endToEndIds: string[]) => psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds });
 

@@ -160,12 +160,17 @@ describe('the rest of the Temporal settings', () => {
 });
 
 describe("pixctl's settings", () => {
-  it('default admin URL; PIX_ADMIN_URL as the server root or its /admin; no token when unset or empty', () => {
-    expect(loadCliConfig({})).toEqual({ adminUrl: DEFAULT_ADMIN_URL, adminToken: null });
-    expect(loadCliConfig({ PIX_ADMIN_URL: 'http://ops:3001/admin/', ADMIN_TOKEN: 't' })).toEqual({
+  it('default admin URL; PIX_ADMIN_URL as the server root or its /admin; no token when unset or empty; DATA_DIR for what it keeps', () => {
+    expect(loadCliConfig({})).toEqual({ adminUrl: DEFAULT_ADMIN_URL, adminToken: null, dataDir: '.data' });
+    expect(loadCliConfig({ PIX_ADMIN_URL: 'http://ops:3001/admin/', ADMIN_TOKEN: 't', DATA_DIR: '/var/pix' })).toEqual({
       adminUrl: 'http://ops:3001',
       adminToken: 't',
+      dataDir: '/var/pix',
     });
-    expect(loadCliConfig({ PIX_ADMIN_URL: 'http://ops:3001', ADMIN_TOKEN: '' })).toEqual({ adminUrl: 'http://ops:3001', adminToken: null });
+    expect(loadCliConfig({ PIX_ADMIN_URL: 'http://ops:3001', ADMIN_TOKEN: '' })).toEqual({
+      adminUrl: 'http://ops:3001',
+      adminToken: null,
+      dataDir: '.data',
+    });
   });
 });

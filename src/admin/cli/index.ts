@@ -55,7 +55,7 @@ function overallHelp(): string {
     '',
     ...GROUPS.map((group) => {
       const names = group.commands.map((c) => c.name).filter((name) => name !== '');
-      return `  ${group.name.padEnd(12)}${group.summary}${names.length ? ` (${names.join(', ')})` : ''}`;
+      return `  ${group.name.padEnd(17)}${group.summary}${names.length ? ` (${names.join(', ')})` : ''}`;
     }),
   ].join('\n');
 }

@@ -11,7 +11,9 @@ import { MED_ROUTES } from './meds.js';
 import { adminDocumentRoute } from './openapi.js';
 import { REFUND_ROUTES } from './refunds.js';
 import { PIX_ROUTE_ENDPOINTS } from './pix-routes.js';
+import { RECONCILIATION_ROUTES } from './reconciliations.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
+import { SIMULATOR_PIX_ROUTES } from './simulator-pix.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
 import { SIMULATOR_REFUND_ROUTES } from './simulator-refunds.js';
 import { STATEMENT_ROUTES } from './statement.js';
@@ -27,10 +29,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...WEBHOOK_ROUTES,
   ...EVENT_STREAM_ROUTES,
   ...SIMULATOR_CHARGE_ROUTES,
+  ...SIMULATOR_PIX_ROUTES,
   ...SIMULATOR_TRANSFER_ROUTES,
   ...SIMULATOR_REFUND_ROUTES,
   ...MED_ROUTES,
   ...REFUND_ROUTES,
+  ...RECONCILIATION_ROUTES,
   ...LEDGER_ROUTES,
   ...PIX_ROUTE_ENDPOINTS,
   adminDocumentRoute(() => ADMIN_ROUTES),

@@ -19,12 +19,13 @@ async function check(ctx: Koa.Context, deps: Deps) {
 
 const Violation = Type.Object(
   {
-    kind: Type.Enum(['unbalanced_posting', 'balance_mismatch', 'negative_customer_balance']),
+    kind: Type.Enum(['unbalanced_posting', 'balance_mismatch', 'negative_customer_balance', 'suspense_mismatch']),
     postingKey: Type.Optional(Type.String()),
     account: Type.Optional(Type.String()),
     sumCents: Type.Optional(Type.Integer()),
     balanceCents: Type.Optional(Type.Integer()),
     entriesCents: Type.Optional(Type.Integer()),
+    heldCents: Type.Optional(Type.Integer({ description: "suspense_mismatch: what the route's reconciliation items hold" })),
   },
   { description: 'A broken invariant, with the posting or ledger account it concerns (centavos)' },
 );
@@ -44,7 +45,7 @@ export const LEDGER_ROUTES: AdminRoute[] = [
     method: 'GET',
     path: '/ledger/check',
     summary:
-      'Verifica as invariantes do razão: lançamentos que somam zero, saldos iguais às suas entradas, nenhum saldo de cliente negativo',
+      'Verifica as invariantes do razão: lançamentos que somam zero, saldos iguais às suas entradas, nenhum saldo de cliente negativo, a conta de suspense de cada rota igual ao que seus itens de conciliação retêm',
     operationId: 'checkLedger',
     response: LedgerReportSchema,
     handler: check,

@@ -5,6 +5,7 @@ export { keys } from './keys.js';
 export { listenCommand } from './listen.js';
 export { ledger } from './ledger.js';
 export { meds } from './meds.js';
+export { reconciliations } from './reconciliations.js';
 export { refunds } from './refunds.js';
 export { routes } from './routes.js';
 export { transfers } from './transfers.js';
