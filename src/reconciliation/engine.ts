@@ -32,8 +32,10 @@ export async function receivedFacts(sql: Sql, route: string, pixes: RouteReceive
   const ownIds = devolucoes.map(engineIdOfDevolucao).filter((id): id is string => id !== null);
   const txids = pixes.map((pix) => pix.txid).filter((txid): txid is string => txid !== null);
   const [charges, refunds, suspenseRefunds, meds, items] = await Promise.all([
-    sql<{ id: string; status: EngineStatus; amount: bigint; endToEndId: string | null; txid: string | null }[]>`
-      select id, status, amount, end_to_end_id as "endToEndId", processor_ref as txid from transactions
+    sql<{ id: string; status: EngineStatus; amount: bigint; endToEndId: string | null; txid: string | null; dueDate: boolean }[]>`
+      select id, status, coalesce(paid_amount, amount) as amount, end_to_end_id as "endToEndId", processor_ref as txid,
+             due_date is not null as "dueDate"
+      from transactions
       where acquirer = ${route} and type = 'payment'
         and (end_to_end_id = any(${pixes.map((pix) => pix.endToEndId)}::text[]) or processor_ref = any(${txids}::text[]))`,
     sql<{ id: string; status: EngineRefund['status']; amount: bigint; transactionId: string }[]>`
@@ -50,6 +52,7 @@ export async function receivedFacts(sql: Sql, route: string, pixes: RouteReceive
     status: row.status,
     amountCents: Number(row.amount),
     endToEndId: row.endToEndId,
+    ...(row.dueDate ? { dueDate: true } : {}),
   });
   const byEndToEndId = new Map(charges.filter((row) => row.endToEndId !== null).map((row) => [row.endToEndId!, charge(row)]));
   const byTxid = new Map(charges.filter((row) => row.txid !== null).map((row) => [row.txid!, charge(row)]));

@@ -48,7 +48,10 @@ type EngineStatus = 'pending' | 'approved' | 'failed' | 'cancelled' | 'refunded'
 export interface EngineCharge {
   id: string;
   status: EngineStatus;
+  /** What was paid once approved; before, what was asked (a due-date charge's amount before its rules). */
   amountCents: number;
+  /** A due-date charge: its PSP computes the value due on the day it is paid, so any value settles it. */
+  dueDate?: boolean;
   /** The Pix that paid it, when the engine knows it. */
   endToEndId: string | null;
 }
@@ -94,7 +97,7 @@ export function judgeReceived(pix: RouteReceivedRecord, charge: EngineCharge | n
   }
   switch (charge.status) {
     case 'pending':
-      return sameAmount
+      return sameAmount || charge.dueDate
         ? item('late_settlement', { type: 'settle_charge' }, { ...about, detail: 'Pix do valor integral de uma cobrança ainda pendente' })
         : item('amount_mismatch', hold, { ...about, detail: `Pix de outro valor para uma cobrança não paga: ${values}` });
     case 'cancelled':

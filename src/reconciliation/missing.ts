@@ -37,7 +37,7 @@ export async function reconcileMissing(deps: Deps, runId: string): Promise<numbe
     const batch = await sql<Missing[]>`
       select * from (
         select t.id as "engineId", case t.type when 'payment' then 'charge' else 'transfer' end as kind, t.id as "transactionId",
-               case t.type when 'payment' then t.amount else t.recipient_amount end as amount,
+               case t.type when 'payment' then coalesce(t.paid_amount, t.amount) else t.recipient_amount end as amount,
                case t.type when 'payment' then t.end_to_end_id else t.processor_ref end as "endToEndId",
                case t.type when 'payment' then t.processor_ref end as txid
         from transactions t

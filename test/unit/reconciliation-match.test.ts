@@ -74,6 +74,10 @@ describe('a received Pix', () => {
     expect(kindAndAction(judgeReceived(pix({ amountCents: 9_999 }), charge()))).toBe('amount_mismatch/hold');
   });
 
+  it('of any value for a pending due-date charge (the PSP computed what was due that day): late_settlement, settled', () => {
+    expect(kindAndAction(judgeReceived(pix({ amountCents: 10_350 }), charge({ dueDate: true })))).toBe('late_settlement/settle_charge');
+  });
+
   it('for a cancelled (or failed) charge: paid_after_cancel, held in suspense, whatever its amount', () => {
     expect(kindAndAction(judgeReceived(pix(), charge({ status: 'cancelled' })))).toBe('paid_after_cancel/hold');
     expect(kindAndAction(judgeReceived(pix({ amountCents: 1 }), charge({ status: 'failed' })))).toBe('paid_after_cancel/hold');
