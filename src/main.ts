@@ -22,6 +22,7 @@ import { resolvePayloadKeys } from './temporal/codec/key-file.js';
 import { connectClient, connectWorker } from './temporal/connection.js';
 import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { createWorker } from './worker.js';
+import { ensureReconcileSchedules } from './reconciliation/schedules.js';
 import { startTracing } from './tracing/provider.js';
 
 type Role = 'all' | 'api' | 'worker' | 'migrate';
@@ -96,6 +97,11 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
         await running.catch(() => {});
       });
       log.info({ taskQueue: config.temporalTaskQueue }, 'worker running');
+      // In the background: a Temporal that refuses them must not hold the worker's start.
+      void ensureReconcileSchedules(deps).then(
+        (schedules) => schedules.length > 0 && log.info({ schedules, at: config.reconcileAt }, 'reconciliation schedules ready'),
+        (err) => log.warn({ err }, 'reconciliation schedules not created or updated; the next worker start tries again'),
+      );
       // The api and all roles serve GET /metrics on the admin port; a worker alone has none.
       if (role === 'worker' && config.metricsPort !== null) {
         const metrics = createMetricsServer(deps);

@@ -51,6 +51,8 @@ export interface Config {
   webhookRetryInitialMs: number;
   webhookRetryMaxMs: number;
   simulatorTransferDelayMs: number;
+  /** When each route's daily reconciliation run starts (RECONCILE_AT, America/Sao_Paulo); null (`off`): this process schedules none. */
+  reconcileAt: TimeOfDay | null;
   trustProxy: boolean;
   logLevel: string;
   bodyLimitBytes: number;
@@ -76,6 +78,11 @@ export interface Config {
   tracing: TracingConfig | null;
   /** What the start logs as warnings: settings accepted here that would be refused if other machines could reach them. */
   warnings: string[];
+}
+
+export interface TimeOfDay {
+  hour: number;
+  minute: number;
 }
 
 export interface TracingConfig {
@@ -140,6 +147,19 @@ const PathSecret = Type.Refine(
   (secret) => `${weakness(secret)}: give a random one of at least ${MIN_SECRET_LENGTH} letters, digits, '_' or '-' (openssl rand -hex 32)`,
 );
 
+const TIME_OF_DAY = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+const ReconcileAt = Type.String({
+  pattern: `${TIME_OF_DAY.source}|^off$`,
+  default: '04:00',
+  [REFUSAL]: (text: unknown) => `must be a time of day HH:MM (24 hours, America/Sao_Paulo) or off, got "${text}"`,
+});
+
+function timeOfDay(text: string): TimeOfDay | null {
+  const match = TIME_OF_DAY.exec(text);
+  return match ? { hour: Number(match[1]), minute: Number(match[2]) } : null;
+}
+
 const Origin = Type.Refine(
   Type.String(),
   (origin) => URL.canParse(origin) && new URL(origin).origin === origin,
@@ -153,6 +173,7 @@ const Origin = Type.Refine(
 const Environment = Type.Object({
   LOG_LEVEL: Type.Enum(LOG_LEVELS, { default: 'info', [REFUSAL]: `must be one of ${LOG_LEVELS.join(', ')}` }),
   SIMULATOR_TRANSFER_DELAY_MS: integer(2000, -1),
+  RECONCILE_AT: ReconcileAt,
   TEMPORAL_UI_PORT: integer(8233, 1, 65535),
   TEMPORAL_ADDRESS: text(),
   /** Checked only with TEMPORAL_ADDRESS, without which envconfig (which reads any other word as false) does not read it. */
@@ -424,6 +445,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryInitialMs: settings.WEBHOOK_RETRY_INITIAL_MS,
     webhookRetryMaxMs: settings.WEBHOOK_RETRY_MAX_MS,
     simulatorTransferDelayMs: settings.SIMULATOR_TRANSFER_DELAY_MS,
+    reconcileAt: timeOfDay(settings.RECONCILE_AT),
     trustProxy: settings.TRUST_PROXY,
     logLevel: settings.LOG_LEVEL,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,

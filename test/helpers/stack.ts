@@ -115,6 +115,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     WEBHOOK_ALLOW_INSECURE: 'true',
     LOG_LEVEL: 'info',
     PAYLOAD_KEYS_FILE: TEST_PAYLOAD_KEYS_FILE,
+    // The Temporal server is shared by every test file: only a test of the schedules makes them.
+    RECONCILE_AT: 'off',
     ...options.env,
   };
   const rootUrl = `http://127.0.0.1:${port}`;

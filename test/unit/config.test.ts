@@ -21,8 +21,20 @@ describe('configuration', () => {
       chargeTtlSeconds: 900,
       webhookAllowInsecure: false,
       simulatorTransferDelayMs: 2000,
+      reconcileAt: { hour: 4, minute: 0 },
       logLevel: 'info',
     });
+  });
+
+  it('reads RECONCILE_AT as a time of day, or off; refuses anything else, naming it', () => {
+    expect(loadConfig({ RECONCILE_AT: '23:05' }).reconcileAt).toEqual({ hour: 23, minute: 5 });
+    expect(loadConfig({ RECONCILE_AT: '00:00' }).reconcileAt).toEqual({ hour: 0, minute: 0 });
+    expect(loadConfig({ RECONCILE_AT: 'off' }).reconcileAt).toBeNull();
+    for (const text of ['24:00', '4:00', '04:60', '04:00:00', 'OFF', 'never']) {
+      expect(() => loadConfig({ RECONCILE_AT: text })).toThrow(
+        `RECONCILE_AT must be a time of day HH:MM (24 hours, America/Sao_Paulo) or off, got "${text}"`,
+      );
+    }
   });
 
   it('refuses values it cannot use, naming the variable', () => {
