@@ -2,7 +2,7 @@
 // never passed over by a cursor that already moved past a later one (webhooks/event-stream.ts).
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
-import { currentCursor, eventsAfter } from '../../src/webhooks/event-stream.js';
+import { currentCursor, cursorOf, eventsAfter } from '../../src/webhooks/event-stream.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
 
@@ -36,8 +36,8 @@ describe('eventsAfter', () => {
       await slowCommitted;
       const events = await eventsAfter(sql, account.id, start, 10);
       expect(events.map((e) => e.id)).toEqual(['evt_slow', 'evt_fast']);
-      expect(await eventsAfter(sql, account.id, { xid: events[0]!.cursor.split('-')[0]!, id: 'evt_slow' }, 10)).toEqual([events[1]]);
-      expect(await eventsAfter(sql, account.id, { xid: events[1]!.cursor.split('-')[0]!, id: 'evt_fast' }, 10)).toEqual([]);
+      expect(await eventsAfter(sql, account.id, cursorOf(events[0]!), 10)).toEqual([events[1]]);
+      expect(await eventsAfter(sql, account.id, cursorOf(events[1]!), 10)).toEqual([]);
     } finally {
       await sql.end({ timeout: 5 });
     }

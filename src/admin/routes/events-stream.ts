@@ -11,7 +11,7 @@ import { getAccount } from '../../accounts/repository.js';
 import { invalidRequest } from '../../domain/refusal.js';
 import { rawResponse } from '../../openapi/envelopes.js';
 import type { Deps } from '../../runtime/deps.js';
-import { currentCursor, eventsAfter, parseCursor } from '../../webhooks/event-stream.js';
+import { currentCursor, cursorOf, eventsAfter, parseCursor } from '../../webhooks/event-stream.js';
 import { accountNotFound } from './accounts.js';
 import { NOT_FOUND } from './errors.js';
 import type { AdminRoute } from './index.js';
@@ -39,7 +39,7 @@ async function* frames(deps: Deps, accountId: string, start: { xid: string; id: 
     const events = await eventsAfter(deps.sql, accountId, cursor, BATCH);
     for (const event of events) yield `id: ${event.cursor}\nevent: ${event.event}\ndata: ${event.body}\n\n`;
     if (events.length > 0) {
-      cursor = { xid: events.at(-1)!.cursor.split('-')[0]!, id: events.at(-1)!.id };
+      cursor = cursorOf(events.at(-1)!);
       quietSince = Date.now();
     } else if (Date.now() - quietSince >= KEEPALIVE_MS) {
       yield ': keepalive\n\n';
