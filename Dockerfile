@@ -5,7 +5,9 @@ WORKDIR /app
 # Two malloc arenas instead of one per thread (the SDK's Rust threads, libuv's pool): about 35 MB less RSS.
 ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1 MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# No install scripts: the project's postinstall fetches test tools (Temporal CLI, Schemathesis) and generates
+# type declarations, none of which the running engine needs.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 COPY src ./src
 COPY contracts ./contracts
 COPY workflows ./workflows
