@@ -6,8 +6,9 @@ WORKDIR /app
 ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1 MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
 # No install scripts: the project's postinstall fetches test tools (Temporal CLI, Schemathesis) and generates
-# type declarations, none of which the running engine needs.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+# type declarations, none of which the running engine needs; the driver's patch is applied by hand.
+COPY scripts/patch-postgres.mjs ./scripts/
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && node scripts/patch-postgres.mjs
 COPY src ./src
 COPY contracts ./contracts
 COPY workflows ./workflows
