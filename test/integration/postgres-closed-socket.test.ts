@@ -15,7 +15,7 @@ afterAll(async () => {
 describe('postgres.js on a connection whose backend was terminated', () => {
   it('rejects each later query on the reserved connection with a connection error, and the pool goes on serving', async () => {
     const reserved = await sql.reserve();
-    const [{ pid }] = await reserved`select pg_backend_pid() as pid`;
+    const [{ pid }] = (await reserved`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
     await killer`select pg_terminate_backend(${pid})`;
     for (let i = 0; i < 3; i += 1) {
       let outcome = 'answered';
