@@ -156,12 +156,13 @@ function temporal(): PanelOf[] {
       span: 8,
     }),
     timeseries({
-      title: 'Sticky cache',
+      title: 'Sticky cache hit rate',
       description: 'Share of workflow tasks that found their workflow in the worker cache (a miss replays its history).',
       unit: 'percentunit',
       queries: [
         [
-          `sum(${rate('temporal_sticky_cache_hit_total')}) / (sum(${rate('temporal_sticky_cache_hit_total')}) + sum(${rate('temporal_sticky_cache_miss_total')}))`,
+          // The miss counter exists from the first miss on.
+          `sum(${rate('temporal_sticky_cache_hit_total')}) / (sum(${rate('temporal_sticky_cache_hit_total')}) + (sum(${rate('temporal_sticky_cache_miss_total')}) or vector(0)))`,
           'hit rate',
         ],
       ],
