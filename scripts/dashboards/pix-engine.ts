@@ -10,8 +10,11 @@ import { recurrencePanels } from './recurrences.js';
 /** A panel builder (timeseries or stat) that takes its id from the dashboard. */
 type PanelOf = Builder<Panel> & { id(id: number): unknown };
 
-/** The rows whose panels must show data as soon as a charge, a transfer and a refund went through. */
-export const ROWS_WITH_DATA = ['Traffic', 'Money'];
+/**
+ * The rows whose every query must return series once a charge, a transfer, a refund, a due-date charge
+ * and a reconciliation went through (test/integration/dashboards-prometheus.test.ts).
+ */
+export const ROWS_WITH_DATA = ['Traffic', 'Money', 'The books', 'Due-date charges'];
 
 const rate = (selector: string) => `rate(${selector}[$__rate_interval])`;
 const quantile = (q: number, bucket: string, by = 'le') => `histogram_quantile(${q}, sum by (${by}) (${rate(bucket)}))`;

@@ -1,6 +1,7 @@
 // The dashboard and the alert rules against a real Prometheus scraping a real engine: Debian's
 // prometheus with docker-compose's prometheus.yml and alerts.yml (the scrape target rewritten to this
-// engine), a paid charge, a transfer and a refund through the engine, then every panel's query and every
+// engine), a paid charge, a transfer, a refund, a due-date charge and a reconciliation run holding an
+// unmatched Pix in suspense, then every panel's query and every
 // alert rule evaluated through the Prometheus HTTP API. promtool checks the rules and runs their unit
 // tests (docker/alerts.test.yml, docker/alerts-hours.test.yml).
 import { execFile } from 'node:child_process';
@@ -10,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROWS_WITH_DATA } from '../../scripts/dashboards/pix-engine.js';
 import { renderDashboards } from '../../scripts/dashboards/render.js';
-import { createCharge, newKey, payCharge, waitForStatus } from '../helpers/charges.js';
+import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { chargeBody, createCharge, newKey, payCharge, postCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
-import { createMerchant } from '../helpers/fixtures.js';
+import { CPF, createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { startPrometheus, type PrometheusServer } from '../helpers/prometheus-server.js';
 import { admin, ADMIN_TOKEN, http } from '../helpers/stack.js';
@@ -85,7 +87,8 @@ describe('the dashboard and the alert rules on a real Prometheus', () => {
     }
   });
 
-  it('evaluates every panel query and every alert rule after a paid charge, a transfer and a refund; traffic and money show data', async () => {
+  it('evaluates every panel query and every alert rule after a paid charge, a transfer, a refund, a due-date charge and a reconciliation; traffic, money, the books and due-date charges show data', async () => {
+    const testStarted = Date.now();
     const receiver = await startReceiver();
     try {
       const { client } = await createMerchant(live.stack);
@@ -107,6 +110,25 @@ describe('the dashboard and the alert rules on a real Prometheus', () => {
       expect(refund.status, refund.text).toBe(201);
       const settled = await admin(live.stack, 'POST', `/simulator/refunds/${refund.body.data.id}/complete`, { outcome: 'approved' });
       expect(settled.status, settled.text).toBe(200);
+
+      const dueDate = await postCharge(client, chargeBody({ amount: 300, dueDate: addDays(saoPauloDate(new Date()), 10) }));
+      expect(dueDate.status, dueDate.text).toBe(201);
+
+      // A Pix no charge asked for: the reconciliation run holds it in the route's suspense and opens an item.
+      const unmatched = await admin(live.stack, 'POST', '/simulator/pix', {
+        amount: 7,
+        payer: { name: 'Beltrano Souza', document: CPF.valid },
+      });
+      expect(unmatched.status, unmatched.text).toBe(201);
+      const window = { from: new Date(testStarted - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() };
+      const run = await admin(live.stack, 'POST', '/reconciliations', { route: 'simulator', ...window });
+      expect(run.status, run.text).toBe(202);
+      await eventually(
+        async () => (await admin(live.stack, 'GET', `/reconciliations/${run.body.data.id}`)).body.data.status === 'completed',
+        30_000,
+        200,
+      );
+
       expect((await admin(live.stack, 'GET', '/ledger/check')).body.data.ok).toBe(true);
     } finally {
       await receiver.close();
