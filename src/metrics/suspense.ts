@@ -2,7 +2,6 @@
 // accounts are platform accounts (no owner), which the owner index finds among a few dozen rows.
 import { Gauge } from 'prom-client';
 import type { Sql } from '../db/database.js';
-import { suspenseAccount } from '../ledger/accounts.js';
 import { registry } from './registry.js';
 
 export const suspenseBalance = new Gauge({
@@ -12,11 +11,10 @@ export const suspenseBalance = new Gauge({
   registers: [registry],
 });
 
-const PREFIX = suspenseAccount('');
-
 export async function refreshSuspenseGauge(sql: Sql): Promise<void> {
-  const rows = await sql<{ id: string; balance: bigint }[]>`
-    select id, balance from ledger_balances where owner_id is null and kind = 'suspense'`;
+  // platform:suspense:<route> (ledger/accounts.ts; a route name has no colon).
+  const rows = await sql<{ route: string; balance: bigint }[]>`
+    select split_part(id, ':', 3) as route, balance from ledger_balances where owner_id is null and kind = 'suspense'`;
   suspenseBalance.reset();
-  for (const row of rows) suspenseBalance.set({ route: row.id.slice(PREFIX.length) }, Number(row.balance));
+  for (const row of rows) suspenseBalance.set({ route: row.route }, Number(row.balance));
 }
