@@ -5,7 +5,10 @@ WORKDIR /app
 # Two malloc arenas instead of one per thread (the SDK's Rust threads, libuv's pool): about 35 MB less RSS.
 ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1 MALLOC_ARENA_MAX=2
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# No install scripts: the project's postinstall fetches test tools (Temporal CLI, Schemathesis) and generates
+# type declarations, none of which the running engine needs; the driver's patch is applied by hand.
+COPY scripts/patch-postgres.mjs ./scripts/
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && node scripts/patch-postgres.mjs
 COPY src ./src
 COPY contracts ./contracts
 COPY workflows ./workflows

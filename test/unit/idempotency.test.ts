@@ -4,7 +4,8 @@ import { checkBodyExternalId, compareWithExisting, fingerprintOf, resolveIdempot
 import { chargeTransactionId, transferTransactionId } from '../../src/transactions/ids.js';
 import { transactionEventId } from '../../src/transactions/events.js';
 import { medEventId } from '../../src/meds/events.js';
-import { itemIdOf } from '../../src/reconciliation/ids.js';
+import { itemIdOf, newRunId } from '../../src/reconciliation/ids.js';
+import { refundIdOf } from '../../src/refunds/create.js';
 import { newRequestId } from '../../src/http/edge.js';
 import { refusal } from '../helpers/refusal.js';
 
@@ -41,6 +42,8 @@ describe('idempotency key resolution (spec rules 1–3)', () => {
       `whe_${'0f'.repeat(12)}`,
       `whd_${'9e'.repeat(16)}`, // webhook deliveries: `whd_` and 32 hex digits (src/webhooks/dispatch.ts)
       itemIdOf('simulator', 'pix:E1'), // a reconciliation item: the externalId of the deposit that credits it
+      refundIdOf('acc_1', 'devolucao-1'),
+      newRunId(),
       transactionEventId(txn, 'approved'),
       medEventId(`med_${'cd34'.repeat(6)}`, 'created'),
     ];
