@@ -1,5 +1,5 @@
-// GET /metrics in the Prometheus text format: the engine's registry, the MED, PSP hint and
-// reconciliation gauges read from PostgreSQL now, and the Temporal worker's own metrics. Served without a token on the admin port
+// GET /metrics in the Prometheus text format: the engine's registry, the MED, PSP hint, reconciliation,
+// suspense and due-date charge gauges read from PostgreSQL now, and the Temporal worker's own metrics. Served without a token on the admin port
 // (DESIGN: the admin port is private) and, for a worker-only process, on METRICS_PORT.
 import type { Server } from 'node:http';
 import Koa from 'koa';
@@ -8,6 +8,7 @@ import type { Deps } from '../runtime/deps.js';
 import { edge } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
 import { createHttpServer } from '../http/server.js';
+import { dueDateOverdue, dueDatePending, refreshDueDateGauges } from '../metrics/due-date-charges.js';
 import { refreshMedGauges } from '../metrics/meds.js';
 import { refreshPspHintGauges } from '../metrics/psp-hints.js';
 import { refreshReconciliationGauges } from '../metrics/reconciliation.js';
@@ -20,6 +21,7 @@ import {
   reconciliationLastSuccess,
   registry,
 } from '../metrics/registry.js';
+import { refreshSuspenseGauge, suspenseBalance } from '../metrics/suspense.js';
 import { temporalMetricsText } from '../metrics/temporal.js';
 
 export const METRICS_PATH = '/metrics';
@@ -42,6 +44,8 @@ async function scrape(deps: Pick<Deps, 'sql' | 'log'>): Promise<string> {
       reconciliationItemsOpen,
       reconciliationLastSuccess,
     ]),
+    refreshFromDatabase(deps, 'suspense gauge', () => refreshSuspenseGauge(deps.sql), [suspenseBalance]),
+    refreshFromDatabase(deps, 'due-date charge gauges', () => refreshDueDateGauges(deps.sql), [dueDatePending, dueDateOverdue]),
   ]);
   const [own, temporal] = await Promise.all([registry.metrics(), temporalMetricsText()]);
   return temporal ? `${own.trimEnd()}\n${temporal}` : own;

@@ -6,6 +6,7 @@ import type { Sql, TxSql } from '../db/database.js';
 import { insufficientRefundBalance } from '../domain/refusal.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
+import { countRefundStatus } from '../metrics/refunds.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import type { RefundRoute, RefundState, RouteRefundRequest } from '../pix-routes/refund-route.js';
 import { routeIsRemote } from '../pix-routes/registry.js';
@@ -64,6 +65,7 @@ export async function persistRefund(deps: RefundLifecycleDeps, draft: RefundDraf
   });
   if ('refused' in decided) return { outcome: 'refused', refusal: decided.refused };
   const { row, created } = decided.accepted;
+  if (created) countRefundStatus('pending');
   return {
     outcome: 'persisted',
     transaction: refundState(row),
@@ -121,6 +123,7 @@ async function settleRefundOnce(
   also: (tx: TxSql, row: RefundRow) => Promise<string[]> = async () => [],
 ): Promise<Settled> {
   let refunded = false;
+  let reached = false;
   const settled = await sql.begin(async (tx) => {
     const [raw] = await tx<RawRefundRow[]>`
       update refunds set status = ${change.status}, updated_at = now(),
@@ -136,6 +139,7 @@ async function settleRefundOnce(
       return { transaction: refundState(current), eventIds: current.status === 'pending' ? [] : events.map((e) => e.id) };
     }
     const row = toRefundRow(raw);
+    reached = true;
     await post(tx, {
       key: `refund:${row.id}:${change.status === 'approved' ? 'settle' : 'release'}`,
       transactionId: row.transactionId,
@@ -147,6 +151,7 @@ async function settleRefundOnce(
     refunded = chargeEvents.length > 0;
     return { transaction: refundState(row), eventIds: [eventId, ...chargeEvents] };
   });
+  if (reached) countRefundStatus(change.status);
   if (refunded) countStatusReached({ type: 'payment', status: 'refunded' });
   return settled;
 }

@@ -1,0 +1,36 @@
+// Pix Automático (design/pix-automatico.md) is being built: these panels read the metric names its
+// metrics are expected to have, and until the engine exports them they show no data (the dashboard
+// test evaluates their queries but does not ask them for series):
+//   pix_recurrences_active                   gauge, read from PostgreSQL at scrape time: recurrences active
+//   pix_recurrence_cycles_total{outcome}     counter: cycles by outcome, among them `failed` and `retried`
+import { RowBuilder } from '@grafana/grafana-foundation-sdk/dashboard';
+import { stat, timeseries, type Query } from './panels.js';
+
+export const RECURRENCES_ROW = 'Recurrences (Pix Automático)';
+
+export function recurrencePanels() {
+  const cycles: Query = [
+    'sum by (outcome) (increase(pix_recurrence_cycles_total{outcome=~"failed|retried"}[1h]))',
+    '{{outcome}} in the last hour',
+  ];
+  return {
+    row: new RowBuilder(RECURRENCES_ROW),
+    panels: [
+      stat({
+        title: 'Active recurrences',
+        description: 'Pix Automático authorizations active, whose cycles the engine charges on their days.',
+        unit: 'short',
+        queries: [['max(pix_recurrences_active)', 'active']],
+        span: 8,
+      }),
+      timeseries({
+        title: 'Recurrence cycles failed and retried',
+        description:
+          "Cycles whose charge failed, and cycles retried after a failure, over the last hour: a rise means payers' banks refuse.",
+        unit: 'short',
+        queries: [cycles],
+        span: 16,
+      }),
+    ],
+  };
+}
