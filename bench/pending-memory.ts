@@ -148,6 +148,20 @@ async function chargeKeys(engine: BenchEngine): Promise<string[]> {
   return keys;
 }
 
+/**
+ * A keep-alive socket the server closed as the request left answers ECONNRESET (seen once after 39,000
+ * charges of a 78-minute run): the creation is repeated with its key, which the engine answers idempotently.
+ */
+async function retriedOnReset<T>(send: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await send();
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ECONNRESET' || attempt === attempts) throw err;
+    }
+  }
+}
+
 /** N charges, CONCURRENCY in flight. Any 2xx leaves a pending charge (202: the engine's accept wait ran out). */
 async function createCharges(engine: BenchEngine, keys: string[], progress: { created: number }) {
   const ids: string[] = [];
@@ -157,12 +171,14 @@ async function createCharges(engine: BenchEngine, keys: string[], progress: { cr
   const started = performance.now();
   const loop = async () => {
     for (let i = next++; i < N; i = next++) {
-      const answer = await call(
-        engine.port,
-        'POST',
-        '/v1/transactions',
-        { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `memory-${i}` },
-        CHARGE,
+      const answer = await retriedOnReset(() =>
+        call(
+          engine.port,
+          'POST',
+          '/v1/transactions',
+          { authorization: `Bearer ${keys[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `memory-${i}` },
+          CHARGE,
+        ),
       );
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       if (answer.status >= 200 && answer.status < 300) {
