@@ -108,7 +108,13 @@ beforeAll(async () => {
   relay = tcpRelay(relayPort, inject('temporalAddress'));
   await relay.open();
   stack = await startStack({
-    env: { ...onPsp.env, TEMPORAL_ADDRESS: `127.0.0.1:${relayPort}`, CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS) },
+    env: {
+      ...onPsp.env,
+      TEMPORAL_ADDRESS: `127.0.0.1:${relayPort}`,
+      CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),
+      // A loaded machine must not turn a creation into a 202.
+      ACCEPT_WAIT_MS: '30000',
+    },
   });
   sql = connect(stack.databaseUrl, { max: 2 });
   const free = { fixed: 0, percent: 0 };
