@@ -2,10 +2,14 @@
 // 300 MB). Seeds a fresh database with N records of one day on the simulator route (BENCH_ROWS, default
 // 1,000,000): six in seven Pix that paid charges (the network's paid simulator_charges and the engine's
 // approved charges, the same Pix), one in seven envios (simulator_transfers and approved transfers), one
-// in 10,000 Pix no charge asked for and one in 10,000 paid charges the network does not list. Then runs
-// the run's steps in this process, as the worker's activities do (the workflow only orders them): the
-// received pass, the sent pass, missing_at_psp, completion; and prints each step's time, the process's
-// peak RSS, and the run's counts.
+// in 10,000 Pix no charge asked for and one in 10,000 paid charges the network does not list.
+// By default it runs the run's steps in this process, as the worker's activities do (the workflow only
+// orders them): the received pass, the sent pass, missing_at_psp, completion; and prints each step's
+// time, the process's peak RSS, and the run's counts. With BENCH_LIVE=1 it starts the engine as its own
+// process (`src/main.ts all`, its embedded Temporal dev server), seeds its database, asks it for the run
+// (POST /admin/reconciliations) and waits for the workflow to complete it, sampling the engine process's
+// RSS (its Temporal dev server, a child process, not counted) from /proc every 100 ms.
+import { readFileSync } from 'node:fs';
 import { connect } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { loadConfig } from '../src/config/config.js';
@@ -15,6 +19,7 @@ import { reconcileReceived, reconcileSent } from '../src/reconciliation/pass.js'
 import { completeRun, openRun } from '../src/reconciliation/runs.js';
 import { createLogger } from '../src/runtime/log.js';
 import type { Deps } from '../src/runtime/deps.js';
+import { startEngine } from './engine.js';
 
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -62,7 +67,9 @@ async function seed(sql: ReturnType<typeof connect>): Promise<void> {
   await sql`analyze`;
 }
 
-async function main() {
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+
+async function inProcess() {
   const database = `pix_bench_reconcile_${Date.now()}`;
   const admin = connect(`${PG}/postgres`, { max: 1 });
   await admin.unsafe(`create database ${database}`);
@@ -95,9 +102,9 @@ async function main() {
     }
     const seconds = (Date.now() - started) / 1000;
     const completed = await completeRun(sql, run.id);
-    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
     process.stdout.write(
-      `total ${seconds.toFixed(1)} s (target < ${TARGET_SECONDS} s), RSS ${mb(baseline)} MB before, peak ${mb(peakRss)} MB (target < ${TARGET_MB} MB)\n` +
+      `total ${seconds.toFixed(1)} s (target < ${TARGET_SECONDS} s), ${(ROWS / seconds).toFixed(0)} records/s, ` +
+        `RSS ${mb(baseline)} MB before, peak ${mb(peakRss)} MB (target < ${TARGET_MB} MB)\n` +
         `counts ${JSON.stringify(completed.counts)}\n`,
     );
   } finally {
@@ -108,4 +115,52 @@ async function main() {
   }
 }
 
-await main();
+/** The engine process's resident memory, in bytes. */
+function rssOf(pid: number): number {
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
+}
+
+async function live() {
+  const engine = await startEngine({ RECONCILE_AT: 'off', LOG_LEVEL: 'error' });
+  const sql = connect(engine.databaseUrl, { max: 4 });
+  const adminUrl = `http://127.0.0.1:${engine.adminPort}/admin`;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${adminUrl}${path}`, {
+      method,
+      headers: { ...engine.adminHeaders, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await res.json()) as { data: { id: string; status: string; counts: unknown } };
+    if (res.status >= 400) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(engine.pid))), 100);
+  try {
+    const seeding = Date.now();
+    await seed(sql);
+    process.stdout.write(`seeded ${ROWS} records in ${((Date.now() - seeding) / 1000).toFixed(1)} s\n`);
+    const baseline = rssOf(engine.pid);
+    peakRss = baseline;
+    const started = Date.now();
+    const { id } = await call('POST', '/reconciliations', { route: 'simulator', from: DAY.from.toISOString(), to: DAY.to.toISOString() });
+    let run = await call('GET', `/reconciliations/${id}`);
+    while (run.status === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      run = await call('GET', `/reconciliations/${id}`);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    process.stdout.write(
+      `run ${id} ${run.status} through the engine's worker in ${seconds.toFixed(1)} s (target < ${TARGET_SECONDS} s), ` +
+        `${(ROWS / seconds).toFixed(0)} records/s; engine process RSS ${mb(baseline)} MB before, peak ${mb(peakRss)} MB ` +
+        `(target < ${TARGET_MB} MB)\ncounts ${JSON.stringify(run.counts)}\n`,
+    );
+  } finally {
+    clearInterval(sampler);
+    await sql.end({ timeout: 5 });
+    await engine.stop();
+  }
+}
+
+await (process.env.BENCH_LIVE === '1' ? live() : inProcess());

@@ -11,6 +11,7 @@ import type { Logger } from '../runtime/log.js';
 import { BcbApiPixChargeRoute } from './bcb-api-pix/charges.js';
 import { PspClient } from './bcb-api-pix/client.js';
 import { EfiTransferRoute } from './bcb-api-pix/efi-send.js';
+import { BcbApiPixRecords } from './bcb-api-pix/records.js';
 import { BcbApiPixRefundRoute } from './bcb-api-pix/refunds.js';
 import type { BcbApiPixRouteConfig } from '../config/routes-file.js';
 import { SIMULATOR_ROUTE, SimulatorChargeRoute, type NetworkCharge } from './simulator.js';
@@ -41,6 +42,7 @@ interface PspRoute {
   charges: BcbApiPixChargeRoute;
   transfers: EfiTransferRoute | null;
   refunds: BcbApiPixRefundRoute;
+  records: BcbApiPixRecords;
 }
 
 const PSP_ROUTES = new WeakMap<BcbApiPixRouteConfig, PspRoute>();
@@ -54,6 +56,7 @@ function pspRouteOf(route: BcbApiPixRouteConfig, config: RouteSettings, log: Log
       charges: new BcbApiPixChargeRoute(client, { chargeTtlSeconds: config.chargeTtlSeconds, log }),
       transfers: route.send ? new EfiTransferRoute(client, { sendBaseUrl: route.send.baseUrl }) : null,
       refunds: new BcbApiPixRefundRoute(client, {}),
+      records: new BcbApiPixRecords(client, { sendBaseUrl: route.send?.baseUrl ?? null }),
     };
     PSP_ROUTES.set(route, built);
   }
@@ -136,6 +139,7 @@ export function refundRoute(deps: ChargeRouteDeps & { simulatorTransferDelayMs: 
 /** The route's own records, which reconciliation compares with the engine's. */
 export function routeRecords(deps: ChargeRouteDeps, name: string): RouteRecords {
   if (name === SIMULATOR_ROUTE) return new SimulatorRecords(deps.sql);
-  if (!pspRoute(deps, name)) throw new RouteRefused(`no Pix route named ${name}`);
-  throw new RouteRefused(`Pix route ${name} cannot list its records yet`);
+  const psp = pspRoute(deps, name);
+  if (!psp) throw new RouteRefused(`no Pix route named ${name}`);
+  return psp.records;
 }

@@ -4,7 +4,15 @@
 // The simulator reads its simulated network; a `bcb-api-pix` route reads `GET /pix?inicio&fim` and
 // Efí's `GET /v2/gn/pix/enviados?inicio&fim`, every page.
 
-export type RouteRefundNature = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+export type RouteRefundNature = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | 'MED_PIX_AUTOMATICO';
+
+/**
+ * The natures of a devolução made within the MED (the standard's Devolucao.natureza): the PSP returned the
+ * money to the payer without the receiver asking, and the engine records it as an accepted MED.
+ * MED_PIX_AUTOMATICO is the MED of Pix Automático (pacs.008 REFU), which this engine does not issue but a
+ * PSP may still list under a received Pix.
+ */
+export const MED_REFUND_NATURES: readonly string[] = ['MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'] satisfies RouteRefundNature[];
 
 /** A devolução of a received Pix, as the route lists it. */
 export interface RouteRefundRecord {

@@ -63,7 +63,7 @@ export type TransferState =
   | { status: 'failed'; routeRef: string; reason: string };
 
 /**
- * A devolução of a received Pix that the route reports as a MED (nature MED_OPERACIONAL or MED_FRAUDE):
+ * A devolução of a received Pix that the route reports as a MED (nature MED_OPERACIONAL, MED_FRAUDE or MED_PIX_AUTOMATICO):
  * the route already returned the money to the payer.
  */
 export interface RouteMedReturn {

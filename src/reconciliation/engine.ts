@@ -40,9 +40,9 @@ export async function receivedFacts(sql: Sql, route: string, pixes: RouteReceive
         and (end_to_end_id = any(${pixes.map((pix) => pix.endToEndId)}::text[]) or processor_ref = any(${txids}::text[]))`,
     sql<{ id: string; status: EngineRefund['status']; amount: bigint; transactionId: string }[]>`
       select id, status, amount, transaction_id as "transactionId" from refunds where route = ${route} and id = any(${ownIds}::text[])`,
-    sql<{ id: string; resolution: Extract<Resolution, { action: 'refund' }>; amount: bigint }[]>`
+    sql<{ id: string; resolution: Extract<Resolution, { action: 'refund' | 'credit' }>; amount: bigint }[]>`
       select id, resolution, psp_amount as amount from reconciliation_items
-      where route = ${route} and id = any(${ownIds}::text[]) and resolution ->> 'action' = 'refund'`,
+      where route = ${route} and id = any(${ownIds}::text[]) and resolution ->> 'action' in ('refund', 'credit')`,
     sql<{ transactionId: string; returnId: string }[]>`
       select transaction_id as "transactionId", route_return_id as "returnId" from meds where route_return_id = any(${devolucoes}::text[])`,
     itemsByKey(sql, route, keys),
@@ -58,9 +58,11 @@ export async function receivedFacts(sql: Sql, route: string, pixes: RouteReceive
   const byTxid = new Map(charges.filter((row) => row.txid !== null).map((row) => [row.txid!, charge(row)]));
   const ownRefunds = new Map<string, EngineRefund>([
     ...refunds.map((r) => [r.id, { id: r.id, status: r.status, amountCents: Number(r.amount), transactionId: r.transactionId }] as const),
-    ...suspenseRefunds.map(
-      (r) => [r.id, { id: r.id, status: r.resolution.refund.status, amountCents: Number(r.amount), transactionId: null }] as const,
-    ),
+    ...suspenseRefunds.map((r) => {
+      // An item credited after its devolução from suspense failed (a pending one cannot be credited).
+      const status = r.resolution.action === 'refund' ? r.resolution.refund.status : 'failed';
+      return [r.id, { id: r.id, status, amountCents: Number(r.amount), transactionId: null }] as const;
+    }),
   ]);
   const recorded = new Set(meds.map((med) => `${med.transactionId}\n${med.returnId}`));
   return {

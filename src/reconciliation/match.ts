@@ -1,7 +1,7 @@
 // What one PSP record says against what the engine holds about it (books.md, "Reconciliation against
 // the PSP"): it agrees (matched), or it is the subject of an item of one kind, with what the run does
 // about it. Pure: the run looks the engine up a page at a time and applies the verdicts.
-import type { RouteReceivedRecord, RouteRefundRecord, RouteSentRecord } from '../pix-routes/route-records.js';
+import { MED_REFUND_NATURES, type RouteReceivedRecord, type RouteRefundRecord, type RouteSentRecord } from '../pix-routes/route-records.js';
 
 export const ITEM_KINDS = [
   'late_settlement',
@@ -130,7 +130,7 @@ export interface RefundContext {
 /** A devolução of a received Pix against the engine's refund, or, for a MED, the MED the engine recorded. */
 export function judgeRefund(devolucao: RouteRefundRecord, context: RefundContext): Verdict {
   const { charge, refund } = context;
-  if (devolucao.nature === 'MED_OPERACIONAL' || devolucao.nature === 'MED_FRAUDE') return judgeMedReturn(devolucao, context);
+  if (MED_REFUND_NATURES.includes(devolucao.nature)) return judgeMedReturn(devolucao, context);
   if (!refund) {
     return item(
       'refund_unsettled',

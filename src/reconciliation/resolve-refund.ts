@@ -1,7 +1,9 @@
 // The devolução (natureza ORIGINAL) of an item resolved `refund`: the money it holds in suspense goes
 // back to the payer through the route. The route is asked once, by the item's id; its answer settles
-// the devolução: approved moves the money out of suspense through Pix clearing; failed leaves it
-// held, and an operator is alerted. The route's records settle it too, in a later run.
+// the devolução: approved moves the money out of suspense through Pix clearing; failed leaves it held
+// and puts the item back in front of an operator (`open` again, its resolution showing the failed
+// devolução, to be credited to an account), with an alert. The route's records settle it too, in a
+// later run.
 import { platformAccount, suspenseAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
 import type { RefundRoute, RefundState, RouteRefundRequest } from '../pix-routes/refund-route.js';
@@ -79,13 +81,15 @@ export function settleSuspenseRefund(
     } else {
       deps.log.error(
         { alert: 'suspense_refund_failed', itemId, route: item.route, heldCents: item.heldCents, reason },
-        'alert: the devolução from suspense was not made; the money stays in suspense',
+        'alert: the devolução from suspense was not made; the money stays in suspense and the item is open again',
       );
     }
     const settled = { action: 'refund', refund: { status: outcome, reason } };
+    // A failed devolução did not resolve the item: its money is still held, so it is open again.
     await tx`
       update reconciliation_items
-      set resolution = ${tx.json(settled)}, held_amount = ${outcome === 'approved' ? 0 : item.heldCents}
+      set resolution = ${tx.json(settled)}, held_amount = ${outcome === 'approved' ? 0 : item.heldCents},
+          status = ${outcome === 'approved' ? 'resolved' : 'open'}, resolved_at = case when ${outcome} = 'approved' then resolved_at end
       where id = ${itemId}`;
     return true;
   }) as Promise<boolean>;

@@ -3,7 +3,9 @@
 // sent, listed and fetched like any other); `refund` returns it to the payer by a devolução (natureza
 // ORIGINAL) from suspense, made by its own workflow (suspense-refund.contract.ts); `dismiss` closes an
 // item that holds no money. An item is resolved once, in one PostgreSQL transaction holding its row:
-// the same resolution again answers the item as it is, another is a conflict.
+// the same resolution again answers the item as it is, another is a conflict. A devolução from
+// suspense the route did not make leaves the item open with its money held: it can still be credited,
+// not refunded again.
 import { createHash } from 'node:crypto';
 import type { TxSql } from '../db/database.js';
 import { operationRefused } from '../domain/refusal.js';
@@ -92,6 +94,11 @@ export async function resolveItem(deps: ResolveDeps, itemId: string, request: Re
       return answer(await markResolved(tx, item, { action: 'dismiss', note: request.note }));
     }
     if (item.heldCents === 0) throw new ResolutionConflict('conflict', 'O item não retém dinheiro: só pode ser resolvido com dismiss');
+    if (request.action === 'refund' && item.resolution?.action === 'refund') {
+      // The devolução is asked by the item's id, which the route already holds as not made.
+      const reason = item.resolution.refund.reason ?? 'não realizada';
+      throw new ResolutionConflict('conflict', `A devolução ao pagador não foi realizada (${reason}): resolva o item com credit`);
+    }
     if (request.action === 'refund') {
       checkRefundable(deps, item.route);
       return answer(await markResolved(tx, item, PENDING_REFUND));

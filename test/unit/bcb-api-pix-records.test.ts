@@ -217,13 +217,23 @@ describe('received: GET /pix?inicio&fim', () => {
       id: 'auto1',
       rtrId: 'D09089356203101050040abcdefghijn',
       valor: '1.00',
-      natureza: 'MED_PIX_AUTOMATICO',
+      natureza: 'MED_DESCONHECIDA' as 'MED_FRAUDE',
       horario: {},
       status: 'DEVOLVIDO',
     });
     const failure = await pagesOf(recordsOf().received(window.from, window.to)).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(PspUnavailable);
-    expect((failure as Error).message).toContain(`Pix ${endToEndId} devolução auto1: natureza MED_PIX_AUTOMATICO`);
+    expect((failure as Error).message).toContain(`Pix ${endToEndId} devolução auto1: natureza MED_DESCONHECIDA`);
+  });
+
+  it('reads a devolução of the MED of Pix Automático (MED_PIX_AUTOMATICO), a nature of the standard', async () => {
+    const window = newWindow();
+    const { endToEndId } = psp.lists.receiveUnasked({ amountCents: 1_000, at: at(window, 5) });
+    psp.addDevolucao(endToEndId, { id: 'auto2', amountCents: 400, natureza: 'MED_PIX_AUTOMATICO' });
+    const [[record]] = (await pagesOf(recordsOf().received(window.from, window.to))) as [[any]];
+    expect(record.refunds).toEqual([
+      expect.objectContaining({ id: 'auto2', amountCents: 400, nature: 'MED_PIX_AUTOMATICO', status: 'DEVOLVIDO' }),
+    ]);
   });
 
   it('reads a seeded window the same every time', async () => {

@@ -337,10 +337,12 @@ describe('charges on /cob', () => {
     psp.addDevolucao(endToEndId, { id: 'D1', amountCents: 1_000, natureza: 'ORIGINAL' });
     psp.addDevolucao(endToEndId, { id: 'MED1', amountCents: 2_345, natureza: 'MED_FRAUDE' });
     psp.addDevolucao(endToEndId, { id: 'MED2', amountCents: 100, natureza: 'MED_OPERACIONAL' });
+    psp.addDevolucao(endToEndId, { id: 'MED3', amountCents: 50, natureza: 'MED_PIX_AUTOMATICO' });
     const returns = await route.medReturns(endToEndId);
     expect(returns.map(({ returnedAt: _r, ...rest }) => rest)).toEqual([
       { id: 'MED1', nature: 'MED_FRAUDE', amountCents: 2_345 },
       { id: 'MED2', nature: 'MED_OPERACIONAL', amountCents: 100 },
+      { id: 'MED3', nature: 'MED_PIX_AUTOMATICO', amountCents: 50 },
     ]);
     expect(returns[0]!.returnedAt).toBeInstanceOf(Date);
   });

@@ -153,6 +153,9 @@ describe('a devolução of a received Pix', () => {
     const med = devolucao({ id: 'MED1', nature: 'MED_FRAUDE' });
     expect(kindAndAction(judgeRefund(med, context({ refund: null })))).toBe('med_unrecorded/record_med');
     expect(kindAndAction(judgeRefund({ ...med, nature: 'MED_OPERACIONAL' }, context({ refund: null })))).toBe('med_unrecorded/record_med');
+    expect(kindAndAction(judgeRefund({ ...med, nature: 'MED_PIX_AUTOMATICO' }, context({ refund: null })))).toBe(
+      'med_unrecorded/record_med',
+    );
     expect(judgeRefund(med, context({ refund: null, medRecorded: true })).verdict).toBe('matched');
     expect(judgeRefund({ ...med, status: 'EM_PROCESSAMENTO' }, context({ refund: null })).verdict).toBe('matched');
   });

@@ -5,11 +5,10 @@ import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
 import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
-import { ApiError, invalidRequest, notFound, operationRefused } from '../../http/errors.js';
+import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { statementWindow } from '../../ledger/statement-schema.js';
 import { instant } from '../../http/request-schema.js';
-import { routeNames, routeRecords } from '../../pix-routes/registry.js';
-import { RouteRefused } from '../../pix-routes/types.js';
+import { routeNames } from '../../pix-routes/registry.js';
 import { findRun, listRuns, runItems } from '../../reconciliation/repository.js';
 import { ItemSchema, RunSchema, RunWithItemsSchema, serializeItem, serializeRun } from '../../reconciliation/schema.js';
 import { startReconciliation, startSuspenseRefund } from '../../reconciliation/workflow-client.js';
@@ -61,19 +60,10 @@ function resolutionOf(body: Static<typeof ResolveBody>): ResolutionRequest {
   return { action: 'refund' };
 }
 
-/**
- * The route names this engine knows; any other is a 400 naming the field, as for an account's route. A
- * route whose records cannot be read is refused (422) before a run starts.
- */
+/** The route names this engine knows; any other is a 400 naming the field, as for an account's route. */
 function knownRoute(deps: Deps, route: string): string {
   const names = routeNames(deps.config);
   if (!names.includes(route)) throw invalidRequest(`route deve ser uma rota configurada (${names.join(', ')})`, '/route');
-  try {
-    routeRecords(deps, route);
-  } catch (err) {
-    if (err instanceof RouteRefused) throw operationRefused(`A rota ${route} ainda não lista seus registros: não pode ser conciliada`);
-    throw err;
-  }
   return route;
 }
 
@@ -124,7 +114,7 @@ export const RECONCILIATION_ROUTES: AdminRoute[] = [
     request: { body: RunBody },
     response: RunWithItemsSchema,
     successStatuses: [202],
-    errors: [OPERATION_REFUSED, { status: 503, code: 'internal_error' }],
+    errors: [{ status: 503, code: 'internal_error' }],
     handler: start,
   },
   {

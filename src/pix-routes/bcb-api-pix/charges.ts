@@ -17,6 +17,7 @@ import {
   type RouteMedReturn,
   type RoutePayer,
 } from '../types.js';
+import { MED_REFUND_NATURES } from '../route-records.js';
 import type { components } from './api-pix.js';
 import { centsOfPspAmount, pspAmount } from './amounts.js';
 import { answerOf, PspRouteSide, type PspAnswer } from './client.js';
@@ -33,7 +34,6 @@ type ReceivedPix = NonNullable<CobCompleta['pix']>[number];
 type CobKind = 'cob' | 'cobv';
 const kindOf = (due: unknown): CobKind => (due ? 'cobv' : 'cob');
 
-const MED_NATURES = ['MED_OPERACIONAL', 'MED_FRAUDE'];
 const DESCRIPTION_LIMIT = 140;
 const NAME_LIMIT = 200;
 
@@ -112,7 +112,7 @@ export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implem
     );
     if (!answer.ok) throw answer.rejected;
     return (answer.data.devolucoes ?? [])
-      .filter((devolucao) => devolucao.status === 'DEVOLVIDO' && MED_NATURES.includes(devolucao.natureza ?? ''))
+      .filter((devolucao) => devolucao.status === 'DEVOLVIDO' && MED_REFUND_NATURES.includes(devolucao.natureza ?? ''))
       .map((devolucao) => ({
         id: devolucao.id,
         nature: devolucao.natureza!,

@@ -1,11 +1,13 @@
-// The PSP's names for the engine's operations: a charge's `txid`, a transfer's `idEnvio` and a refund's
-// devolução `id` are the engine's id without its `_` (27 letters and digits: inside the standard's
-// 26–35 for a txid and 1–35 for a devolução id, and Efí's 1–35 for an idEnvio). Deriving them lets a
+// The PSP's names for the engine's operations: a charge's `txid`, a transfer's `idEnvio` and a
+// devolução's `id` (a refund's, or a reconciliation item's devolução from suspense) are the engine's id
+// without its `_` (27 letters and digits: inside the standard's 26–35 for a txid and 1–35 for a
+// devolução id, and Efí's 1–35 for an idEnvio). Deriving them lets a
 // PSP webhook name the workflow to wake without a lookup.
 
 const CHARGE_ID = /^txn_([0-9a-f]{24})$/;
 const TRANSFER_ID = /^out_([0-9a-f]{24})$/;
-const REFUND_ID = /^rfd_([0-9a-f]{24})$/;
+/** A refund (rfd_), or a reconciliation item (rci_) whose money in suspense is returned. */
+const REFUND_ID = /^(?:rfd|rci)_([0-9a-f]{24})$/;
 
 function withoutUnderscore(id: string, shape: RegExp): string {
   const match = shape.exec(id);

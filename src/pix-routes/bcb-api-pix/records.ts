@@ -25,7 +25,13 @@ interface EfiEnvios {
 }
 
 const MOST_PER_PAGE = 1000;
-const REFUND_NATURES: readonly string[] = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE'] satisfies RouteRefundRecord['nature'][];
+const REFUND_NATURES: readonly string[] = [
+  'ORIGINAL',
+  'RETIRADA',
+  'MED_OPERACIONAL',
+  'MED_FRAUDE',
+  'MED_PIX_AUTOMATICO',
+] satisfies RouteRefundRecord['nature'][];
 const REFUND_STATUSES: readonly string[] = ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'] satisfies RouteRefundRecord['status'][];
 const SENT_STATUSES: readonly string[] = ['EM_PROCESSAMENTO', 'REALIZADO', 'NAO_REALIZADO'] satisfies RouteSentRecord['status'][];
 
