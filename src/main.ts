@@ -24,6 +24,7 @@ import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { createWorker } from './worker.js';
 import { ensureReconcileSchedules } from './reconciliation/schedules.js';
 import { startTracing } from './tracing/provider.js';
+import { configureCheckoutOrigin } from './checkout/url.js';
 
 type Role = 'all' | 'api' | 'worker' | 'migrate';
 const ROLES: Role[] = ['all', 'api', 'worker', 'migrate'];
@@ -174,6 +175,7 @@ async function main() {
     process.stderr.write(`configuration error: ${(err as Error).message}\n`);
     process.exit(2);
   }
+  configureCheckoutOrigin(config);
   const log = createLogger(config.logLevel);
   for (const warning of config.warnings) log.warn(warning);
   // A promise nobody awaited must still leave a structured line for the operator, not only Node's stderr dump.
