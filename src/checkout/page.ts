@@ -69,7 +69,7 @@ copy.textContent='Código copiado';copied.textContent='Código Pix copiado';
 setTimeout(()=>{copy.textContent='Copiar código Pix';copied.textContent=''},3000)})}
 let wait=1000;
 const poll=async()=>{if(state!=='pending')return;
-try{const r=await fetch(base+'/status',{cache:'no-store'});if(r.ok){show(await r.json());wait=1000}else wait=Math.min(wait*2,30000)}
+try{const r=await fetch(base+'/status',{cache:'no-store'});if(r.ok){show((await r.json()).data);wait=1000}else wait=Math.min(wait*2,30000)}
 catch{wait=Math.min(wait*2,30000)}
 setTimeout(poll,wait)};
 setInterval(tick,1000);setTimeout(poll,wait);
