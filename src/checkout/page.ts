@@ -19,7 +19,7 @@ export function formatTimeLeft(seconds: number): string {
   const hours = Math.floor((s % 86400) / 3600);
   const minutes = Math.floor((s % 3600) / 60);
   const pad = (n: number) => String(n).padStart(2, '0');
-  if (days > 0) return `${days} ${days === 1 ? 'dia' : 'dias'} e ${hours} h`;
+  if (days > 0) return `${days} ${days === 1 ? 'dia' : 'dias'}${hours > 0 ? ` e ${hours} h` : ''}`;
   if (hours > 0) return `${hours} h ${pad(minutes)} min`;
   return `${pad(minutes)}:${pad(s % 60)}`;
 }
@@ -39,7 +39,7 @@ h1{font-size:1.25rem;margin:0 0 .25rem;overflow-wrap:anywhere}
 .status[data-state=expired],.status[data-state=failed],.status[data-state=refunded]{background:#fde8e8;color:#8a1414}
 .qr{display:block;width:100%;max-width:264px;height:auto;margin:0 auto;image-rendering:pixelated}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
-textarea{width:100%;font:.8125rem/1.4 ui-monospace,Menlo,Consolas,monospace;padding:.5rem;border:1px solid #767676;border-radius:6px;resize:none;color:#1b1b1b;background:#fff;overflow-wrap:anywhere}
+textarea{width:100%;word-break:break-all;font:.8125rem/1.4 ui-monospace,Menlo,Consolas,monospace;padding:.5rem;border:1px solid #767676;border-radius:6px;resize:none;color:#1b1b1b;background:#fff;overflow-wrap:anywhere}
 button{width:100%;margin-top:.5rem;padding:.75rem;font:inherit;font-weight:600;color:#fff;background:#0b57d0;border:0;border-radius:8px;cursor:pointer}
 button:hover{background:#0842a0}
 :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
@@ -57,11 +57,11 @@ const base=location.pathname.replace(/\\/+$/,'');
 const status=$('status'),pay=$('pay'),left=$('left'),copy=$('copy'),code=$('code'),copied=$('copied');
 const pad=(n)=>String(n).padStart(2,'0');
 const fmt=(s)=>{s=Math.max(0,Math.floor(s));const d=Math.floor(s/86400),h=Math.floor(s%86400/3600),m=Math.floor(s%3600/60);
-return d>0?d+' '+(d===1?'dia':'dias')+' e '+h+' h':h>0?h+' h '+pad(m)+' min':pad(m)+':'+pad(s%60)};
+return d>0?d+' '+(d===1?'dia':'dias')+(h>0?' e '+h+' h':''):h>0?h+' h '+pad(m)+' min':pad(m)+':'+pad(s%60)};
 let end=performance.now()+Number(left.dataset.seconds)*1000,state=status.dataset.state;
 const tick=()=>{if(state==='pending')$('left-value').textContent=fmt((end-performance.now())/1000)};
 const show=(s)=>{if(s.state!==state){state=s.state;status.dataset.state=s.state;status.textContent=s.message;
-if(state!=='pending'){pay.hidden=true;left.hidden=true}}
+if(state!=='pending'){pay.hidden=true;left.hidden=true}if(state==='paid')$('amount-label').textContent='Valor pago'}
 if(state==='pending'){end=performance.now()+s.secondsLeft*1000;if(s.ready&&!code)location.reload()}};
 if(copy&&code){copy.hidden=false;copy.addEventListener('click',async()=>{
 try{await navigator.clipboard.writeText(code.value)}catch{code.select();document.execCommand('copy')}
@@ -95,6 +95,9 @@ ${body}
 `;
 }
 
+/** Enough rows to show the whole code on a phone (about 32 monospace characters a line at 375 pixels). */
+const codeRows = (code: string) => Math.min(12, Math.max(3, Math.ceil(code.length / 32)));
+
 function paymentSection(view: CheckoutView, token: string): string {
   if (view.copyPaste === null || view.qrPngBase64 === null) {
     return '<p id="pay">Gerando o código Pix… esta página se atualiza sozinha.</p>';
@@ -103,7 +106,7 @@ function paymentSection(view: CheckoutView, token: string): string {
 <h2 id="pay-title" class="sr">Pagar com Pix</h2>
 <img class="qr" src="/pay/${token}/qr.png" width="264" height="264" alt="QR code Pix de ${formatReais(view.amountCents)}: abra o aplicativo do seu banco e escaneie">
 <label for="code">Pix copia e cola</label>
-<textarea id="code" rows="4" readonly spellcheck="false">${escapeHtml(view.copyPaste)}</textarea>
+<textarea id="code" rows="${codeRows(view.copyPaste)}" readonly spellcheck="false">${escapeHtml(view.copyPaste)}</textarea>
 <button id="copy" type="button" hidden>Copiar código Pix</button>
 <p id="copied" class="sr" role="status" aria-live="polite"></p>
 </section>`;
@@ -117,7 +120,7 @@ export function checkoutPage(view: CheckoutView, token: string, nonce: string, n
   const body = `<div class="card">
 <h1>${escapeHtml(view.merchantName)}</h1>
 ${view.description ? `<p class="desc">${escapeHtml(view.description)}</p>` : ''}
-<p class="label">${amountLabel}</p>
+<p id="amount-label" class="label">${amountLabel}</p>
 <p class="amount">${formatReais(view.amountCents)}</p>
 ${view.dueDate !== null ? `<p class="due">Vencimento: ${brazilianDate(view.dueDate)}</p>` : ''}
 <p id="status" class="status" role="status" aria-live="polite" data-state="${view.state}">${STATE_MESSAGE[view.state]}</p>
