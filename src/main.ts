@@ -25,6 +25,7 @@ import { createWorker } from './worker.js';
 import { ensureReconcileSchedules } from './reconciliation/schedules.js';
 import { startTracing } from './tracing/provider.js';
 import { configureCheckoutOrigin } from './checkout/url.js';
+import { endStatusStreams } from './checkout/live.js';
 
 type Role = 'all' | 'api' | 'worker' | 'migrate';
 const ROLES: Role[] = ['all', 'api', 'worker', 'migrate'];
@@ -114,7 +115,10 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
     if (role === 'all' || role === 'api') {
       const api = createHttpServer(createApiApp(deps), log, config.listener);
       const apiPort = await listen(api, config.port, config.host);
-      cleanups.push(() => closeServer(api));
+      cleanups.push(() => {
+        endStatusStreams(deps);
+        return closeServer(api);
+      });
       const admin = createHttpServer(createAdminApp(deps, { keys: payloadKeys.keys, uiSecret: codecUiSecret }), log, config.listener);
       const adminPort = await listen(admin, config.adminPort, config.adminHost);
       cleanups.push(() => closeServer(admin));

@@ -1,8 +1,7 @@
 // The payer's page as one HTML document in Brazilian Portuguese: inline CSS and script (both under
 // the response's CSP nonce), the QR image from the same origin. Everything is rendered on the server,
 // so the page reads the same without JavaScript (a <noscript> refresh keeps the status current); the
-// script only adds the copy button, the running countdown and the live status (polling of
-// /pay/{token}/status).
+// script only adds the copy button, the running countdown and the live status.
 import { formatReais } from '../domain/money.js';
 import { secondsLeft, STATE_MESSAGE, type CheckoutView } from './view.js';
 
@@ -50,7 +49,8 @@ button:hover{background:#0842a0}
 @media (min-width:768px){main{padding:3rem 1rem}}
 `;
 
-// The script: copy button, countdown, and polling until the state is final. `left` mirrors formatTimeLeft.
+// The script: copy button, countdown, and the live status until it is final: server-sent events
+// (/pay/{token}/events), or polling of /pay/{token}/status where the stream cannot be had. `fmt` mirrors formatTimeLeft.
 const SCRIPT = `(()=>{
 const $=(id)=>document.getElementById(id);
 const base=location.pathname.replace(/\\/+$/,'');
@@ -72,7 +72,10 @@ const poll=async()=>{if(state!=='pending')return;
 try{const r=await fetch(base+'/status',{cache:'no-store'});if(r.ok){show((await r.json()).data);wait=1000}else wait=Math.min(wait*2,30000)}
 catch{wait=Math.min(wait*2,30000)}
 setTimeout(poll,wait)};
-setInterval(tick,1000);setTimeout(poll,wait);
+const live=()=>{const es=new EventSource(base+'/events');
+es.onmessage=(e)=>{show(JSON.parse(e.data));if(state!=='pending')es.close()};
+es.onerror=()=>{if(es.readyState===2)setTimeout(poll,wait)}};
+setInterval(tick,1000);if(state==='pending'){if(window.EventSource)live();else setTimeout(poll,wait)}
 })();`;
 
 function shell(nonce: string, title: string, body: string, head = ''): string {

@@ -1,7 +1,8 @@
 // The payer's page, outside /v1 and without authentication; the per-IP protection of the public
 // routes applies (src/api/public-limit.ts):
 //   GET /pay/{token}          the page (HTML, 200 for a known token whatever its state, else a 404 page)
-//   GET /pay/{token}/status   the small JSON the page polls for its live status
+//   GET /pay/{token}/status   the small JSON of its live status, for polling
+//   GET /pay/{token}/events   the same status as server-sent events, one event per change (live.ts)
 //   GET /pay/{token}/qr.png   the QR image, while the charge can be paid
 // Each is given a way to find the view of a token, so a recurrence's authorization page is the same
 // router over another lookup.
@@ -15,7 +16,8 @@ import { checkoutHeaders, newNonce } from './headers.js';
 import { checkoutPage, messagePage } from './page.js';
 import { findChargeView } from './repository.js';
 import { isCheckoutTokenShape } from './token.js';
-import { statusOf, type CheckoutView } from './view.js';
+import { viewStatus, type CheckoutView } from './view.js';
+import { statusStream, statusWatcher } from './live.js';
 
 export type FindCheckoutView = (token: string) => Promise<CheckoutView | null>;
 
@@ -31,6 +33,7 @@ export function checkoutRouter(deps: Deps, find: FindCheckoutView = (token) => f
   const router = new Router({ prefix: '/pay' });
   const limiter = publicLimiter(deps);
   const ancestors = deps.config.checkoutFrameAncestors;
+  const watcher = statusWatcher(deps);
   const lookUp = (token: string) => (isCheckoutTokenShape(token) ? find(token) : Promise.resolve(null));
 
   router.get('/:token', async (ctx) => {
@@ -58,7 +61,20 @@ export function checkoutRouter(deps: Deps, find: FindCheckoutView = (token) => f
     limiter.take(ctx.ip);
     const view = await lookUp(ctx.params.token!);
     if (!view) throw notFound('Cobrança não encontrada');
-    ok(ctx, statusOf(view));
+    ok(ctx, viewStatus(view));
+  });
+
+  router.get('/:token/events', async (ctx) => {
+    ctx.state.route = 'GET /pay/{token}/events';
+    ctx.set(checkoutHeaders(ancestors, null));
+    limiter.take(ctx.ip);
+    const token = ctx.params.token!;
+    const view = await lookUp(token);
+    if (!view) throw notFound('Cobrança não encontrada');
+    // Not kept alive once the stream ends: a final status or a shutdown closes the connection.
+    ctx.set({ 'X-Accel-Buffering': 'no', Connection: 'close' });
+    ctx.type = 'text/event-stream';
+    ctx.body = statusStream(watcher, token, viewStatus(view));
   });
 
   router.get('/:token/qr.png', async (ctx) => {

@@ -22,7 +22,7 @@ export interface CheckoutView {
   state: CheckoutState;
 }
 
-const STATE_OF_STATUS: Record<TransactionRow['status'], CheckoutState> = {
+export const STATE_OF_STATUS: Record<TransactionRow['status'], CheckoutState> = {
   pending: 'pending',
   approved: 'paid',
   cancelled: 'expired',
@@ -68,12 +68,17 @@ export const STATE_MESSAGE: Record<CheckoutState, string> = {
   failed: 'Cobrança indisponível',
 };
 
-export const secondsLeft = (view: CheckoutView, now: Date): number =>
-  view.state === 'pending' ? Math.max(0, Math.floor((view.expiresAt.getTime() - now.getTime()) / 1000)) : 0;
+type Timed = Pick<CheckoutView, 'state' | 'expiresAt'>;
 
-export const statusOf = (view: CheckoutView, now = new Date()): CheckoutStatus => ({
-  state: view.state,
-  message: STATE_MESSAGE[view.state],
-  secondsLeft: secondsLeft(view, now),
-  ready: view.copyPaste !== null,
+export const secondsLeft = ({ state, expiresAt }: Timed, now: Date): number =>
+  state === 'pending' ? Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)) : 0;
+
+/** The status of a page's charge: its state and validity, and whether its code exists yet. */
+export const statusOf = (charge: Timed & { ready: boolean }, now = new Date()): CheckoutStatus => ({
+  state: charge.state,
+  message: STATE_MESSAGE[charge.state],
+  secondsLeft: secondsLeft(charge, now),
+  ready: charge.ready,
 });
+
+export const viewStatus = (view: CheckoutView, now = new Date()): CheckoutStatus => statusOf({ ...view, ready: view.copyPaste !== null }, now);

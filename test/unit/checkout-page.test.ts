@@ -6,7 +6,7 @@ import { checkoutHeaders } from '../../src/checkout/headers.js';
 import { checkoutPage, formatTimeLeft, messagePage } from '../../src/checkout/page.js';
 import { isCheckoutTokenShape, newCheckoutToken } from '../../src/checkout/token.js';
 import { checkoutOrigin } from '../../src/checkout/url.js';
-import { statusOf, type CheckoutView } from '../../src/checkout/view.js';
+import { viewStatus, type CheckoutView } from '../../src/checkout/view.js';
 
 const NOW = new Date('2026-11-27T12:00:00Z');
 const view = (overrides: Partial<CheckoutView> = {}): CheckoutView => ({
@@ -72,8 +72,8 @@ describe('the payer page HTML', () => {
   });
 
   it('answers a status the page polls, with no time left once final', () => {
-    expect(statusOf(view(), NOW)).toEqual({ state: 'pending', message: 'Aguardando pagamento', secondsLeft: 899, ready: true });
-    expect(statusOf(view({ state: 'paid' }), NOW)).toEqual({ state: 'paid', message: 'Pagamento confirmado', secondsLeft: 0, ready: true });
+    expect(viewStatus(view(), NOW)).toEqual({ state: 'pending', message: 'Aguardando pagamento', secondsLeft: 899, ready: true });
+    expect(viewStatus(view({ state: 'paid' }), NOW)).toEqual({ state: 'paid', message: 'Pagamento confirmado', secondsLeft: 0, ready: true });
   });
 
   it('renders a message page in the same look', () => {
