@@ -81,4 +81,5 @@ export const statusOf = (charge: Timed & { ready: boolean }, now = new Date()): 
   ready: charge.ready,
 });
 
-export const viewStatus = (view: CheckoutView, now = new Date()): CheckoutStatus => statusOf({ ...view, ready: view.copyPaste !== null }, now);
+export const viewStatus = (view: CheckoutView, now = new Date()): CheckoutStatus =>
+  statusOf({ ...view, ready: view.copyPaste !== null }, now);
