@@ -9,7 +9,7 @@
 //   1. in headless Chromium (Debian's chromium, playwright-core): the page's bytes and requests until
 //      it is shown, its first contentful paint, and the time from the charge's approval to the page
 //      saying "Pagamento confirmado";
-//   2. per live-status mode, pages are opened in steps (a worker thread: bench/checkout-pages.ts),
+//   2. per live-status mode, pages are opened in steps (a worker thread: bench/checkout-pages.mjs),
 //      and after 5 s at each step 300 sequential GET /healthz measure the p99; it stops at the
 //      first step over 100 ms. The load generator shares the machine's cores with the engine.
 import { Agent } from 'node:http';
@@ -19,7 +19,19 @@ import type { Response } from 'playwright-core';
 import { launchBrowser } from '../test/helpers/browser.js';
 import { startEngine } from './engine.js';
 import { jsonCalls, printTable, quantile } from './measure.js';
-import type { LiveMode, PagesInput, PagesReport } from './checkout-pages.js';
+
+type LiveMode = 'poll' | 'sse';
+/** What bench/checkout-pages.mjs is given, and answers after each change of the number of open pages. */
+interface PagesInput {
+  port: number;
+  tokens: string[];
+  mode: LiveMode;
+}
+interface PagesReport {
+  open: number;
+  answers: number;
+  errors: number;
+}
 
 const ARG = process.argv[2];
 const MODES: LiveMode[] = ARG === 'poll' || ARG === 'sse' ? [ARG] : ['poll', 'sse'];
@@ -86,7 +98,9 @@ async function browserFigures(port: number, adminPort: number, admin: Record<str
 }
 
 async function capacity(port: number, tokens: string[], mode: LiveMode) {
-  const worker = new Worker(new URL('./checkout-pages.ts', import.meta.url), { workerData: { port, tokens, mode } satisfies PagesInput });
+  const worker = new Worker(new URL('./checkout-pages.mjs', import.meta.url), {
+    workerData: { port, tokens, mode } satisfies PagesInput,
+  });
   const report = (pages: number) =>
     new Promise<PagesReport>((resolve) => {
       worker.once('message', resolve);

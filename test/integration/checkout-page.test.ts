@@ -59,6 +59,33 @@ describe('the payer page in headless Chromium', () => {
     return Date.now();
   }
 
+  /** Visible text whose contrast with its background is under 4.5:1 (WCAG AA), as `text (ratio)`. */
+  const lowContrast = (page: Page) =>
+    page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const view = (globalThis as any).window;
+      const rgb = (text: string) => (text.match(/[\d.]+/g) ?? []).map(Number);
+      const luminance = ([r, g, b]: number[]) => {
+        const linear = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!);
+      };
+      const background = (element: any): number[] => {
+        for (let e = element; e; e = e.parentElement) {
+          const color = rgb(view.getComputedStyle(e).backgroundColor);
+          if (color.length === 3 || color[3] !== 0) return color.slice(0, 3);
+        }
+        return [255, 255, 255];
+      };
+      const low: string[] = [];
+      for (const element of doc.querySelectorAll('h1, h2, p, label, button, textarea, span')) {
+        if (!element.textContent.trim() || element.offsetParent === null || element.classList.contains('sr')) continue;
+        const [a, b] = [luminance(rgb(view.getComputedStyle(element).color)), luminance(background(element))];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < 4.5) low.push(`${element.textContent.trim().slice(0, 30)} (${ratio.toFixed(2)})`);
+      }
+      return low;
+    });
+
   const isLiveStatus = (url: string) => /\/(events|status)$/.test(url);
 
   async function open(url: string, width: number): Promise<Opened> {
@@ -122,7 +149,10 @@ describe('the payer page in headless Chromium', () => {
     const qr = await page.locator('img.qr').screenshot();
     expect(decodeQrPngBase64(qr.toString('base64'))).toBe(charge.pix.copyPaste);
 
-    await page.click('#copy');
+    expect(await lowContrast(page)).toEqual([]);
+    // By keyboard: the button takes the focus and Enter copies.
+    await page.focus('#copy');
+    await page.keyboard.press('Enter');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(charge.pix.copyPaste);
     await expect(page.textContent('#copy')).resolves.toBe('Código copiado');
 
@@ -143,6 +173,7 @@ describe('the payer page in headless Chromium', () => {
     const flipMs = flippedAt - Date.parse(approved.approvedAt);
     expect(flipMs).toBeLessThan(2000);
     expect(await page.isHidden('#pay')).toBe(true);
+    expect(await lowContrast(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'paid-1280.png'), fullPage: true });
     await page.setViewportSize({ width: 375, height: 900 });
     await page.screenshot({ path: join(ARTIFACTS, 'paid-375.png'), fullPage: true });
@@ -192,6 +223,7 @@ describe('the payer page in headless Chromium', () => {
     expect(flipMs).toBeLessThan(2000);
     console.log(JSON.stringify({ checkoutPage: { expiredFlipMs: flipMs } }));
     expect(await page.isHidden('#pay')).toBe(true);
+    expect(await lowContrast(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'expired-375.png'), fullPage: true });
     await page.close();
 

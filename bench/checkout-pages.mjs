@@ -6,31 +6,22 @@
 import { Agent, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-export type LiveMode = 'poll' | 'sse';
-export interface PagesInput {
-  port: number;
-  tokens: string[];
-  mode: LiveMode;
-}
-/** Messages in: the number of pages to hold open. Out: the counters after each change. */
-export interface PagesReport {
-  open: number;
-  answers: number;
-  errors: number;
-}
+// Messages in: the number of pages to hold open. Out: {open, answers, errors} after each change.
+// Plain JavaScript: a worker thread's entry is not run through tsx.
 
-const { port, tokens, mode } = workerData as PagesInput;
+const { port, tokens, mode } = workerData;
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 const POLL_MS = 1000;
 let answers = 0;
 let errors = 0;
-const pages: Array<() => void> = [];
+/** Each open page's close. */
+const pages = [];
 
-const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+const addressOf = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
-function pollingPage(i: number): () => void {
+function pollingPage(i) {
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer;
   const ask = () => {
     if (stopped) return;
     const req = request(
@@ -58,7 +49,7 @@ function pollingPage(i: number): () => void {
   };
 }
 
-function streamingPage(i: number): () => void {
+function streamingPage(i) {
   const req = request({
     host: '127.0.0.1',
     port,
@@ -76,9 +67,8 @@ function streamingPage(i: number): () => void {
   return () => req.destroy();
 }
 
-parentPort!.on('message', (wanted: number) => {
+parentPort.on('message', (wanted) => {
   while (pages.length < wanted) pages.push((mode === 'poll' ? pollingPage : streamingPage)(pages.length));
-  while (pages.length > wanted) pages.pop()!();
-  const report: PagesReport = { open: pages.length, answers, errors };
-  parentPort!.postMessage(report);
+  while (pages.length > wanted) pages.pop()();
+  parentPort.postMessage({ open: pages.length, answers, errors });
 });
