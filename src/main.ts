@@ -24,8 +24,8 @@ import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { createWorker } from './worker.js';
 import { ensureReconcileSchedules } from './reconciliation/schedules.js';
 import { startTracing } from './tracing/provider.js';
-import { configureCheckoutOrigin } from './checkout/url.js';
-import { endStatusStreams } from './checkout/live.js';
+import { configureCheckoutOrigin } from './domain/checkout-url.js';
+import { endStatusStreams } from './api/checkout/live.js';
 
 type Role = 'all' | 'api' | 'worker' | 'migrate';
 const ROLES: Role[] = ['all', 'api', 'worker', 'migrate'];

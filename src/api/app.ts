@@ -10,7 +10,7 @@ import { guard } from './guard.js';
 import { ROUTES } from './routes/index.js';
 import { validateRequest } from '../routing/validate-request.js';
 import { mcpRouter } from '../mcp/http.js';
-import { checkoutRouter } from '../checkout/routes.js';
+import { checkoutRouter } from './checkout/routes.js';
 
 export function createApiApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
@@ -41,7 +41,7 @@ export function createApiApp(deps: Deps): Koa {
   app.use(health.routes());
   // The read-only MCP server (Streamable HTTP) at /mcp, outside /v1; same keys, permissions and quota.
   app.use(mcpRouter(deps, ROUTES, body).routes());
-  // The payer's page at /pay/{token}, outside /v1 (src/checkout/routes.ts).
+  // The payer's page at /pay/{token}, outside /v1 (src/api/checkout/routes.ts).
   app.use(checkoutRouter(deps).routes());
   app.use(v1.routes());
   // Last: a path some router above matched, asked with a method none of them serves.

@@ -2,7 +2,7 @@
 // activity retried by Temporal does its work once: persist, open at the route, ask the route, and
 // settle (status change, ledger posting and event in one PostgreSQL transaction). Each answers its
 // workflow the charge as the workflow knows it (ChargeTransactionState), read from the row.
-import { newCheckoutToken } from '../checkout/token.js';
+import { newCheckoutToken } from '../domain/checkout-token.js';
 import type { Sql, TxSql } from '../db/database.js';
 import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';

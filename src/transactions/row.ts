@@ -56,7 +56,7 @@ export interface TransactionRow {
   feeRule: FeeRule | null;
   /** What the payer paid (set at approval; null on charges approved before it was recorded). */
   paidAmountCents: number | null;
-  /** A charge's payer's page token (src/checkout/token.ts); null on transfers and deposits. */
+  /** A charge's payer's page token (src/domain/checkout-token.ts); null on transfers and deposits. */
   checkoutToken: string | null;
   expiresAt: Date;
   approvedAt: Date | null;

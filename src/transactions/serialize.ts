@@ -5,7 +5,7 @@ import type { BillingValue, DueDateBilling, SplitShare } from '../../contracts/c
 import { saoPauloDate } from '../domain/calendar.js';
 import { amountDueOn } from '../domain/amount-due.js';
 import { isPastValidity } from '../domain/due-date-validity.js';
-import { checkoutUrlOf } from '../checkout/url.js';
+import { checkoutUrlOf } from '../domain/checkout-url.js';
 import type { StoredPayer, TransactionRow } from './row.js';
 import type { Transaction } from './schema.js';
 

@@ -2,11 +2,11 @@
 // the security headers and CHECKOUT_FRAME_ANCESTORS.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { checkoutHeaders } from '../../src/checkout/headers.js';
-import { checkoutPage, formatTimeLeft, messagePage } from '../../src/checkout/page.js';
-import { isCheckoutTokenShape, newCheckoutToken } from '../../src/checkout/token.js';
-import { checkoutOrigin } from '../../src/checkout/url.js';
-import { viewStatus, type CheckoutView } from '../../src/checkout/view.js';
+import { checkoutHeaders } from '../../src/api/checkout/headers.js';
+import { checkoutPage, formatTimeLeft, messagePage } from '../../src/api/checkout/page.js';
+import { isCheckoutTokenShape, newCheckoutToken } from '../../src/domain/checkout-token.js';
+import { checkoutOrigin } from '../../src/domain/checkout-url.js';
+import { viewStatus, type CheckoutView } from '../../src/api/checkout/view.js';
 
 const NOW = new Date('2026-11-27T12:00:00Z');
 const view = (overrides: Partial<CheckoutView> = {}): CheckoutView => ({
@@ -73,7 +73,12 @@ describe('the payer page HTML', () => {
 
   it('answers a status the page polls, with no time left once final', () => {
     expect(viewStatus(view(), NOW)).toEqual({ state: 'pending', message: 'Aguardando pagamento', secondsLeft: 899, ready: true });
-    expect(viewStatus(view({ state: 'paid' }), NOW)).toEqual({ state: 'paid', message: 'Pagamento confirmado', secondsLeft: 0, ready: true });
+    expect(viewStatus(view({ state: 'paid' }), NOW)).toEqual({
+      state: 'paid',
+      message: 'Pagamento confirmado',
+      secondsLeft: 0,
+      ready: true,
+    });
   });
 
   it('renders a message page in the same look', () => {

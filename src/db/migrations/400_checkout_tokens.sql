@@ -1,5 +1,5 @@
 -- The payer's page (issue 31, design/checkout-page.md): every charge has an unguessable token, the only
--- thing /pay/{token} is looked up by. Made when the charge is inserted (src/checkout/token.ts: 32
+-- thing /pay/{token} is looked up by. Made when the charge is inserted (src/domain/checkout-token.ts: 32
 -- random bytes, base64url) and never derived from the id. Charges created before this migration get
 -- one here: 32 bytes out of two version-4 UUIDs (PostgreSQL's strong random source, 244 random bits).
 -- Transfers and deposits have none.

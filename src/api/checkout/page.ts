@@ -2,7 +2,7 @@
 // the response's CSP nonce), the QR image from the same origin. Everything is rendered on the server,
 // so the page reads the same without JavaScript (a <noscript> refresh keeps the status current); the
 // script only adds the copy button, the running countdown and the live status.
-import { formatReais } from '../domain/money.js';
+import { formatReais } from '../../domain/money.js';
 import { secondsLeft, STATE_MESSAGE, type CheckoutView } from './view.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,6 +1,6 @@
 // The charge behind a payer's page token, with its merchant's name: the only read the page makes.
-import type { Sql } from '../db/database.js';
-import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js';
+import type { Sql } from '../../db/database.js';
+import { toTransactionRow, type RawTransactionRow } from '../../transactions/row.js';
 import { chargeView, type CheckoutView } from './view.js';
 
 export async function findChargeView(sql: Sql, token: string, now = new Date()): Promise<CheckoutView | null> {

@@ -2,15 +2,20 @@
 // configuration, set once at start (src/main.ts), so that every serialization of a transaction (API
 // answers, webhooks and events recorded by activities) shows the same address without each caller
 // carrying the configuration.
-import type { Config } from '../config/config.js';
+
+/** The settings the address depends on (PUBLIC_BASE_URL, PORT). */
+interface OriginSettings {
+  publicBaseUrl: string | null;
+  port: number;
+}
 
 let origin = 'http://localhost:3000';
 
-export function configureCheckoutOrigin(config: Pick<Config, 'publicBaseUrl' | 'port'>): void {
+export function configureCheckoutOrigin(config: OriginSettings): void {
   origin = checkoutOrigin(config);
 }
 
-export function checkoutOrigin(config: Pick<Config, 'publicBaseUrl' | 'port'>): string {
+export function checkoutOrigin(config: OriginSettings): string {
   // PUBLIC_BASE_URL may name the API's /v1 (src/openapi/paths.ts); the page is beside it.
   return config.publicBaseUrl === null ? `http://localhost:${config.port}` : config.publicBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
 }

@@ -1,10 +1,10 @@
 // What a payer's page shows, and nothing more: the merchant, the description, what to pay, the Pix
 // code and its QR, when it ends and where it stands. Built from a charge here; a recurrence's
 // authorization builds the same view from its own row. No payer data and no engine id go in.
-import { amountDueOn } from '../domain/amount-due.js';
-import { saoPauloDate } from '../domain/calendar.js';
-import { isPastValidity } from '../domain/due-date-validity.js';
-import type { TransactionRow } from '../transactions/row.js';
+import { amountDueOn } from '../../domain/amount-due.js';
+import { saoPauloDate } from '../../domain/calendar.js';
+import { isPastValidity } from '../../domain/due-date-validity.js';
+import type { TransactionRow } from '../../transactions/row.js';
 
 export type CheckoutState = 'pending' | 'paid' | 'expired' | 'refunded' | 'failed';
 

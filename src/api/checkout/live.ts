@@ -2,11 +2,11 @@
 // a second, the status of every token some page is watching (one query for all of them) and sends
 // each page its status when it changes. A page costs an open connection and a map entry, not a
 // request a second; a final status (paid, expired…) is sent and the stream ends.
-import { PassThrough } from 'node:stream';
-import type { Sql } from '../db/database.js';
-import type { Deps } from '../runtime/deps.js';
-import type { Logger } from '../runtime/log.js';
-import type { TransactionStatus } from '../transactions/row.js';
+import type { ServerResponse } from 'node:http';
+import type { Sql } from '../../db/database.js';
+import type { Deps } from '../../runtime/deps.js';
+import type { Logger } from '../../runtime/log.js';
+import type { TransactionStatus } from '../../transactions/row.js';
 import { STATE_OF_STATUS, statusOf, type CheckoutStatus } from './view.js';
 
 export const WATCH_INTERVAL_MS = 1000;
@@ -25,7 +25,7 @@ interface WatchedRow {
 export class StatusWatcher {
   private readonly pages = new Map<string, Set<Send>>();
   /** The open streams, ended when the process stops so that its listener can close. */
-  readonly streams = new Set<PassThrough>();
+  readonly streams = new Set<ServerResponse>();
   private readonly last = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
   private reading = false;
@@ -62,7 +62,7 @@ export class StatusWatcher {
   }
 
   endAll(): void {
-    for (const stream of this.streams) stream.end();
+    for (const res of this.streams) res.end();
   }
 
   private async read(): Promise<void> {
@@ -89,27 +89,30 @@ export class StatusWatcher {
   }
 }
 
-/** An event stream body: each status as one `data:` event, a heartbeat comment, ended after a final status. */
-export function statusStream(watcher: StatusWatcher, token: string, first: CheckoutStatus): PassThrough {
-  const stream = new PassThrough();
-  watcher.streams.add(stream);
-  const heartbeat = setInterval(() => stream.write(': \n\n'), HEARTBEAT_MS).unref();
+/**
+ * Answers `res` with an event stream: each status as one `data:` event, a heartbeat comment, ended
+ * after a final status. Written to the response itself, not through Koa's body pipe, so that a page
+ * that goes away is a closed response and not an error.
+ */
+export function openStatusStream(watcher: StatusWatcher, res: ServerResponse, token: string, first: CheckoutStatus): void {
+  watcher.streams.add(res);
+  res.flushHeaders();
+  const heartbeat = setInterval(() => res.write(': \n\n'), HEARTBEAT_MS).unref();
   let stop = () => {};
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
-    watcher.streams.delete(stream);
+    watcher.streams.delete(res);
     clearInterval(heartbeat);
     stop();
   };
-  stream.once('close', close);
+  res.once('close', close);
   stop = watcher.watch(token, first, (status) => {
-    stream.write(`data: ${JSON.stringify(status)}\n\n`);
-    if (status.state !== 'pending') stream.end();
+    res.write(`data: ${JSON.stringify(status)}\n\n`);
+    if (status.state !== 'pending') res.end();
   });
-  if (stream.writableEnded) close();
-  return stream;
+  if (res.writableEnded) close();
 }
 
 const watchers = new WeakMap<Deps, StatusWatcher>();

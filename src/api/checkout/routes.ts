@@ -8,16 +8,16 @@
 // router over another lookup.
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { Deps } from '../runtime/deps.js';
-import { ok } from '../http/edge.js';
-import { answerOf, notFound } from '../http/errors.js';
-import { publicLimiter } from '../api/public-limit.js';
+import type { Deps } from '../../runtime/deps.js';
+import { ok } from '../../http/edge.js';
+import { answerOf, notFound } from '../../http/errors.js';
+import { publicLimiter } from '../public-limit.js';
 import { checkoutHeaders, newNonce } from './headers.js';
 import { checkoutPage, messagePage } from './page.js';
 import { findChargeView } from './repository.js';
-import { isCheckoutTokenShape } from './token.js';
+import { isCheckoutTokenShape } from '../../domain/checkout-token.js';
 import { viewStatus, type CheckoutView } from './view.js';
-import { statusStream, statusWatcher } from './live.js';
+import { openStatusStream, statusWatcher } from './live.js';
 
 export type FindCheckoutView = (token: string) => Promise<CheckoutView | null>;
 
@@ -72,9 +72,10 @@ export function checkoutRouter(deps: Deps, find: FindCheckoutView = (token) => f
     const view = await lookUp(token);
     if (!view) throw notFound('Cobrança não encontrada');
     // Not kept alive once the stream ends: a final status or a shutdown closes the connection.
-    ctx.set({ 'X-Accel-Buffering': 'no', Connection: 'close' });
-    ctx.type = 'text/event-stream';
-    ctx.body = statusStream(watcher, token, viewStatus(view));
+    ctx.set({ 'X-Accel-Buffering': 'no', Connection: 'close', 'Content-Type': 'text/event-stream; charset=utf-8' });
+    ctx.status = 200;
+    ctx.respond = false;
+    openStatusStream(watcher, ctx.res, token, viewStatus(view));
   });
 
   router.get('/:token/qr.png', async (ctx) => {
