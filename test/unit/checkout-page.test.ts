@@ -54,6 +54,7 @@ describe('the payer page HTML', () => {
     expect(paid).not.toContain('<textarea');
     expect(paid).not.toContain('qr.png');
     expect(paid).not.toContain('http-equiv="refresh"');
+    expect(paid).not.toContain('Confira o nome do recebedor');
     const expired = checkoutPage(view({ state: 'expired' }), 't', 'n', NOW);
     expect(expired).toContain('Cobrança expirada');
     expect(expired).not.toContain('<textarea');

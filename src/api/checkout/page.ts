@@ -61,7 +61,7 @@ return d>0?d+' '+(d===1?'dia':'dias')+(h>0?' e '+h+' h':''):h>0?h+' h '+pad(m)+'
 let end=performance.now()+Number(left.dataset.seconds)*1000,state=status.dataset.state;
 const tick=()=>{if(state==='pending')$('left-value').textContent=fmt((end-performance.now())/1000)};
 const show=(s)=>{if(s.state!==state){state=s.state;status.dataset.state=s.state;status.textContent=s.message;
-if(state!=='pending'){pay.hidden=true;left.hidden=true}if(state==='paid')$('amount-label').textContent='Valor pago'}
+if(state!=='pending'){pay.hidden=true;left.hidden=true;$('foot').hidden=true}if(state==='paid')$('amount-label').textContent='Valor pago'}
 if(state==='pending'){end=performance.now()+s.secondsLeft*1000;if(s.ready&&!code)location.reload()}};
 if(copy&&code){copy.hidden=false;copy.addEventListener('click',async()=>{
 try{await navigator.clipboard.writeText(code.value)}catch{code.select();document.execCommand('copy')}
@@ -130,7 +130,7 @@ ${view.dueDate !== null ? `<p class="due">Vencimento: ${brazilianDate(view.dueDa
 ${pending ? paymentSection(view, token) : ''}
 <p id="left" class="left" data-seconds="${seconds}"${pending ? '' : ' hidden'}>Tempo restante: <span id="left-value">${formatTimeLeft(seconds)}</span></p>
 </div>
-<p class="foot">Pagamento por Pix. Confira o nome do recebedor no aplicativo do seu banco antes de confirmar.</p>
+${pending ? '<p id="foot" class="foot">Pagamento por Pix. Confira o nome do recebedor no aplicativo do seu banco antes de confirmar.</p>' : ''}
 <script nonce="${nonce}">${SCRIPT}</script>`;
   // Without JavaScript the page reloads itself while the charge waits, so the status still changes.
   const head = pending ? '<noscript><meta http-equiv="refresh" content="15"></noscript>\n' : '';
