@@ -12,6 +12,8 @@ import { validateRequest } from '../routing/validate-request.js';
 import { mcpRouter } from '../mcp/http.js';
 import { checkoutRouter } from './checkout/routes.js';
 
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 export function createApiApp(deps: Deps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy });
   const v1 = new Router({ prefix: '/v1', ...ALL_METHODS });
@@ -36,6 +38,12 @@ export function createApiApp(deps: Deps): Koa {
       ],
     );
   }
+  // What reaches Koa after the edge answered: a client that went away mid-answer (a payer's page closed
+  // during its event stream) is not the engine's error; anything else is logged, not printed to stderr.
+  app.on('error', (err: Error & { code?: string; status?: number; expose?: boolean }) => {
+    if (err.status === 404 || err.expose || CLIENT_GONE.has(err.code ?? '')) return;
+    deps.log.error({ err }, 'response error');
+  });
   const health = healthRouter(deps);
   app.use(edge(deps.log));
   app.use(health.routes());
