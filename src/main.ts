@@ -24,6 +24,8 @@ import { startDevServer, type DevServer } from './temporal/dev-server.js';
 import { createWorker } from './worker.js';
 import { ensureReconcileSchedules } from './reconciliation/schedules.js';
 import { startTracing } from './tracing/provider.js';
+import { configureCheckoutOrigin } from './domain/checkout-url.js';
+import { endStatusStreams } from './api/checkout/live.js';
 
 type Role = 'all' | 'api' | 'worker' | 'migrate';
 const ROLES: Role[] = ['all', 'api', 'worker', 'migrate'];
@@ -113,7 +115,10 @@ async function run(role: Role, config: Config, log: Logger): Promise<() => Promi
     if (role === 'all' || role === 'api') {
       const api = createHttpServer(createApiApp(deps), log, config.listener);
       const apiPort = await listen(api, config.port, config.host);
-      cleanups.push(() => closeServer(api));
+      cleanups.push(() => {
+        endStatusStreams(deps);
+        return closeServer(api);
+      });
       const admin = createHttpServer(createAdminApp(deps, { keys: payloadKeys.keys, uiSecret: codecUiSecret }), log, config.listener);
       const adminPort = await listen(admin, config.adminPort, config.adminHost);
       cleanups.push(() => closeServer(admin));
@@ -174,6 +179,7 @@ async function main() {
     process.stderr.write(`configuration error: ${(err as Error).message}\n`);
     process.exit(2);
   }
+  configureCheckoutOrigin(config);
   const log = createLogger(config.logLevel);
   for (const warning of config.warnings) log.warn(warning);
   // A promise nobody awaited must still leave a structured line for the operator, not only Node's stderr dump.

@@ -1,4 +1,4 @@
-// Per-IP protection of the public routes (/v1, /v1/openapi.json, /v1/llms.txt, /v1/transparency):
+// Per-IP protection of the public routes (/v1, /v1/openapi.json, /v1/llms.txt, /v1/transparency, and the payer's page /pay/{token}…):
 // 300 requests per 60-second window per caller IP, counted in the memory of each API process
 // (so N processes allow up to N × 300 per IP). It never touches an API key's quota.
 import type { Deps } from '../runtime/deps.js';

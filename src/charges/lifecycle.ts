@@ -2,6 +2,7 @@
 // activity retried by Temporal does its work once: persist, open at the route, ask the route, and
 // settle (status change, ledger posting and event in one PostgreSQL transaction). Each answers its
 // workflow the charge as the workflow knows it (ChargeTransactionState), read from the row.
+import { newCheckoutToken } from '../domain/checkout-token.js';
 import type { Sql, TxSql } from '../db/database.js';
 import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
@@ -152,13 +153,14 @@ function insertCharge(
     insert into transactions (
       id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
       amount, fee, net_amount, split_amount, split, description, payer, webhook_url, fingerprint,
-      api_key_id, expires_at, created_at, updated_at, due_date, billing, fee_rule)
+      api_key_id, expires_at, created_at, updated_at, due_date, billing, fee_rule, checkout_token)
     values (
       ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'in', 'payment', 'pix', 'pending', 'monitoring', ${draft.route},
       ${terms.amountCents}, ${terms.feeCents}, ${terms.netAmountCents}, ${terms.splitAmountCents},
       ${tx.json(terms.split as never)}, ${draft.description}, ${tx.json(payer as never)}, ${draft.webhookUrl}, ${draft.fingerprint},
       ${draft.apiKeyId}, ${expiresAt}, ${createdAt}, ${createdAt},
-      ${due?.terms.dueDate ?? null}, ${due ? tx.json(due.terms.billing as never) : null}, ${due ? tx.json(due.feeRule as never) : null})
+      ${due?.terms.dueDate ?? null}, ${due ? tx.json(due.terms.billing as never) : null}, ${due ? tx.json(due.feeRule as never) : null},
+      ${newCheckoutToken()})
     on conflict do nothing
     returning *`;
 }

@@ -63,6 +63,8 @@ export interface Config {
   payloadKeys: PayloadKeys | null;
   /** Web UI origins allowed to call the codec endpoint from a browser (CORS). */
   codecCorsOrigins: string[];
+  /** Origins allowed to embed the payer's page in a frame (CSP frame-ancestors); empty: none. */
+  checkoutFrameAncestors: string[];
   /** Secret path segment of the codec endpoint for a Web UI, which cannot send ADMIN_TOKEN (admin/routes/codec.ts). */
   codecUiSecret: string | null;
   /** The real Pix routes of PIX_ROUTES_FILE (empty when unset: only `simulator`). Holds secrets: never log it. */
@@ -214,6 +216,8 @@ const Environment = Type.Object({
   CODEC_UI_SECRET: Type.Optional(PathSecret),
   /** A comma-separated list. */
   CODEC_CORS_ORIGINS: Type.Optional(Type.Array(Origin)),
+  /** A comma-separated list: origins allowed to frame the payer's page (default none). */
+  CHECKOUT_FRAME_ANCESTORS: Type.Optional(Type.Array(Origin)),
   PIX_ROUTES_FILE: text(),
   PSP_WEBHOOK_PORT: integer(3002, 0, 65535),
   PSP_WEBHOOK_HOST: text(),
@@ -454,6 +458,7 @@ export function loadConfig(env: Env = process.env): Config {
     payloadKeys: payloadKeys(settings),
     codecUiSecret: settings.CODEC_UI_SECRET ?? null,
     codecCorsOrigins: settings.CODEC_CORS_ORIGINS ?? [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`],
+    checkoutFrameAncestors: settings.CHECKOUT_FRAME_ANCESTORS ?? [],
     pixRoutes: pixRoutes(settings.PIX_ROUTES_FILE, warnings),
     pspWebhookPort: settings.PSP_WEBHOOK_PORT,
     pspWebhookHost: pspWebhookHost(settings, pspTls, warnings),

@@ -41,6 +41,7 @@ export function pendingTransaction(draft: DraftBasics, expirySeconds: number, sp
     routeRef: null,
     refundedAmountCents: 0,
     paidAmountCents: null,
+    checkoutToken: null,
     dueDate: null,
     billing: null,
     feeRule: null,

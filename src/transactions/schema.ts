@@ -139,6 +139,13 @@ export const TransactionSchema = Type.Object(
     paidAmount: nullable(
       reais('Cobrança aprovada: o valor que chegou (numa cobrança com vencimento, o devido no dia do pagamento); senão null'),
     ),
+    checkoutUrl: nullable(
+      Type.String({
+        format: 'uri',
+        description:
+          'Cobrança: a página de pagamento hospedada pelo serviço ({PUBLIC_BASE_URL}/pay/{token}, token aleatório e secreto), com QR code, copia e cola e situação ao vivo, para enviar ao pagador; null na transferência e enquanto a cobrança é aceita (resposta 202)',
+      }),
+    ),
     createdAt: dateTime('Criação'),
     updatedAt: dateTime('Última alteração'),
   },

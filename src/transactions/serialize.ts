@@ -5,6 +5,7 @@ import type { BillingValue, DueDateBilling, SplitShare } from '../../contracts/c
 import { saoPauloDate } from '../domain/calendar.js';
 import { amountDueOn } from '../domain/amount-due.js';
 import { isPastValidity } from '../domain/due-date-validity.js';
+import { checkoutUrlOf } from '../domain/checkout-url.js';
 import type { StoredPayer, TransactionRow } from './row.js';
 import type { Transaction } from './schema.js';
 
@@ -88,6 +89,7 @@ export function serializeTransaction(row: TransactionRow, now = new Date()): Tra
     billing: row.billing && serializeBilling(row.billing),
     amountDue: amountDueToday(row, now),
     paidAmount: paidAmount(row),
+    checkoutUrl: row.checkoutToken === null ? null : checkoutUrlOf(row.checkoutToken),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

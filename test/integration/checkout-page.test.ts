@@ -1,0 +1,264 @@
+// The payer's page (design/checkout-page.md) in a real browser: headless Chromium opens the
+// checkoutUrl of a charge and checks what a payer sees and does: the QR decodes to the charge's
+// copy-and-paste code, the copy button puts it on the clipboard, the status turns to paid within two
+// seconds of the approval and to expired after the validity, no payer data in the page, nothing
+// asked of another origin, no horizontal scrolling on a 375-pixel phone. Screenshots at 375 and 1280
+// pixels go to test-artifacts/checkout/ (gitignored); the page's bytes, requests and timings are logged.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
+import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { launchBrowser, type Browser } from '../helpers/browser.js';
+import { createCharge, payCharge } from '../helpers/charges.js';
+import { createMerchant } from '../helpers/fixtures.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'checkout');
+const TTL_SECONDS = 20;
+const PAYER = { name: 'Joana Pagadora Souza', document: '52998224725', email: 'joana.pagadora@example.com' };
+
+describe('the payer page in headless Chromium', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let merchant: Awaited<ReturnType<typeof createMerchant>>;
+
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    stack = await startStack({ env: { CHARGE_TTL_SECONDS: String(TTL_SECONDS), TRUST_PROXY: 'true' } });
+    browser = await launchBrowser();
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.rootUrl });
+    merchant = await createMerchant(stack, { name: 'Padaria Pão Quente Ltda' });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** The page of a charge, asked of the stack's address (checkoutUrl names http://localhost:PORT). */
+  const pageUrl = (charge: { checkoutUrl: string }) => `${stack.rootUrl}${new URL(charge.checkoutUrl).pathname}`;
+
+  interface Opened {
+    page: Page;
+    /** Every URL the page asked for. */
+    requests: string[];
+    /** The bytes of every response body so far but the live status's. */
+    bytes(): Promise<number>;
+  }
+
+  // Page-side expressions as text: this project's TypeScript has no DOM library.
+  const fitsWidth = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
+  /** Waits for the page's status to read `text`; when it did (ms since the epoch). */
+  async function statusBecomes(page: Page, text: string, timeoutMs: number): Promise<number> {
+    // A function, not text: the page's CSP forbids the eval a text predicate would need.
+    await page.waitForFunction((expected) => (globalThis as any).document.getElementById('status')?.textContent === expected, text, {
+      timeout: timeoutMs,
+      polling: 50,
+    });
+    return Date.now();
+  }
+
+  /** Visible text whose contrast with its background is under 4.5:1 (WCAG AA), as `text (ratio)`. */
+  const lowContrast = (page: Page) =>
+    page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const view = (globalThis as any).window;
+      const rgb = (text: string) => (text.match(/[\d.]+/g) ?? []).map(Number);
+      const luminance = ([r, g, b]: number[]) => {
+        const linear = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!);
+      };
+      const background = (element: any): number[] => {
+        for (let e = element; e; e = e.parentElement) {
+          const color = rgb(view.getComputedStyle(e).backgroundColor);
+          if (color.length === 3 || color[3] !== 0) return color.slice(0, 3);
+        }
+        return [255, 255, 255];
+      };
+      const low: string[] = [];
+      for (const element of doc.querySelectorAll('h1, h2, p, label, button, textarea, span')) {
+        if (!element.textContent.trim() || element.offsetParent === null || element.classList.contains('sr')) continue;
+        const [a, b] = [luminance(rgb(view.getComputedStyle(element).color)), luminance(background(element))];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < 4.5) low.push(`${element.textContent.trim().slice(0, 30)} (${ratio.toFixed(2)})`);
+      }
+      return low;
+    });
+
+  const isLiveStatus = (url: string) => /\/(events|status)$/.test(url);
+
+  async function open(url: string, width: number): Promise<Opened> {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width, height: 900 });
+    const requests: string[] = [];
+    const sizes: Promise<number>[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('response', (response) => {
+      if (isLiveStatus(response.url())) return;
+      sizes.push(
+        response
+          .body()
+          .then((body) => body.length)
+          .catch(() => 0),
+      );
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    return { page, requests, bytes: async () => (await Promise.all(sizes)).reduce((a, b) => a + b, 0) };
+  }
+
+  it('gives every charge a checkoutUrl with a random token, not derived from the id', async () => {
+    const a = await createCharge(merchant.client, { payer: PAYER });
+    const b = await createCharge(merchant.client, { payer: PAYER });
+    const port = new URL(stack.rootUrl).port;
+    for (const charge of [a, b]) {
+      expect(charge.checkoutUrl).toMatch(new RegExp(`^http://localhost:${port}/pay/[A-Za-z0-9_-]{43}$`));
+      expect(charge.checkoutUrl).not.toContain(charge.id);
+    }
+    expect(a.checkoutUrl).not.toBe(b.checkoutUrl);
+    const read = await merchant.client.get(`/transactions/${a.id}`);
+    expect(read.body.data.checkoutUrl).toBe(a.checkoutUrl);
+  });
+
+  it('shows the charge, decodes its QR, copies its code, shows no payer data and flips to paid within two seconds', async () => {
+    const charge = await createCharge(merchant.client, { amount: 149.9, description: 'Pão de queijo (dúzia)', payer: PAYER });
+    const url = pageUrl(charge);
+
+    const head = await fetch(url);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = head.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(head.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(head.headers.get('cache-control')).toBe('no-store');
+
+    const started = Date.now();
+    const opened = await open(url, 375);
+    const { page } = opened;
+    const fcp = await page.evaluate<number | null>("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null");
+    expect(await page.getAttribute('html', 'lang')).toBe('pt-BR');
+    await expect(page.textContent('h1')).resolves.toBe('Padaria Pão Quente Ltda');
+    const text = (await page.textContent('main'))!;
+    expect(text).toContain('Pão de queijo (dúzia)');
+    expect(text).toContain('R$ 149,90');
+    expect(text).toContain('Aguardando pagamento');
+    expect(text).toMatch(/Tempo restante: 00:(1\d|20)/);
+
+    const qr = await page.locator('img.qr').screenshot();
+    expect(decodeQrPngBase64(qr.toString('base64'))).toBe(charge.pix.copyPaste);
+
+    expect(await lowContrast(page)).toEqual([]);
+    // By keyboard: the button takes the focus and Enter copies.
+    await page.focus('#copy');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(charge.pix.copyPaste);
+    await expect(page.textContent('#copy')).resolves.toBe('Código copiado');
+
+    const dom = await page.content();
+    for (const personal of [PAYER.name, PAYER.document, PAYER.email, 'Joana', charge.id, merchant.account.id]) {
+      expect(dom).not.toContain(personal);
+    }
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'pending-375.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: join(ARTIFACTS, 'pending-1280.png'), fullPage: true });
+
+    const paid = await payCharge(stack, charge.id);
+    expect(paid.status).toBe(200);
+    const flippedAt = await statusBecomes(page, 'Pagamento confirmado', 5000);
+    const approved = (await merchant.client.get(`/transactions/${charge.id}`)).body.data;
+    expect(approved.status).toBe('approved');
+    const flipMs = flippedAt - Date.parse(approved.approvedAt);
+    expect(flipMs).toBeLessThan(2000);
+    expect(await page.isHidden('#pay')).toBe(true);
+    expect(await lowContrast(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'paid-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.screenshot({ path: join(ARTIFACTS, 'paid-375.png'), fullPage: true });
+
+    const bytes = await opened.bytes();
+    const origin = new URL(stack.rootUrl).origin;
+    for (const request of opened.requests) expect(new URL(request).origin).toBe(origin);
+    const load = opened.requests.filter((url) => !isLiveStatus(url));
+    expect(load).toHaveLength(2); // the page and its QR image
+    expect(bytes).toBeLessThan(100 * 1024);
+    console.log(
+      JSON.stringify({
+        checkoutPage: { loadRequests: load.length, bytes, firstContentfulPaintMs: fcp, openMs: Date.now() - started, statusFlipMs: flipMs },
+      }),
+    );
+    await page.close();
+  });
+
+  it('shows a due-date charge with the amount due today and its due date', async () => {
+    const today = saoPauloDate(new Date());
+    const dueDate = addDays(today, 5);
+    const charge = await createCharge(merchant.client, {
+      amount: 1000,
+      dueDate,
+      discounts: [{ until: addDays(today, 2), mode: 'fixed', value: 50 }],
+      payer: PAYER,
+    });
+    expect(charge.amountDue).toBe(950);
+    const { page } = await open(pageUrl(charge), 375);
+    const text = (await page.textContent('main'))!;
+    expect(text).toContain('Valor a pagar hoje');
+    expect(text).toContain('R$ 950,00');
+    expect(text).toContain(`Vencimento: ${dueDate.split('-').reverse().join('/')}`);
+    expect(text).toMatch(/Tempo restante: \d+ dias( e \d+ h)?/);
+    expect(await fitsWidth(page)).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'due-date-375.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('turns to expired by itself when the charge expires unpaid', async () => {
+    const charge = await createCharge(merchant.client, { payer: PAYER });
+    const { page } = await open(pageUrl(charge), 375);
+    const flippedAt = await statusBecomes(page, 'Cobrança expirada', (TTL_SECONDS + 20) * 1000);
+    const cancelled = (await merchant.client.get(`/transactions/${charge.id}`)).body.data;
+    expect(cancelled).toMatchObject({ status: 'cancelled', expired: true });
+    const flipMs = flippedAt - Date.parse(cancelled.updatedAt);
+    expect(flipMs).toBeLessThan(2000);
+    console.log(JSON.stringify({ checkoutPage: { expiredFlipMs: flipMs } }));
+    expect(await page.isHidden('#pay')).toBe(true);
+    expect(await lowContrast(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'expired-375.png'), fullPage: true });
+    await page.close();
+
+    const reopened = await fetch(pageUrl(charge));
+    expect(reopened.status).toBe(200);
+    expect(await reopened.text()).toContain('Cobrança expirada');
+  }, 90_000);
+
+  it('answers an unknown token with a 404 page in the same style', async () => {
+    const { page } = await open(`${stack.rootUrl}/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`, 375);
+    expect(await page.getAttribute('html', 'lang')).toBe('pt-BR');
+    await expect(page.textContent('h1')).resolves.toBe('Cobrança não encontrada');
+    await page.screenshot({ path: join(ARTIFACTS, 'not-found-375.png'), fullPage: true });
+    await page.close();
+    for (const path of ['/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/pay/short', '/pay/%3Cscript%3E']) {
+      const res = await fetch(`${stack.rootUrl}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toContain('<html lang="pt-BR">');
+    }
+    const status = await fetch(`${stack.rootUrl}/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/status`);
+    expect(status.status).toBe(404);
+    expect(((await status.json()) as any).error.code).toBe('not_found');
+  });
+
+  it('applies the per-IP protection of the public routes', async () => {
+    const charge = await createCharge(merchant.client, { payer: PAYER });
+    const asIp = (ip: string) => fetch(`${pageUrl(charge)}/status`, { headers: { 'X-Forwarded-For': ip } });
+    for (let i = 0; i < 300; i += 1) expect((await asIp('203.0.113.7')).status).toBe(200);
+    const refused = await asIp('203.0.113.7');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as any).error.code).toBe('rate_limit_exceeded');
+    const page = await fetch(pageUrl(charge), { headers: { 'X-Forwarded-For': '203.0.113.7' } });
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain('<html lang="pt-BR">');
+    expect((await asIp('203.0.113.8')).status).toBe(200);
+  }, 60_000);
+});
