@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COALESCED_REFRESH, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
+import { TRANSACTION_STATUS_SEARCH_ATTRIBUTE } from '../../contracts/transaction-status.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
@@ -79,9 +80,14 @@ describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
   const patched = histories.filter(labelled(SETTLE_DISPATCHES_EVENTS));
   const older = histories.filter(
     (h) =>
-      ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT, PERSIST_AND_OPEN, COALESCED_REFRESH].some((label) =>
-        labelled(label)(h),
-      ),
+      ![
+        SETTLE_DISPATCHES_EVENTS,
+        REMOTE_ROUTE_CALLS,
+        LOCAL_SETTLEMENT,
+        PERSIST_AND_OPEN,
+        COALESCED_REFRESH,
+        TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
+      ].some((label) => labelled(label)(h)),
   );
 
   it('has recorded charge and transfer histories on both sides of the patch', () => {
