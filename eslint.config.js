@@ -93,8 +93,8 @@ export default tseslint.config(
               message: 'Workflow code imports only types from src/ and activities/ (`import type`); shared values belong in a contract.',
             },
             {
-              // The two modules of shared workflow code, which are no workflow.
-              group: ['./*', '!./transaction-activities.js', '!./outgoing.js'],
+              // The modules of shared workflow code, which are no workflow.
+              group: ['./*', '!./transaction-activities.js', '!./outgoing.js', '!./transaction-status.js'],
               allowTypeImports: true,
               message: 'A workflow file imports another workflow only through its contract (contracts/*.contract.js).',
             },

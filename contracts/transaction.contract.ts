@@ -18,6 +18,8 @@ export interface DraftBasics {
   feeCents: number;
   netAmountCents: number;
   description: string | null;
+  /** The client's key-value pairs (src/transactions/metadata.ts); absent in runs started before they existed, and when none was sent. */
+  metadata?: Record<string, string>;
 }
 
 /** What a transaction's workflow starts with (each kind adds its own fields). */

@@ -109,7 +109,7 @@ process.stdout.write(
     '  Pay it at the simulator:',
     `  curl -s -X POST ${adminUrl}/simulator/charges/<txn_…>/pay -H "Authorization: Bearer ${demo.adminToken}"`,
     '',
-    `  Its webhooks on this laptop:  ADMIN_TOKEN=${demo.adminToken} npx pixctl listen --account ${demo.accountId} --forward-to http://127.0.0.1:9000/pix`,
+    `  Its webhooks on this laptop:  ADMIN_TOKEN=${demo.adminToken} npm run pixctl -- listen --account ${demo.accountId} --forward-to http://127.0.0.1:9000/pix`,
     '',
   ].join('\n') + '\n',
 );

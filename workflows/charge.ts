@@ -39,6 +39,8 @@ import {
   transactionActivityCalls,
   type AcceptDecision,
 } from './transaction-activities.js';
+import { showStatus } from './transaction-status.js';
+import { REFUSED_STATUS } from '../contracts/transaction-status.contract.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<ChargeActivities>();
 
@@ -99,6 +101,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   if ('refusal' in persisted) {
     // Nothing was kept: the key stays free, and a request after this run ends is a new attempt.
     decision = { refusal: persisted.refusal };
+    showStatus(REFUSED_STATUS);
     await condition(allHandlersFinished);
     return null;
   }
@@ -128,10 +131,12 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     }
   }
   decision = { transaction, fingerprint: persisted.fingerprint, createdByThisRun };
+  showStatus(transaction.status);
 
   if (transaction.status === 'pending') {
     const outcome = await awaitOutcome(transaction.expiresAtMs, transaction.dueDate !== undefined && remote && patched(DUE_DATE_POLLING));
     transaction = await settle(outcome);
+    showStatus(transaction.status);
   }
 
   await condition(allHandlersFinished);

@@ -15,6 +15,8 @@ import {
 } from '../contracts/transaction.contract.js';
 import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs } from '../contracts/transfer.contract.js';
 import { acceptAnswer, permanentFailure, readTransaction, routeRefusal, type AcceptDecision } from './transaction-activities.js';
+import { showStatus } from './transaction-status.js';
+import { REFUSED_STATUS } from '../contracts/transaction-status.contract.js';
 
 type RouteAnswer = Exclude<RouteState, { status: 'pending' }>;
 
@@ -55,6 +57,7 @@ export async function runOutgoing<I extends { requestId: string }>(input: I, ste
   });
   if (persisted.outcome === 'refused') {
     decision = { refusal: persisted.refusal };
+    showStatus(REFUSED_STATUS);
     await condition(allHandlersFinished);
     return null;
   }
@@ -68,9 +71,11 @@ export async function runOutgoing<I extends { requestId: string }>(input: I, ste
     // Answered once the route holds the transaction, so that it can be settled from then on.
     const sent = await send();
     decision = accepted;
+    showStatus(transaction.status);
     await steps.accepted?.();
     const answer = sent.status === 'pending' ? await awaitAnswer() : sent;
     transaction = readTransaction((await steps.settle(answer)).transaction);
+    showStatus(transaction.status);
   } else {
     decision = accepted;
   }

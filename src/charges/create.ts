@@ -38,6 +38,7 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
       split: [],
     }))),
     description: request.description,
+    ...(Object.keys(request.metadata).length ? { metadata: request.metadata } : {}),
     payer: request.payer,
     webhookUrl: request.webhookUrl,
     asked,

@@ -153,14 +153,14 @@ function insertCharge(
     insert into transactions (
       id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
       amount, fee, net_amount, split_amount, split, description, payer, webhook_url, fingerprint,
-      api_key_id, expires_at, created_at, updated_at, due_date, billing, fee_rule, checkout_token)
+      api_key_id, expires_at, created_at, updated_at, due_date, billing, fee_rule, checkout_token, metadata)
     values (
       ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'in', 'payment', 'pix', 'pending', 'monitoring', ${draft.route},
       ${terms.amountCents}, ${terms.feeCents}, ${terms.netAmountCents}, ${terms.splitAmountCents},
       ${tx.json(terms.split as never)}, ${draft.description}, ${tx.json(payer as never)}, ${draft.webhookUrl}, ${draft.fingerprint},
       ${draft.apiKeyId}, ${expiresAt}, ${createdAt}, ${createdAt},
       ${due?.terms.dueDate ?? null}, ${due ? tx.json(due.terms.billing as never) : null}, ${due ? tx.json(due.feeRule as never) : null},
-      ${newCheckoutToken()})
+      ${newCheckoutToken()}, ${tx.json(draft.metadata ?? {})})
     on conflict do nothing
     returning *`;
 }

@@ -10,6 +10,7 @@ import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD, unknownFieldRefusal 
 import { errorPath } from '../json/pointer.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
 import type { DueDateTerms, SplitRequestItem } from '../../contracts/charge.contract.js';
+import { checkMetadata, comparedMetadata, MetadataRequestSchema, type Metadata } from '../transactions/metadata.js';
 import { DUE_DATE_BODY_FIELDS, dueDateSchemaRefusal, parseDueDateTerms } from './due-date/body.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
@@ -61,6 +62,7 @@ export const ChargeBodySchema = Type.Object({
   }),
   externalId: Type.Optional(ExternalIdSchema),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()])),
+  metadata: Type.Optional(MetadataRequestSchema),
   coverFee: Type.Optional(
     Type.Boolean({ default: false, description: 'true: o pagador paga também a taxa (não se aplica a cobranças com vencimento)' }),
   ),
@@ -84,6 +86,7 @@ export interface ChargeRequest {
   payer: { name: string; document: string; email?: string };
   externalId?: string;
   description: string | null;
+  metadata: Metadata;
   coverFee: boolean;
   split: SplitRequestItem[];
   webhookUrl: string | null;
@@ -205,6 +208,7 @@ function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): Sp
  */
 export function parseChargeBody(body: unknown, options: ChargeBodyOptions): ChargeRequest {
   checkExternalId(body);
+  checkMetadata(body);
   if (!validators.fields.Check(body)) {
     const errors = validators.fields
       .Errors(body)
@@ -241,6 +245,7 @@ function chargeRequest(body: ChargeBody, options: ChargeBodyOptions): ChargeRequ
     payer,
     ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
     description: body.description ?? null,
+    metadata: checkMetadata(body),
     coverFee: body.coverFee ?? false,
     split: (body.split ?? []).map(parseSplitItem),
     webhookUrl: body.webhookUrl ?? null,
@@ -263,5 +268,6 @@ export function chargeComparedFields(request: ChargeRequest): Record<string, unk
     })),
     // Only a due-date charge compares these: an immediate charge's fingerprint stays what it always was.
     ...(request.due ? { dueDate: request.due.dueDate, billing: request.due.billing } : {}),
+    ...comparedMetadata(request.metadata),
   };
 }

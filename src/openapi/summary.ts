@@ -5,6 +5,7 @@ import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../routing/rate-limit
 import type { RouteSpec } from '../routing/public-route.js';
 import { SERVICE_VERSION } from '../http/edge.js';
 import { specPath } from './paths.js';
+import { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, METADATA_VALUE_MAX_LENGTH } from '../transactions/metadata.js';
 import type { WebhookEvent } from './webhooks.js';
 
 export const EndpointSummarySchema = Type.Object(
@@ -93,6 +94,7 @@ export function llmsTxt({ routes, baseUrl, mcpUrl, mcpTools, events }: ServiceCa
     `- Quota: ${KEY_QUOTA_LIMIT} requests per ${KEY_QUOTA_WINDOW_SECONDS}-second window per key, shared with the MCP server; over it, 429 \`rate_limit_exceeded\` with \`Retry-After\`.`,
     '- Success: `{success: true, data, requestId}` (creations add `idempotent`, lists add `pagination`). Error: `{success: false, error: {code, message, param?}, requestId}`; decide by `error.code`; `param` is the JSON pointer of the field to blame.',
     '- Money is decimal reais with at most two decimal places; only `status` `approved` means paid. Creations need an `Idempotency-Key` header or an `externalId`; repeat with the same key after a timeout, a 5xx or a 202.',
+    `- \`metadata\` (an object of at most ${METADATA_MAX_KEYS} keys of 1 to ${METADATA_KEY_MAX_LENGTH} characters, text values of at most ${METADATA_VALUE_MAX_LENGTH}) may be sent on charges and transfers: it is stored, returned on the transaction and in its webhooks, and compared by the idempotency rules.`,
     "- A charge with `dueDate` (`YYYY-MM-DD`, America/Sao_Paulo) is a due-date charge (boleto-like, the standard's `cobv`): payable until `validityAfterDue` days (default 30) after the due date, with optional `fine`, `interest` (per day, month or year), up to three `discounts` and an `abatement`; CPF or CNPJ payer; no `coverFee`. Its transaction shows `amountDue` (what is due today while pending) and, once approved, `paidAmount`, on which `fee` and `netAmount` are computed.",
     '- Every charge has `checkoutUrl`, a page the service hosts for the payer (`GET /pay/{token}` beside the API, no authentication, in Portuguese): QR code, copy-and-paste code with a copy button, time left and a status that updates by itself; send it to whoever pays instead of rendering the code yourself. Its token is random and secret: share it only with the payer.',
     `- Webhooks (${events.map((e) => `\`${e.name}\``).join(', ')}) are signed with \`X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`; their payloads are under \`webhooks\` in the OpenAPI document.`,

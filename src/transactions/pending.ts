@@ -34,6 +34,7 @@ export function pendingTransaction(draft: DraftBasics, expirySeconds: number, sp
     feeCents: draft.feeCents,
     netAmountCents: draft.netAmountCents,
     description: draft.description,
+    metadata: draft.metadata ?? {},
     pixCopyPaste: null,
     pixQrCodeBase64: null,
     fingerprint: draft.fingerprint,

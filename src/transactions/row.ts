@@ -38,6 +38,8 @@ export interface TransactionRow {
   splitAmountCents: number;
   split: SplitShare[];
   description: string | null;
+  /** The client's key-value pairs; {} when none was sent. */
+  metadata: Record<string, string>;
   payer: StoredPayer;
   counterparty: Counterparty | null;
   pixCopyPaste: string | null;
@@ -84,6 +86,7 @@ export interface RawTransactionRow {
   split_amount: bigint;
   split: unknown;
   description: string | null;
+  metadata: Record<string, string>;
   payer: unknown;
   counterparty: unknown;
   pix_copy_paste: string | null;
@@ -127,6 +130,7 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     splitAmountCents: Number(raw.split_amount),
     split: (raw.split ?? []) as SplitShare[],
     description: raw.description,
+    metadata: raw.metadata ?? {},
     payer: raw.payer as StoredPayer,
     counterparty: (raw.counterparty ?? null) as Counterparty | null,
     pixCopyPaste: raw.pix_copy_paste,

@@ -3,6 +3,7 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from './row.js';
+import { MetadataSchema } from './metadata.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const reais = (description: string) => Type.Number({ description: `${description} (reais)` });
@@ -114,6 +115,7 @@ export const TransactionSchema = Type.Object(
     debitedAmount: nullable(reais('Valor debitado do saldo (transferências)')),
     recipientAmount: nullable(reais('Valor que chega ao destino (transferências)')),
     description: nullable(Type.String({ maxLength: 140 })),
+    metadata: MetadataSchema,
     splitAmount: reais('Total de comissões do split; 0 sem split'),
     split: Type.Array(SplitShareSchema),
     refundedAmount: reais('Total devolvido ao pagador (MED aceita); 0 quando nada foi devolvido'),

@@ -76,6 +76,7 @@ export function serializeTransaction(row: TransactionRow, now = new Date()): Tra
     debitedAmount: row.debitedAmountCents === null ? null : centsToReais(row.debitedAmountCents),
     recipientAmount: row.recipientAmountCents === null ? null : centsToReais(row.recipientAmountCents),
     description: row.description,
+    metadata: row.metadata,
     splitAmount: centsToReais(row.splitAmountCents),
     split: row.split.map(serializeShare),
     refundedAmount: centsToReais(row.refundedAmountCents),

@@ -1,6 +1,7 @@
 // The amounts of a transfer request against the account's limits and fees, and the fields the
 // idempotency rules compare (spec rule 6: amount, destination type and value, key type,
-// description, coverFee).
+// description, coverFee, and metadata when sent).
+import { comparedMetadata } from '../transactions/metadata.js';
 import type { Account } from '../accounts/account.js';
 import { transferAmounts, type TransferAmounts } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
@@ -27,6 +28,7 @@ export function transferComparedFields(request: TransferRequest): Record<string,
     destination: comparedDestination(request.destination),
     description: request.description,
     coverFee: request.coverFee,
+    ...comparedMetadata(request.metadata),
   };
 }
 

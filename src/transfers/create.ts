@@ -50,6 +50,7 @@ async function draftTransfer(
       };
     })),
     description: request.description,
+    ...(Object.keys(request.metadata).length ? { metadata: request.metadata } : {}),
     destination: routeDestination(request),
     payer: { name: account.name, document: account.document, email: account.email },
     asked,

@@ -14,6 +14,7 @@ import { invalidRequest } from '../domain/refusal.js';
 import { requiredAmountCents } from './amounts.js';
 import type { TransferDestination } from '../../contracts/transfer.contract.js';
 import { resolveDestination } from './destination.js';
+import { checkMetadata, MetadataRequestSchema, type Metadata } from '../transactions/metadata.js';
 
 export const DESTINATION_TYPES = ['pix_key', 'pix_copy_paste', 'qr_code'] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
@@ -83,6 +84,7 @@ export const TransferBodySchema = Type.Object(
     description: Type.Optional(
       Type.Union([Type.String({ maxLength: 140 }), Type.Null()], { description: 'Até 140 caracteres; null equivale a não enviar' }),
     ),
+    metadata: Type.Optional(MetadataRequestSchema),
     coverFee: Type.Optional(
       Type.Boolean({
         default: false,
@@ -103,6 +105,7 @@ export interface TransferRequest {
   destination: TransferDestination;
   externalId?: string;
   description: string | null;
+  metadata: Metadata;
   coverFee: boolean;
 }
 
@@ -129,6 +132,7 @@ const MESSAGES: Record<string, string> = {
  */
 export function parseTransferBody(body: unknown): TransferRequest {
   checkExternalId(body);
+  const metadata = checkMetadata(body);
   if (!validators.fields.Check(body)) {
     const first = validators.fields.Errors(body)[0];
     const path = first ? errorPath(first) : '';
@@ -148,6 +152,7 @@ export function parseTransferBody(body: unknown): TransferRequest {
     destination: destination.destination,
     ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
     description: body.description ?? null,
+    metadata,
     coverFee: body.coverFee ?? false,
   };
   if (!validators.all.Check(body)) {

@@ -7,6 +7,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll } from 'vitest';
 import { existingTemporalExecutable } from './temporal-executables.js';
+import { temporal } from '@temporalio/proto';
+import { ENGINE_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes.js';
 
 const WORKFLOWS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows');
 
@@ -31,6 +33,13 @@ export function timeSkippingServer(fileName: string): TimeSkippingServer {
       TestWorkflowEnvironment.createTimeSkipping({ server: { executable: existingTemporalExecutable('temporal-test-server') } }),
       bundleWorkflowCode({ workflowsPath: join(WORKFLOWS_DIR, fileName), logger: QUIET_BUNDLER_LOGGER }),
     ]);
+    // The workflows upsert the engine's search attributes (TransactionStatus): the server must know them.
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(
+        ENGINE_SEARCH_ATTRIBUTES.map((key) => [key.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+      ),
+    });
   });
 
   afterAll(async () => {

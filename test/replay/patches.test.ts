@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COALESCED_REFRESH, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
+import { TRANSACTION_STATUS_SEARCH_ATTRIBUTE } from '../../contracts/transaction-status.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
@@ -72,6 +73,8 @@ const localSettlementRuns = histories.filter(labelled(LOCAL_SETTLEMENT));
 const persistAndOpenRuns = histories.filter(labelled(PERSIST_AND_OPEN));
 /** Recorded after every patch before it: they carry all of them. */
 const coalescedRefreshRuns = histories.filter(labelled(COALESCED_REFRESH));
+/** Recorded after the patches above too: they carry them all. */
+const statusAttributeRuns = histories.filter(labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE));
 /** The patches of a run besides PERSIST_AND_OPEN, which only changes how it accepts. */
 const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter((id) => id !== PERSIST_AND_OPEN);
 
@@ -79,9 +82,14 @@ describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
   const patched = histories.filter(labelled(SETTLE_DISPATCHES_EVENTS));
   const older = histories.filter(
     (h) =>
-      ![SETTLE_DISPATCHES_EVENTS, REMOTE_ROUTE_CALLS, LOCAL_SETTLEMENT, PERSIST_AND_OPEN, COALESCED_REFRESH].some((label) =>
-        labelled(label)(h),
-      ),
+      ![
+        SETTLE_DISPATCHES_EVENTS,
+        REMOTE_ROUTE_CALLS,
+        LOCAL_SETTLEMENT,
+        PERSIST_AND_OPEN,
+        COALESCED_REFRESH,
+        TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
+      ].some((label) => labelled(label)(h)),
   );
 
   it('has recorded charge and transfer histories on both sides of the patch', () => {
@@ -169,7 +177,11 @@ describe(`patch ${LOCAL_SETTLEMENT}`, () => {
 
   it('every run recorded before it settles in a regular activity, without the marker', () => {
     for (const { file, events } of histories.filter(
-      (h) => !localSettlementRuns.includes(h) && !persistAndOpenRuns.includes(h) && !coalescedRefreshRuns.includes(h),
+      (h) =>
+        !localSettlementRuns.includes(h) &&
+        !persistAndOpenRuns.includes(h) &&
+        !coalescedRefreshRuns.includes(h) &&
+        !statusAttributeRuns.includes(h),
     )) {
       expect(patchIds(events), file).not.toContain(LOCAL_SETTLEMENT);
       expect(
@@ -205,7 +217,9 @@ describe(`patch ${PERSIST_AND_OPEN}`, () => {
   });
 
   it('every charge recorded before it accepts in persistCharge, without the marker', () => {
-    for (const { file, events } of chargeRuns.filter((h) => !persistAndOpenRuns.includes(h) && !coalescedRefreshRuns.includes(h))) {
+    for (const { file, events } of chargeRuns.filter(
+      (h) => !persistAndOpenRuns.includes(h) && !coalescedRefreshRuns.includes(h) && !statusAttributeRuns.includes(h),
+    )) {
       expect(patchIds(events), file).not.toContain(PERSIST_AND_OPEN);
       expect(localActivities(events)[0], file).toBe('persistCharge');
     }
@@ -320,5 +334,31 @@ describe('due-date charges', () => {
   it(`no other run carries ${DUE_DATE_POLLING}`, () => {
     for (const { file, events } of allHistories.filter((h) => !h.file.startsWith('due-date-charge-psp-')))
       expect(patchIds(events), file).not.toContain(DUE_DATE_POLLING);
+  });
+});
+
+describe(`patch ${TRANSACTION_STATUS_SEARCH_ATTRIBUTE}`, () => {
+  type Upsert = { upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes?: { indexedFields?: Record<string, unknown> } } };
+  /** The upserts of TransactionStatus (the SDK upserts its own attributes too). */
+  const upserted = (events: HistoryEvent[]) =>
+    events.filter((e) => (e as Upsert).upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TransactionStatus)
+      .length;
+  const runs = allHistories.filter(labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE));
+
+  it('has recorded charge, transfer and refund runs that carry the marker and upsert the status', () => {
+    for (const kind of ['charge-', 'transfer-', 'refund-'])
+      expect(
+        runs.some((h) => h.file.startsWith(kind)),
+        kind,
+      ).toBe(true);
+    for (const { file, events } of runs) {
+      expect(patchIds(events), file).toContain(TRANSACTION_STATUS_SEARCH_ATTRIBUTE);
+      // Accepted (pending), then settled.
+      expect(upserted(events), file).toBe(2);
+    }
+  });
+
+  it('runs recorded before it upsert nothing', () => {
+    for (const { file, events } of allHistories.filter((h) => !runs.includes(h))) expect(upserted(events), file).toBe(0);
   });
 });

@@ -28,6 +28,7 @@ describe('POST /transactions body', () => {
       amountCents: 14990,
       payer: { name: 'Maria da Silva', document: CPF.validDigits },
       description: null,
+      metadata: {},
       coverFee: false,
       split: [],
       webhookUrl: null,

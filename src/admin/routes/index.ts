@@ -16,6 +16,7 @@ import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 import { SIMULATOR_PIX_ROUTES } from './simulator-pix.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
 import { SIMULATOR_REFUND_ROUTES } from './simulator-refunds.js';
+import { SIMULATOR_TRIGGER_ROUTES } from './simulator-trigger.js';
 import { STATEMENT_ROUTES } from './statement.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
 
@@ -32,6 +33,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...SIMULATOR_PIX_ROUTES,
   ...SIMULATOR_TRANSFER_ROUTES,
   ...SIMULATOR_REFUND_ROUTES,
+  ...SIMULATOR_TRIGGER_ROUTES,
   ...MED_ROUTES,
   ...REFUND_ROUTES,
   ...RECONCILIATION_ROUTES,

@@ -10,3 +10,4 @@ export { refunds } from './refunds.js';
 export { routes } from './routes.js';
 export { transfers } from './transfers.js';
 export { deliveries, webhooks } from './webhooks.js';
+export { triggerCommand } from './trigger.js';
