@@ -35,6 +35,7 @@ const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
 /** An in-memory route and read model behind the charge activities, recording every call with the server's time; openChargeAtRoute is the hand-over. */
 class FakeEngine extends FakeRoute {
   routeState: RouteChargeState = { status: 'pending' };
+  retriedOn: string[] = [];
   transaction: ChargeTransactionState | null = null;
   createdAtMs = 0;
   /** What the settlement was told: the route's payment, or whether the cancelled charge expired. */
@@ -109,6 +110,11 @@ class FakeEngine extends FakeRoute {
         await this.record('cancelChargeAtRoute');
         if (this.routeState.status === 'pending') this.routeState = { status: 'cancelled', expired: true };
         return this.routeState as Exclude<RouteChargeState, { status: 'pending' }>;
+      },
+      retryCycleAtRoute: async (_id, day) => {
+        await this.record('retryCycleAtRoute');
+        this.retriedOn.push(day);
+        this.routeState = { status: 'pending' };
       },
       settleChargePaid: async (_id, paid, options) => {
         await this.record('settleChargePaid');
