@@ -60,6 +60,7 @@ function chargePreview(draft: ChargeDraft, ttlSeconds: number): TransactionRow {
     counterparty: null,
     webhookUrl: draft.webhookUrl,
     ...(due ? { dueDate: due.dueDate, billing: due.billing, expiresAt: dueDateExpiresAt(due) } : {}),
+    recurrenceId: draft.asked?.cycle?.recurrenceId ?? null,
   });
 }
 

@@ -56,6 +56,8 @@ export interface TransactionRow {
   feeRule: FeeRule | null;
   /** What the payer paid (set at approval; null on charges approved before it was recorded). */
   paidAmountCents: number | null;
+  /** A recurrence's cycle charge (Pix Automático): its recurrence; null otherwise. */
+  recurrenceId: string | null;
   expiresAt: Date;
   approvedAt: Date | null;
   createdAt: Date;
@@ -96,6 +98,8 @@ export interface RawTransactionRow {
   billing: unknown;
   fee_rule: unknown;
   paid_amount: bigint | null;
+  /** Absent from rows read before migration 300. */
+  recurrence_id?: string | null;
   expires_at: Date;
   approved_at: Date | null;
   created_at: Date;
@@ -137,6 +141,7 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     billing: (raw.billing ?? null) as DueDateBilling | null,
     feeRule: (raw.fee_rule ?? null) as FeeRule | null,
     paidAmountCents: nullableNumber(raw.paid_amount),
+    recurrenceId: raw.recurrence_id ?? null,
     expiresAt: raw.expires_at,
     approvedAt: raw.approved_at,
     createdAt: raw.created_at,

@@ -88,6 +88,7 @@ export function serializeTransaction(row: TransactionRow, now = new Date()): Tra
     billing: row.billing && serializeBilling(row.billing),
     amountDue: amountDueToday(row, now),
     paidAmount: paidAmount(row),
+    recurrenceId: row.recurrenceId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
