@@ -6,7 +6,8 @@ import type { RecurrenceTransition } from '../contracts/recurrence.contract.js';
 
 export function recurrenceActivities(deps: Deps) {
   return {
-    transitionRecurrence: (recurrenceId: string, transition: RecurrenceTransition) => lifecycle.transitionRecurrence(deps, recurrenceId, transition),
+    transitionRecurrence: (recurrenceId: string, transition: RecurrenceTransition) =>
+      lifecycle.transitionRecurrence(deps, recurrenceId, transition),
     cancelCycleCharges: (recurrenceId: string) => lifecycle.cancelCycleCharges(deps, recurrenceId),
     cyclesSettled: (recurrenceId: string) => lifecycle.cyclesSettled(deps, recurrenceId),
     createCycleCharge: (input: { recurrenceId: string; dueDate: string }) => createEngineCycleCharge(deps, input),

@@ -40,9 +40,7 @@ export interface RecurrenceWorkflowInput {
 
 /** A change one side asks of the recurrence; the update answers the status after it. */
 export type RecurrenceChange =
-  | { change: 'authorize'; maximumAmountCents?: number }
-  | { change: 'reject' }
-  | { change: 'cancel'; by: CancelledBy };
+  { change: 'authorize'; maximumAmountCents?: number } | { change: 'reject' } | { change: 'cancel'; by: CancelledBy };
 
 /** What the workflow's activities persist (each records recurrence.updated and dispatches it). */
 export type RecurrenceTransition = RecurrenceChange | { change: 'expire' } | { change: 'complete' };
@@ -103,7 +101,12 @@ export function daysFrom(from: string, to: string): number {
 }
 
 /** The first cycle due on `today` or later (within `endDate`); null when none is left. */
-export function nextCycleDueDate(firstDueDate: string, frequency: RecurrenceFrequency, endDate: string | null, today: string): string | null {
+export function nextCycleDueDate(
+  firstDueDate: string,
+  frequency: RecurrenceFrequency,
+  endDate: string | null,
+  today: string,
+): string | null {
   for (let index = 0; ; index += 1) {
     const due = cycleDueDate(firstDueDate, frequency, index);
     if (endDate !== null && due > endDate) return null;

@@ -91,7 +91,8 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
   async function runCycles(): Promise<string | null> {
     for (let index = input.continued?.nextCycle ?? 0, inRun = 0; status === 'active'; index += 1, inRun += 1) {
       const dueDate = cycleDueDate(input.firstDueDate, input.frequency, index);
-      if (input.endDate !== null && dueDate > input.endDate) return index > 0 ? cycleDueDate(input.firstDueDate, input.frequency, index - 1) : null;
+      if (input.endDate !== null && dueDate > input.endDate)
+        return index > 0 ? cycleDueDate(input.firstDueDate, input.frequency, index - 1) : null;
       if (inRun === CYCLES_PER_RUN) {
         await condition(allHandlersFinished);
         if (status === 'active') await continueAsNew<typeof recurrenceWorkflow>({ ...input, continued: { nextCycle: index } });

@@ -221,7 +221,8 @@ export async function cancelChargeAtRoute(
   const row = await loadTransactionRow(deps.sql, transactionId);
   const state = travellingChargeState(await chargeRoute(deps, row.route).cancelCharge(transactionId, reason, dueAtRoute(row)));
   // A route that has not decided yet: fail the attempt so the activity retries until it has.
-  if (state.status === 'pending' || state.status === 'declined') throw new Error(`route ${row.route} has not cancelled ${transactionId} yet`);
+  if (state.status === 'pending' || state.status === 'declined')
+    throw new Error(`route ${row.route} has not cancelled ${transactionId} yet`);
   return state;
 }
 

@@ -54,11 +54,18 @@ function recurrenceRequest(body: RecurrenceBody, allowInsecure: boolean, now: Da
   if (body.description.trim() === '') throw invalidRequest('description deve ter de 1 a 35 caracteres', '/description');
   const today = saoPauloDate(now);
   if (daysBetween(today, body.firstDueDate) < FIRST_DUE_MIN_DAYS)
-    throw invalidRequest(`firstDueDate deve ser ao menos ${FIRST_DUE_MIN_DAYS} dias depois de hoje (${addDays(today, FIRST_DUE_MIN_DAYS)} ou depois)`, '/firstDueDate');
+    throw invalidRequest(
+      `firstDueDate deve ser ao menos ${FIRST_DUE_MIN_DAYS} dias depois de hoje (${addDays(today, FIRST_DUE_MIN_DAYS)} ou depois)`,
+      '/firstDueDate',
+    );
   const endDate = body.endDate ?? null;
-  if (endDate !== null && daysBetween(body.firstDueDate, endDate) <= 0) throw invalidRequest('endDate deve ser depois de firstDueDate', '/endDate');
+  if (endDate !== null && daysBetween(body.firstDueDate, endDate) <= 0)
+    throw invalidRequest('endDate deve ser depois de firstDueDate', '/endDate');
   if ((body.amount === undefined) === (body.minimumAmount === undefined))
-    throw invalidRequest('Informe amount (valor fixo) ou minimumAmount (valor variável), exatamente um dos dois', body.amount === undefined ? '/amount' : '/minimumAmount');
+    throw invalidRequest(
+      'Informe amount (valor fixo) ou minimumAmount (valor variável), exatamente um dos dois',
+      body.amount === undefined ? '/amount' : '/minimumAmount',
+    );
   if (typeof body.webhookUrl === 'string') {
     const check = parseReceiverUrl(body.webhookUrl, allowInsecure);
     if (!check.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${check.reason}`, '/webhookUrl');
@@ -113,7 +120,8 @@ export async function createRecurrence(
     await setUp(deps, caller, existing, requestId);
     return { outcome: 'repeated', recurrence: await findRecurrence(deps.sql, account.id, existing.id).then((row) => row!) };
   }
-  if (documentKind(account.document) !== 'cnpj') throw operationRefused('Pix Automático: o recebedor de uma recorrência é uma empresa (CNPJ)');
+  if (documentKind(account.document) !== 'cnpj')
+    throw operationRefused('Pix Automático: o recebedor de uma recorrência é uma empresa (CNPJ)');
   if (!account.pixReceivingEnabled) throw operationRefused('Recebimentos Pix desabilitados para esta conta');
 
   const recurrenceId = recurrenceIdOf(account.id, key);

@@ -67,7 +67,14 @@ export async function createEngineCycleCharge(deps: Deps, input: { recurrenceId:
   const caller: Caller = { account, keyId: recurrence.apiKeyId ?? '', keyHash: '', permissions: [] };
   const key = cycleChargeKey(recurrence.id, input.dueDate);
   try {
-    await createCycleChargeFor(deps, caller, recurrence, { dueDate: input.dueDate, amountCents: recurrence.amountCents! }, key, `${key}:engine`);
+    await createCycleChargeFor(
+      deps,
+      caller,
+      recurrence,
+      { dueDate: input.dueDate, amountCents: recurrence.amountCents! },
+      key,
+      `${key}:engine`,
+    );
   } catch (err) {
     // The account's rules refused this cycle (blocked, limits changed): nothing was kept; the next cycle tries again.
     if (!(err instanceof Refusal)) throw err;

@@ -9,4 +9,3 @@ export async function authorizeByFirstPayment(deps: Deps, transactionId: string)
   const recurrence = await recurrenceOfFirstPayment(deps.sql, transactionId);
   if (recurrence?.status === 'pending_authorization') await changeRecurrence(deps, recurrence, { change: 'authorize' });
 }
-

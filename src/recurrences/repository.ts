@@ -32,7 +32,11 @@ export interface RecurrenceListQuery {
 }
 
 /** One page of the account's recurrences, newest first, and how many match. */
-export async function listRecurrences(sql: Sql, accountId: string, query: RecurrenceListQuery): Promise<{ rows: RecurrenceRow[]; total: number }> {
+export async function listRecurrences(
+  sql: Sql,
+  accountId: string,
+  query: RecurrenceListQuery,
+): Promise<{ rows: RecurrenceRow[]; total: number }> {
   const matching = sql`account_id = ${accountId} ${query.status ? sql`and status = ${query.status}` : sql``}`;
   const [rows, [count]] = await Promise.all([
     sql<RawRecurrenceRow[]>`

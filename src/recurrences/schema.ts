@@ -7,7 +7,8 @@ import { ExternalIdSchema } from '../charges/schema.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const dateTime = (description: string) => Type.String({ format: 'date-time', description: `${description} (ISO 8601 UTC, milissegundos)` });
-const calendarDay = (description: string) => Type.String({ format: 'date', description: `${description} (AAAA-MM-DD, horário de Brasília)` });
+const calendarDay = (description: string) =>
+  Type.String({ format: 'date', description: `${description} (AAAA-MM-DD, horário de Brasília)` });
 const amount = (description: string) => reais({ exclusiveMinimum: 0, description: `${description} (reais, até duas casas decimais)` });
 
 export const CONTRACT_PATTERN = '^[A-Za-z0-9-]{1,35}$';

@@ -50,7 +50,11 @@ const notNow = (status: string, change: RecurrenceChange['change']) =>
  * Asks the recurrence's workflow for `change` and waits for it (ACCEPT_WAIT_MS): the status after it,
  * or TIMED_OUT (the change goes on; the read model shows it once done). A status that refuses it is a 409.
  */
-export async function changeRecurrence(deps: Deps, row: RecurrenceRow, change: RecurrenceChange): Promise<RecurrenceStatus | typeof TIMED_OUT> {
+export async function changeRecurrence(
+  deps: Deps,
+  row: RecurrenceRow,
+  change: RecurrenceChange,
+): Promise<RecurrenceStatus | typeof TIMED_OUT> {
   const handle = deps.temporal.workflow.getHandle(recurrenceWorkflowId(row.accountId, row.externalId));
   try {
     return await within(handle.executeUpdate(changeUpdate, { args: [change] }), deps.config.acceptWaitMs);

@@ -139,7 +139,9 @@ export const TransactionSchema = Type.Object(
     paidAmount: nullable(
       reais('Cobrança aprovada: o valor que chegou (numa cobrança com vencimento, o devido no dia do pagamento); senão null'),
     ),
-    recurrenceId: nullable(Type.String({ description: 'Cobrança de um ciclo de recorrência do Pix Automático: a recorrência (rec_…); senão null' })),
+    recurrenceId: nullable(
+      Type.String({ description: 'Cobrança de um ciclo de recorrência do Pix Automático: a recorrência (rec_…); senão null' }),
+    ),
     createdAt: dateTime('Criação'),
     updatedAt: dateTime('Última alteração'),
   },

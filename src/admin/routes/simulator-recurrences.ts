@@ -46,8 +46,11 @@ async function payerChange(ctx: Koa.Context, deps: Deps, change: RecurrenceChang
 async function decline(ctx: Koa.Context, deps: Deps): Promise<void> {
   const charge = await findNetworkCharge(deps.sql, ctx.params.id!);
   if (!charge) throw REFUSALS.not_found();
-  const [cycle] = await deps.sql<{ recurrence_id: string | null }[]>`select recurrence_id from transactions where id = ${charge.transactionId}`;
-  if (!cycle?.recurrence_id) throw new ApiError(422, 'operation_refused', 'Só a cobrança de um ciclo de recorrência é debitada pelo banco do pagador');
+  const [cycle] = await deps.sql<
+    { recurrence_id: string | null }[]
+  >`select recurrence_id from transactions where id = ${charge.transactionId}`;
+  if (!cycle?.recurrence_id)
+    throw new ApiError(422, 'operation_refused', 'Só a cobrança de um ciclo de recorrência é debitada pelo banco do pagador');
   let declined: NetworkCharge;
   try {
     declined = await declineCharge(deps.sql, charge.txid);

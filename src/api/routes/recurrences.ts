@@ -53,8 +53,16 @@ export const createRecurrenceRoute: RouteSpec = {
   errors: CREATION_ERRORS,
   async handler(ctx, deps) {
     const caller = ctx.state.caller as Caller;
-    const created = await createRecurrence(deps, caller, ctx.request.body, ctx.get('idempotency-key') || undefined, ctx.state.requestId as string);
-    ok(ctx, serializeRecurrence(created.recurrence), created.outcome === 'created' ? 201 : 200, { idempotent: created.outcome === 'repeated' });
+    const created = await createRecurrence(
+      deps,
+      caller,
+      ctx.request.body,
+      ctx.get('idempotency-key') || undefined,
+      ctx.state.requestId as string,
+    );
+    ok(ctx, serializeRecurrence(created.recurrence), created.outcome === 'created' ? 201 : 200, {
+      idempotent: created.outcome === 'repeated',
+    });
   },
 };
 
@@ -63,7 +71,9 @@ export const listRecurrencesRoute = accountListRoute({
   summary: 'Lista as recorrências do Pix Automático da conta, das mais recentes para as mais antigas',
   operationId: 'listRecurrences',
   filters: {
-    status: Type.Optional(Type.Enum([...RECURRENCE_STATUSES], { description: 'Filtra pelo status', [ERROR_CODE_KEYWORD]: 'invalid_status' })),
+    status: Type.Optional(
+      Type.Enum([...RECURRENCE_STATUSES], { description: 'Filtra pelo status', [ERROR_CODE_KEYWORD]: 'invalid_status' }),
+    ),
   },
   item: RecurrenceSchema,
   list: listRecurrences,
@@ -132,7 +142,10 @@ export const createCycleChargeRoute: RouteSpec = {
       throw operationRefused('amount acima do payerMaximumAmount que o pagador autorizou');
     }
     if (daysFrom(saoPauloDate(new Date()), body.dueDate) < MIN_LEAD_DAYS) {
-      throw invalidRequest(`dueDate deve ser ao menos ${MIN_LEAD_DAYS} dias depois de hoje: a cobrança chega ao banco do pagador antes`, '/dueDate');
+      throw invalidRequest(
+        `dueDate deve ser ao menos ${MIN_LEAD_DAYS} dias depois de hoje: a cobrança chega ao banco do pagador antes`,
+        '/dueDate',
+      );
     }
     if (body.dueDate < recurrence.firstDueDate || (recurrence.endDate !== null && body.dueDate > recurrence.endDate)) {
       throw invalidRequest('dueDate deve estar entre firstDueDate e endDate da recorrência', '/dueDate');
@@ -143,4 +156,10 @@ export const createCycleChargeRoute: RouteSpec = {
   },
 };
 
-export const recurrenceRoutes: RouteSpec[] = [createRecurrenceRoute, listRecurrencesRoute, getRecurrenceRoute, cancelRecurrenceRoute, createCycleChargeRoute];
+export const recurrenceRoutes: RouteSpec[] = [
+  createRecurrenceRoute,
+  listRecurrencesRoute,
+  getRecurrenceRoute,
+  cancelRecurrenceRoute,
+  createCycleChargeRoute,
+];
