@@ -5,7 +5,7 @@
 // cancels the cycles not yet due. Every CYCLES_PER_RUN cycles it continues as new, so that a
 // recurrence of years keeps a small history. Its `change` update is how the payer (the simulator,
 // a PSP's webhook) and the merchant (DELETE /v1/recurrences/{id}) change it.
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RecurrenceActivities } from '../activities/recurrences.js';
 import {
   changeUpdate,
