@@ -23,6 +23,7 @@ import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from './ro
 import type { RecurrenceBodySchema } from './schema.js';
 import type { Static } from 'typebox';
 import { startRecurrence } from './workflow-client.js';
+import { SIMULATOR_ROUTE } from '../pix-routes/simulator.js';
 
 type RecurrenceBody = Static<typeof RecurrenceBodySchema>;
 
@@ -123,6 +124,8 @@ export async function createRecurrence(
   if (documentKind(account.document) !== 'cnpj')
     throw operationRefused('Pix Automático: o recebedor de uma recorrência é uma empresa (CNPJ)');
   if (!account.pixReceivingEnabled) throw operationRefused('Recebimentos Pix desabilitados para esta conta');
+  // The bcb-api-pix route's locrec/rec/cobr calls are not built yet: only the simulator takes recurrences.
+  if (account.route !== SIMULATOR_ROUTE) throw operationRefused(`A rota ${account.route} ainda não oferece Pix Automático`);
 
   const recurrenceId = recurrenceIdOf(account.id, key);
   const copyPaste = buildBrCode({
