@@ -121,7 +121,15 @@ describe('the served OpenAPI document', () => {
       expect(body.required).toEqual(['id', 'event', 'createdAt', 'data']);
       expect(body.properties.event.const).toBe(name);
       const data = body.properties.data.$ref.split('/').pop();
-      expect(data).toBe(name.startsWith('med.') ? 'Med' : name.startsWith('refund.') ? 'Refund' : 'Transaction');
+      expect(data).toBe(
+        name.startsWith('med.')
+          ? 'Med'
+          : name.startsWith('refund.')
+            ? 'Refund'
+            : name.startsWith('recurrence.')
+              ? 'Recurrence'
+              : 'Transaction',
+      );
       expect(components.schemas[data].properties.id).toBeDefined();
     }
   });
