@@ -10,7 +10,9 @@ export function chargeActivities(deps: Deps) {
     persistAndOpenCharge: (input: Parameters<typeof lifecycle.persistCharge>[1]) => lifecycle.persistAndOpenCharge(deps, input),
     openChargeAtRoute: (transactionId: string) => lifecycle.openChargeAtRoute(deps, transactionId),
     chargeStateAtRoute: (transactionId: string) => lifecycle.chargeStateAtRoute(deps, transactionId),
-    cancelChargeAtRoute: (transactionId: string) => lifecycle.cancelChargeAtRoute(deps, transactionId),
+    cancelChargeAtRoute: (transactionId: string, reason?: 'expired' | 'other') =>
+      lifecycle.cancelChargeAtRoute(deps, transactionId, reason),
+    retryCycleAtRoute: (transactionId: string, day: string) => lifecycle.retryCycleAtRoute(deps, transactionId, day),
     settleChargePaid: (transactionId: string, paid: Parameters<typeof lifecycle.settleChargePaid>[2], options?: SettleOptions) =>
       settlement(deps, lifecycle.settleChargePaid(deps, transactionId, paid), options),
     settleChargeCancelled: (transactionId: string, expired: boolean, options?: SettleOptions) =>

@@ -9,6 +9,7 @@ import { transferActivities } from './transfers.js';
 import { medActivities } from './meds.js';
 import { refundActivities } from './refunds.js';
 import { reconciliationActivities } from './reconciliation.js';
+import { recurrenceActivities } from './recurrences.js';
 import { finalFailures } from './final-failures.js';
 import { heartbeats } from './heartbeats.js';
 
@@ -20,6 +21,7 @@ export function createActivities(deps: Deps) {
     ...medActivities(deps),
     ...refundActivities(deps),
     ...reconciliationActivities(deps),
+    ...recurrenceActivities(deps),
   };
 }
 

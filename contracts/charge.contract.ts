@@ -3,6 +3,7 @@
 // what it answers. One workflow per charge, id `charge:<accountId>:<idempotency key>`.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DraftBasics, Persisted, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
+import type { CycleTerms } from './recurrence.contract.js';
 
 /** A split item after the body checks: amount in centavos or percent, recipient as sent. */
 export interface SplitRequestItem {
@@ -55,6 +56,8 @@ export interface ChargeAsked {
   split: SplitRequestItem[];
   /** A due-date charge's terms; absent for an immediate charge. */
   due?: DueDateTerms;
+  /** A recurrence's cycle charge (Pix Automático): debited by the payer's bank on its due date. */
+  cycle?: CycleTerms;
 }
 
 /**
@@ -104,7 +107,9 @@ export type RouteChargeState =
       payer: { name?: string; document?: string; email?: string; bankName?: string; state?: string };
       endToEndId?: string;
     }
-  | { status: 'cancelled'; expired: boolean };
+  | { status: 'cancelled'; expired: boolean }
+  /** A cycle charge's debit failed for lack of funds (`declined` attempts so far) and no retry was asked yet. */
+  | { status: 'declined'; declined: number };
 
 export type PaidAtRoute = Extract<RouteChargeState, { status: 'paid' }>;
 
@@ -149,3 +154,13 @@ export const DUE_DATE_POLLS_PER_RUN = 168;
 
 /** The route told the engine the charge was paid (the workflow confirms with the route). */
 export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');
+
+/**
+ * From this patch on, a recurrence's cycle charge (ChargeAsked.cycle) handles a declined debit (retried on
+ * the 1st, 3rd and 6th day after the due date with `three_in_seven_days`, else failed) and its
+ * recurrence's cancellation. Only cycle charges reach it: no run recorded before it takes the branch.
+ */
+export const RECURRENCE_CYCLES = 'recurrence-cycles';
+
+/** The cycle's recurrence was cancelled before the cycle was due: the charge is cancelled (unless paid). */
+export const cycleCancelledSignal = defineSignal<[]>('cycleCancelled');

@@ -52,6 +52,8 @@ import { connect } from '../src/db/database.js';
 import { completeRefund } from '../src/pix-routes/simulator-refunds.js';
 import { TRANSFER_WORKFLOW, transferWorkflowId } from '../contracts/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.contract.js';
+import { recurrenceWorkflowId } from '../contracts/recurrence.contract.js';
+import { cycleChargeKey } from '../src/recurrences/ids.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HISTORIES_DIR = join(ROOT, 'test', 'replay', 'histories');
@@ -346,6 +348,47 @@ async function forgedChargeSignal(ctx: ScenarioContext): Promise<string> {
   return charge.workflowId;
 }
 
+/** A monthly recurrence of R$ 99,90 whose first cycle is due in 5 days (inside the lead window once authorized). */
+async function createRecurrence(ctx: ScenarioContext, retryPolicy = 'none'): Promise<{ id: string; workflowId: string }> {
+  const key = `replay-${randomBytes(6).toString('hex')}`;
+  const body = {
+    payer: { name: 'Maria da Silva', document: '52998224725' },
+    contract: 'CTR-REPLAY-1',
+    description: 'Assinatura replay',
+    frequency: 'monthly',
+    firstDueDate: addDays(saoPauloDate(new Date()), 5),
+    amount: 99.9,
+    retryPolicy,
+  };
+  const created = await ctx.api('POST', '/recurrences', body, { 'Idempotency-Key': key });
+  if (created.status !== 201) throw new Error(`recurrence creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+  return { id: created.body.data.id, workflowId: recurrenceWorkflowId(ctx.merchant.accountId, key) };
+}
+
+/** The recurrence authorized by the simulated payer, and its first cycle charge once the engine created it. */
+async function authorizedRecurrence(ctx: ScenarioContext, retryPolicy = 'none') {
+  const recurrence = await createRecurrence(ctx, retryPolicy);
+  const authorized = await ctx.admin('POST', `/simulator/recurrences/${recurrence.id}/authorize`);
+  if (authorized.status !== 200) throw new Error(`authorization answered ${authorized.status}: ${JSON.stringify(authorized.body)}`);
+  for (let tries = 0; tries < 200; tries += 1) {
+    const listed = await ctx.api('GET', `/transactions?recurrenceId=${recurrence.id}`);
+    const cycle = listed.body.data?.[0];
+    if (cycle?.pix)
+      return {
+        ...recurrence,
+        cycle: {
+          id: cycle.id as string,
+          workflowId: chargeWorkflowId(ctx.merchant.accountId, cycleChargeKey(recurrence.id, cycle.dueDate)),
+        },
+      };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no cycle charge for ${recurrence.id}`);
+}
+
+/** Scenarios whose run is still going when recorded: a recurrence between cycles, a cycle waiting for its retry. */
+const RECORDED_RUNNING = new Set(['recurrence-active', 'recurrence-cycle-declined']);
+
 const SCENARIOS: Record<string, Scenario> = {
   'charge-paid': async (ctx) => {
     const charge = await createCharge(ctx);
@@ -417,6 +460,49 @@ const SCENARIOS: Record<string, Scenario> = {
   'transfer-forged-start': forgedTransferStart,
   'med-forged-decision': forgedMedDecision,
   'charge-forged-signal': forgedChargeSignal,
+  // Pix Automático: the recurrence workflow at each stage, and a cycle charge (recurrence-cycles).
+  'recurrence-rejected': async (ctx) => {
+    const recurrence = await createRecurrence(ctx);
+    await ctx.admin('POST', `/simulator/recurrences/${recurrence.id}/reject`);
+    await ctx.temporal.workflow.getHandle(recurrence.workflowId).result();
+    return recurrence.workflowId;
+  },
+  'recurrence-active': async (ctx) => {
+    const { workflowId } = await authorizedRecurrence(ctx);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return workflowId;
+  },
+  'recurrence-cancelled': async (ctx) => {
+    const recurrence = await authorizedRecurrence(ctx);
+    await ctx.api('DELETE', `/recurrences/${recurrence.id}`);
+    await ctx.waitForStatus(recurrence.cycle.id, 'cancelled');
+    await ctx.temporal.workflow.getHandle(recurrence.workflowId).result();
+    return recurrence.workflowId;
+  },
+  'recurrence-cycle-paid': async (ctx) => {
+    const { cycle } = await authorizedRecurrence(ctx);
+    await ctx.admin('POST', `/simulator/charges/${cycle.id}/pay`);
+    await ctx.waitForStatus(cycle.id, 'approved');
+    return cycle.workflowId;
+  },
+  'recurrence-cycle-declined': async (ctx) => {
+    const { cycle } = await authorizedRecurrence(ctx, 'three_in_seven_days');
+    await ctx.admin('POST', `/simulator/charges/${cycle.id}/decline`);
+    // Declined again once the engine asked for the retry; the run then waits for the next attempt.
+    for (let tries = 0; tries < 100; tries += 1) {
+      const again = await ctx.admin('POST', `/simulator/charges/${cycle.id}/decline`);
+      if (again.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return cycle.workflowId;
+  },
+  'recurrence-cycle-failed': async (ctx) => {
+    const { cycle } = await authorizedRecurrence(ctx);
+    await ctx.admin('POST', `/simulator/charges/${cycle.id}/decline`);
+    await ctx.waitForStatus(cycle.id, 'failed');
+    return cycle.workflowId;
+  },
 };
 
 async function call(url: string, method: string, auth: { authorization: string }, body?: unknown, headers: Record<string, string> = {}) {
@@ -514,9 +600,12 @@ async function main() {
       };
       const workflowId = await SCENARIOS[name]!(ctx);
       const handle = client.workflow.getHandle(workflowId);
-      await handle.result().catch((err: unknown) => {
-        if (!refusedAsUnencrypted(err)) throw err;
-      });
+      // A run recorded mid-way (a recurrence waiting for its next cycle) is recorded as it stands.
+      if (!RECORDED_RUNNING.has(name)) {
+        await handle.result().catch((err: unknown) => {
+          if (!refusedAsUnencrypted(err)) throw err;
+        });
+      }
       const file = fileOf(name);
       writeFileSync(file, `${JSON.stringify(await handle.fetchHistory(), null, 1)}\n`, { flag: 'wx' });
       process.stdout.write(`recorded ${name} (${workflowId}) → ${file}\n`);

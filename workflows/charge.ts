@@ -9,6 +9,7 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patc
 import type { ChargeActivities } from '../activities/charges.js';
 import {
   COALESCED_REFRESH,
+  cycleCancelledSignal,
   DUE_DATE_POLLING,
   DUE_DATE_POLLS_PER_RUN,
   dueDatePollDelayMs,
@@ -19,8 +20,10 @@ import {
   type ChargeWorkflow,
   type PaidAtRoute,
   type PersistedCharge,
+  RECURRENCE_CYCLES,
   type RouteChargeState,
 } from '../contracts/charge.contract.js';
+import { retryDay, saoPauloDay } from '../contracts/recurrence.contract.js';
 import {
   acceptUpdate,
   LOCAL_SETTLEMENT,
@@ -59,6 +62,13 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
 
   setHandler(paymentNotifiedSignal, () => {
     notified = true;
+  });
+
+  /** A recurrence's cycle charge (RECURRENCE_CYCLES); its recurrence's cancellation reaches it by signal. */
+  const cycle = input.draft.asked?.cycle;
+  let cycleCancelled = false;
+  setHandler(cycleCancelledSignal, () => {
+    cycleCancelled = true;
   });
 
   let refreshesTaken = 0;
@@ -159,14 +169,19 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
       let pollDue = false;
       if (remainingMs > 0) {
         const pollInMs = remote ? pollDelayMs(poll) : Infinity;
-        const woken = await condition(() => notified || confirmedPayment !== null, Math.min(remainingMs, pollInMs));
+        const woken = await condition(() => notified || confirmedPayment !== null || cycleCancelled, Math.min(remainingMs, pollInMs));
         pollDue = !woken && pollInMs < remainingMs;
         if (pollDue) poll += 1;
       }
       if (confirmedPayment) return confirmedPayment;
+      if (cycleCancelled && cycle && patched(RECURRENCE_CYCLES)) return settlementCalls().route.cancelChargeAtRoute(transactionId, 'other');
       if (notified || pollDue) {
         notified = false;
         const state = await settlementCalls().route.chargeStateAtRoute(transactionId);
+        if (state.status === 'declined') {
+          if (await retryDeclined(state.declined)) continue;
+          return failAtRoute();
+        }
         if (state.status !== 'pending') return state;
         continue;
       }
@@ -174,6 +189,21 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
       // Expired: cancel at the route. If the payer got there first, the route says paid and that prevails.
       return settlementCalls().route.cancelChargeAtRoute(transactionId);
     }
+  }
+
+  /** A cycle's debit failed: asks the route for the next attempt (`three_in_seven_days`); false when the cycle fails. */
+  async function retryDeclined(declined: number): Promise<boolean> {
+    if (!patched(RECURRENCE_CYCLES) || cycle?.retryPolicy !== 'three_in_seven_days' || !transaction!.dueDate) return false;
+    const day = retryDay(transaction!.dueDate, declined, saoPauloDay(Date.now()));
+    if (day === null) return false;
+    await settlementCalls().route.retryCycleAtRoute(transactionId, day);
+    return true;
+  }
+
+  /** A cycle that failed for good: withdrawn at the route (a payment that won the race prevails), then failed. */
+  async function failAtRoute(): Promise<RouteChargeState | { status: 'failed' }> {
+    const final = await settlementCalls().route.cancelChargeAtRoute(transactionId, 'other');
+    return final.status === 'paid' ? final : { status: 'failed' };
   }
 
   async function settle(outcome: RouteChargeState | { status: 'failed' }): Promise<ChargeTransactionState> {

@@ -9,3 +9,4 @@ export { medReturnsWorkflow } from './med-returns.js';
 export { refundWorkflow } from './refund.js';
 export { reconciliationWorkflow } from './reconciliation.js';
 export { suspenseRefundWorkflow } from './suspense-refund.js';
+export { recurrenceWorkflow } from './recurrence.js';

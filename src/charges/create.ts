@@ -26,6 +26,7 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
     coverFee: request.coverFee,
     split: request.split,
     ...(request.due ? { due: request.due } : {}),
+    ...(request.cycle ? { cycle: request.cycle } : {}),
   };
   return {
     ...draftIdentity(caller, key, fingerprint, chargeTransactionId(account.id, key)),
@@ -60,6 +61,7 @@ function chargePreview(draft: ChargeDraft, ttlSeconds: number): TransactionRow {
     counterparty: null,
     webhookUrl: draft.webhookUrl,
     ...(due ? { dueDate: due.dueDate, billing: due.billing, expiresAt: dueDateExpiresAt(due) } : {}),
+    recurrenceId: draft.asked?.cycle?.recurrenceId ?? null,
   });
 }
 
@@ -76,7 +78,20 @@ export async function createCharge(
     const receiver = await checkReceiverUrl(request.webhookUrl, deps.config.webhookAllowInsecure);
     if (!receiver.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${receiver.reason}`);
   }
-  const key = resolveIdempotencyKey(headerKey, request.externalId);
+  return createCheckedCharge(deps, caller, request, resolveIdempotencyKey(headerKey, request.externalId), requestId);
+}
+
+/**
+ * A charge from a request already checked (a body, or a recurrence's cycle or first payment): the
+ * key's charge when it repeats one, else a new one through its workflow's accept step.
+ */
+export async function createCheckedCharge(
+  deps: Deps,
+  caller: Caller,
+  request: ChargeRequest,
+  key: string,
+  requestId: string,
+): Promise<CreationAnswer> {
   const fingerprint = fingerprintOf('charge', chargeComparedFields(request));
   const accountId = caller.account.id;
 

@@ -153,14 +153,14 @@ function insertCharge(
     insert into transactions (
       id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
       amount, fee, net_amount, split_amount, split, description, payer, webhook_url, fingerprint,
-      api_key_id, expires_at, created_at, updated_at, due_date, billing, fee_rule, checkout_token, metadata)
+      api_key_id, expires_at, created_at, updated_at, due_date, billing, fee_rule, checkout_token, metadata, recurrence_id)
     values (
       ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'in', 'payment', 'pix', 'pending', 'monitoring', ${draft.route},
       ${terms.amountCents}, ${terms.feeCents}, ${terms.netAmountCents}, ${terms.splitAmountCents},
       ${tx.json(terms.split as never)}, ${draft.description}, ${tx.json(payer as never)}, ${draft.webhookUrl}, ${draft.fingerprint},
       ${draft.apiKeyId}, ${expiresAt}, ${createdAt}, ${createdAt},
       ${due?.terms.dueDate ?? null}, ${due ? tx.json(due.terms.billing as never) : null}, ${due ? tx.json(due.feeRule as never) : null},
-      ${newCheckoutToken()}, ${tx.json(draft.metadata ?? {})})
+      ${newCheckoutToken()}, ${tx.json(draft.metadata ?? {})}, ${draft.asked?.cycle?.recurrenceId ?? null})
     on conflict do nothing
     returning *`;
 }
@@ -213,15 +213,26 @@ export async function chargeStateAtRoute(deps: ChargeLifecycleDeps, transactionI
 }
 
 /** Cancels the expired charge at the route; the answer is final: `paid` when the payment won the race. */
+/** `reason`: `other` for a cycle charge its recurrence's cancellation or a failed debit withdraws (RECURRENCE_CYCLES). */
 export async function cancelChargeAtRoute(
   deps: ChargeLifecycleDeps,
   transactionId: string,
+  reason: 'expired' | 'other' = 'expired',
 ): Promise<Exclude<RouteChargeState, { status: 'pending' }>> {
   const row = await loadTransactionRow(deps.sql, transactionId);
-  const state = travellingChargeState(await chargeRoute(deps, row.route).cancelCharge(transactionId, 'expired', dueAtRoute(row)));
+  const state = travellingChargeState(await chargeRoute(deps, row.route).cancelCharge(transactionId, reason, dueAtRoute(row)));
   // A route that has not decided yet: fail the attempt so the activity retries until it has.
-  if (state.status === 'pending') throw new Error(`route ${row.route} has not cancelled ${transactionId} yet`);
+  if (state.status === 'pending' || state.status === 'declined')
+    throw new Error(`route ${row.route} has not cancelled ${transactionId} yet`);
   return state;
+}
+
+/** A declined cycle charge's next debit attempt on `day` (RECURRENCE_CYCLES). */
+export async function retryCycleAtRoute(deps: ChargeLifecycleDeps, transactionId: string, day: string): Promise<void> {
+  const row = await loadTransactionRow(deps.sql, transactionId);
+  const route = chargeRoute(deps, row.route);
+  if (!route.retryCycle) throw new Error(`route ${row.route} cannot retry the debit of ${transactionId}`);
+  await route.retryCycle(transactionId, day);
 }
 
 /** The settlement of a paid charge: what the payer paid out of Pix clearing, fee to revenue, split shares and net to the accounts. */

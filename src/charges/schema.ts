@@ -11,6 +11,7 @@ import { errorPath } from '../json/pointer.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
 import type { DueDateTerms, SplitRequestItem } from '../../contracts/charge.contract.js';
 import { checkMetadata, comparedMetadata, MetadataRequestSchema, type Metadata } from '../transactions/metadata.js';
+import type { CycleTerms } from '../../contracts/recurrence.contract.js';
 import { DUE_DATE_BODY_FIELDS, dueDateSchemaRefusal, parseDueDateTerms } from './due-date/body.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;
@@ -92,6 +93,8 @@ export interface ChargeRequest {
   webhookUrl: string | null;
   /** A due-date charge's terms (the body had `dueDate`). */
   due?: DueDateTerms;
+  /** A recurrence's cycle charge (src/recurrences/cycle-charges.ts); never from a body. */
+  cycle?: CycleTerms;
 }
 
 export interface ChargeBodyOptions {
@@ -269,5 +272,6 @@ export function chargeComparedFields(request: ChargeRequest): Record<string, unk
     // Only a due-date charge compares these: an immediate charge's fingerprint stays what it always was.
     ...(request.due ? { dueDate: request.due.dueDate, billing: request.due.billing } : {}),
     ...comparedMetadata(request.metadata),
+    ...(request.cycle ? { recurrenceId: request.cycle.recurrenceId } : {}),
   };
 }

@@ -43,6 +43,10 @@ export interface Config {
   temporalMaxCachedWorkflows: number;
   dataDir: string;
   chargeTtlSeconds: number;
+  /** Pix Automático: days before a cycle's due date its charge is created (2 to 10). */
+  recurrenceLeadDays: number;
+  /** Pix Automático: days the payer has to authorize a recurrence. */
+  recurrenceAuthorizationDays: number;
   /** How long the receiving side has to decide an open MED before operators are alerted. */
   medDecisionDeadlineSeconds: number;
   acceptWaitMs: number;
@@ -198,6 +202,8 @@ const Environment = Type.Object({
   TEMPORAL_MAX_CACHED_WORKFLOWS: integer(250, 0, 1_000_000),
   DATA_DIR: textOr('.data'),
   CHARGE_TTL_SECONDS: integer(900, 1),
+  RECURRENCE_LEAD_DAYS: integer(7, 2, 10),
+  RECURRENCE_AUTHORIZATION_DAYS: integer(7, 1, 365),
   MED_DECISION_DEADLINE_SECONDS: integer(7 * 24 * 60 * 60, 1),
   ACCEPT_WAIT_MS: integer(5000, 1),
   WEBHOOK_ALLOW_INSECURE: flag(false),
@@ -443,6 +449,8 @@ export function loadConfig(env: Env = process.env): Config {
     temporalMaxCachedWorkflows: settings.TEMPORAL_MAX_CACHED_WORKFLOWS,
     dataDir: settings.DATA_DIR,
     chargeTtlSeconds: settings.CHARGE_TTL_SECONDS,
+    recurrenceLeadDays: settings.RECURRENCE_LEAD_DAYS,
+    recurrenceAuthorizationDays: settings.RECURRENCE_AUTHORIZATION_DAYS,
     medDecisionDeadlineSeconds: settings.MED_DECISION_DEADLINE_SECONDS,
     acceptWaitMs: settings.ACCEPT_WAIT_MS,
     webhookAllowInsecure: settings.WEBHOOK_ALLOW_INSECURE,

@@ -11,6 +11,7 @@ import { MedSchema } from '../meds/schema.js';
 import type { TransactionStatus } from '../transactions/row.js';
 import { TransactionSchema } from '../transactions/schema.js';
 import type { WebhookEvent } from './webhooks.js';
+import { RecurrenceSchema } from '../recurrences/schema.js';
 
 const TRANSACTION_EVENTS: Record<Exclude<TransactionStatus, 'pending'>, string> = {
   approved: 'A charge was paid or a transfer was sent (pending → approved)',
@@ -61,4 +62,14 @@ const refundEvents = Object.entries(REFUND_EVENTS).map(([change, summary]): Webh
   idPattern: `^evt_rfd_.+_${change}$`,
 }));
 
-export const WEBHOOK_EVENTS: WebhookEvent[] = [...transactionEvents, ...medEvents, ...refundEvents];
+/** Pix Automático: every status a recurrence reaches, one event kind (recurrences/events.ts). */
+const recurrenceEvent: WebhookEvent = {
+  name: 'recurrence.updated',
+  summary:
+    'A recurrence (Pix Automático) changed status: authorized (active), rejected, expired, cancelled (by either side, `data.cancelledBy`) or completed',
+  dataName: 'Recurrence',
+  data: RecurrenceSchema,
+  idPattern: '^evt_rec_.+_(active|rejected|expired|cancelled|completed)$',
+};
+
+export const WEBHOOK_EVENTS: WebhookEvent[] = [...transactionEvents, ...medEvents, ...refundEvents, recurrenceEvent];

@@ -10,7 +10,7 @@ import type { WebhookEvent } from './webhooks.js';
 
 export const EndpointSummarySchema = Type.Object(
   {
-    method: Type.Union([Type.Literal('GET'), Type.Literal('POST')]),
+    method: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('DELETE')]),
     path: Type.String({ description: 'Path under the base address, in the spec style (`/transactions/{id}`)' }),
     permission: Type.Union([Type.String(), Type.Null()], { description: 'Permission the API key needs; null for public endpoints' }),
     purpose: Type.String(),

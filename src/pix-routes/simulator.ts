@@ -39,6 +39,9 @@ interface SimulatorChargeRow {
   due_date: Date | null;
   billing: DueDateBilling | null;
   paid_amount: bigint | null;
+  /** A cycle charge's debit attempts that failed for lack of funds, and the days the engine asked for the next ones. */
+  declined_attempts: number;
+  retry_requested_on: Date[];
 }
 
 /** The charge as the network sees it (what the payer's side is told). */
@@ -61,7 +64,15 @@ export interface NetworkCharge {
   payer: RoutePayer | null;
 }
 
-export type NotPayableReason = 'not_found' | 'already_paid' | 'cancelled' | 'expired' | 'past_validity' | 'amount_mismatch';
+export type NotPayableReason =
+  | 'not_found'
+  | 'already_paid'
+  | 'cancelled'
+  | 'expired'
+  | 'past_validity'
+  | 'amount_mismatch'
+  /** The last attempt was declined and the engine has not asked for the next one yet. */
+  | 'attempt_declined';
 
 /** The network refuses the payment, as a payer's bank app would show it. */
 export class ChargeNotPayable extends Error {
@@ -114,6 +125,7 @@ function stateOf(row: SimulatorChargeRow): ChargeState {
     return row.end_to_end_id === null ? paid : { ...paid, endToEndId: row.end_to_end_id };
   }
   if (row.status === 'cancelled') return { status: 'cancelled', expired: row.cancel_reason === 'expired' };
+  if (row.declined_attempts > row.retry_requested_on.length) return { status: 'declined', declined: row.declined_attempts };
   return { status: 'pending' };
 }
 
@@ -162,6 +174,32 @@ export class SimulatorChargeRoute implements ChargeRoute {
       returning *`;
     return stateOf(cancelled ?? (await this.existing(transactionId)));
   }
+
+  /** The payer's bank attempts the debit again on `day`; asked once per declined attempt. */
+  async retryCycle(transactionId: string, day: string): Promise<void> {
+    await this.sql`
+      update simulator_charges set retry_requested_on = array_append(retry_requested_on, ${day}::date)
+      where transaction_id = ${transactionId} and declined_attempts > cardinality(retry_requested_on)`;
+  }
+}
+
+/**
+ * The payer's bank fails this debit attempt for lack of funds (a cycle charge of a recurrence): once
+ * per attempt, while the charge is active and the engine asked for every earlier retry.
+ */
+export async function declineCharge(sql: Sql, reference: string): Promise<NetworkCharge> {
+  const [declined] = await sql<SimulatorChargeRow[]>`
+    update simulator_charges set declined_attempts = declined_attempts + 1
+    where (transaction_id = ${reference} or txid = ${reference}) and status = 'active' and expires_at > now()
+      and declined_attempts = cardinality(retry_requested_on)
+    returning *`;
+  if (declined) return networkCharge(declined);
+  const current = await findNetworkCharge(sql, reference);
+  if (!current) throw new ChargeNotPayable('not_found');
+  if (current.status === 'paid') throw new ChargeNotPayable('already_paid');
+  if (current.status === 'cancelled') throw new ChargeNotPayable('cancelled');
+  if (current.expiresAt.getTime() <= Date.now()) throw new ChargeNotPayable('expired');
+  throw new ChargeNotPayable('attempt_declined');
 }
 
 /** Finds a charge of the network by the engine's transaction id or by the BR Code's txid. */

@@ -46,7 +46,9 @@ export type ChargeState =
   | { status: 'pending' }
   /** `amountCents`: what the payer paid (a due-date charge's amount due on the day it was paid). */
   | { status: 'paid'; paidAt: Date; amountCents: number; payer: RoutePayer; endToEndId?: string }
-  | { status: 'cancelled'; expired: boolean };
+  | { status: 'cancelled'; expired: boolean }
+  /** A cycle charge (Pix Automático) whose last debit attempt failed for lack of funds, no retry asked yet. */
+  | { status: 'declined'; declined: number };
 
 export interface RouteTransferRequest {
   transactionId: string;
@@ -87,6 +89,8 @@ export interface ChargeRoute {
   chargeStatus(transactionId: string, due?: RouteDueDateCharge): Promise<ChargeState>;
   /** Cancels a pending charge. When the payment won the race the answer says `paid`, and that answer prevails. */
   cancelCharge(transactionId: string, reason: 'expired' | 'other', due?: RouteDueDateCharge): Promise<ChargeState>;
+  /** A cycle charge's next debit attempt on `day` (`YYYY-MM-DD`) after a declined one (routes without recurrences leave this out). */
+  retryCycle?(transactionId: string, day: string): Promise<void>;
   /** The MED devoluções of the received Pix `endToEndId` (routes that never report any leave this out). */
   medReturns?(endToEndId: string): Promise<RouteMedReturn[]>;
 }

@@ -5,7 +5,7 @@ import type { Permission } from '../accounts/permissions.js';
 import type { OperationSpec } from './operation.js';
 
 export interface RouteSpec extends OperationSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Koa path under /v1, e.g. `/transactions/:id`. */
   path: string;
   /** Null: public, no authentication. */

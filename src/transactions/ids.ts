@@ -13,10 +13,10 @@ export function transferTransactionId(accountId: string, key: string): string {
 }
 
 /**
- * A prefix and the 24 hex digits every engine id but a delivery's carries (txn_, out_, med_, rfd_, rcn_, acc_, key_, req_, whe_),
+ * A prefix and the 24 hex digits every engine id but a delivery's carries (txn_, out_, med_, rfd_, rcn_, acc_, key_, req_, whe_, rec_),
  * and a reconciliation item's (rci_), which is the externalId of the deposit crediting it.
  */
-const PREFIXED_ID = '(?:txn|out|med|rfd|rcn|acc|key|req|whe|rci)_[0-9a-f]{24}';
+const PREFIXED_ID = '(?:txn|out|med|rfd|rcn|acc|key|req|whe|rci|rec)_[0-9a-f]{24}';
 
 /**
  * The exact shapes of the identifiers the engine generates: the ones above, a webhook delivery's

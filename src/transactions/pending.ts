@@ -17,7 +17,7 @@ export type DraftSpecifics = Pick<
   | 'webhookUrl'
 > &
   /** A due-date charge's: null otherwise. */
-  Partial<Pick<TransactionRow, 'dueDate' | 'billing' | 'feeRule' | 'expiresAt'>>;
+  Partial<Pick<TransactionRow, 'dueDate' | 'billing' | 'feeRule' | 'expiresAt' | 'recurrenceId'>>;
 
 /** Pending, created now, expiring `expirySeconds` from now unless the specifics say when. */
 export function pendingTransaction(draft: DraftBasics, expirySeconds: number, specifics: DraftSpecifics): TransactionRow {
@@ -46,6 +46,7 @@ export function pendingTransaction(draft: DraftBasics, expirySeconds: number, sp
     dueDate: null,
     billing: null,
     feeRule: null,
+    recurrenceId: null,
     expiresAt: new Date(now.getTime() + expirySeconds * 1000),
     approvedAt: null,
     createdAt: now,

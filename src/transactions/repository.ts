@@ -28,6 +28,8 @@ export interface ListQuery {
   createdFrom?: Date;
   /** Created before. */
   createdTo?: Date;
+  /** The cycle charges of one recurrence. */
+  recurrenceId?: string;
 }
 
 /**
@@ -43,8 +45,10 @@ export async function listTransactions(sql: Sql, accountId: string, query: ListQ
     account_id = ${accountId}
     ${query.status ? sql`and status = ${query.status}` : sql``}
     ${query.type ? sql`and type = ${query.type}` : sql``}`;
-  const dated = query.createdFrom !== undefined || query.createdTo !== undefined;
+  // The counters do not key recurrences: a recurrence's cycles are counted (on their own index).
+  const dated = query.createdFrom !== undefined || query.createdTo !== undefined || query.recurrenceId !== undefined;
   const matching = sql`${filters}
+    ${query.recurrenceId ? sql`and recurrence_id = ${query.recurrenceId}` : sql``}
     ${query.createdFrom ? sql`and created_at >= ${query.createdFrom}` : sql``}
     ${query.createdTo ? sql`and created_at < ${query.createdTo}` : sql``}`;
   const [rows, [count]] = await Promise.all([

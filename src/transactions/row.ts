@@ -60,6 +60,8 @@ export interface TransactionRow {
   paidAmountCents: number | null;
   /** A charge's payer's page token (src/domain/checkout-token.ts); null on transfers and deposits. */
   checkoutToken: string | null;
+  /** A recurrence's cycle charge (Pix Automático): its recurrence; null otherwise. */
+  recurrenceId: string | null;
   expiresAt: Date;
   approvedAt: Date | null;
   createdAt: Date;
@@ -102,6 +104,8 @@ export interface RawTransactionRow {
   fee_rule: unknown;
   paid_amount: bigint | null;
   checkout_token: string | null;
+  /** Absent from rows read before migration 300. */
+  recurrence_id?: string | null;
   expires_at: Date;
   approved_at: Date | null;
   created_at: Date;
@@ -145,6 +149,7 @@ export function toTransactionRow(raw: RawTransactionRow): TransactionRow {
     feeRule: (raw.fee_rule ?? null) as FeeRule | null,
     paidAmountCents: nullableNumber(raw.paid_amount),
     checkoutToken: raw.checkout_token ?? null,
+    recurrenceId: raw.recurrence_id ?? null,
     expiresAt: raw.expires_at,
     approvedAt: raw.approved_at,
     createdAt: raw.created_at,

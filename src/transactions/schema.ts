@@ -148,6 +148,9 @@ export const TransactionSchema = Type.Object(
           'Cobrança: a página de pagamento hospedada pelo serviço ({PUBLIC_BASE_URL}/pay/{token}, token aleatório e secreto), com QR code, copia e cola e situação ao vivo, para enviar ao pagador; null na transferência e enquanto a cobrança é aceita (resposta 202)',
       }),
     ),
+    recurrenceId: nullable(
+      Type.String({ description: 'Cobrança de um ciclo de recorrência do Pix Automático: a recorrência (rec_…); senão null' }),
+    ),
     createdAt: dateTime('Criação'),
     updatedAt: dateTime('Última alteração'),
   },

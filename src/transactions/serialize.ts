@@ -91,6 +91,7 @@ export function serializeTransaction(row: TransactionRow, now = new Date()): Tra
     amountDue: amountDueToday(row, now),
     paidAmount: paidAmount(row),
     checkoutUrl: row.checkoutToken === null ? null : checkoutUrlOf(row.checkoutToken),
+    recurrenceId: row.recurrenceId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

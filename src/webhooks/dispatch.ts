@@ -1,6 +1,6 @@
 // From a recorded event to running deliveries. The targets of an event are the account's active
 // registered endpoints and the charge's own webhookUrl (once: a webhookUrl equal to a registered
-// endpoint's URL is that endpoint's delivery). Each target gets one delivery row and at most one
+// endpoint's URL is that endpoint's delivery; a recurrence's events go to the recurrence's webhookUrl). Each target gets one delivery row and at most one
 // delivery workflow, both keyed by event and target, so dispatching an event twice starts nothing new.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../runtime/deps.js';
@@ -73,8 +73,8 @@ export async function dispatchEvent(deps: Deps, eventId: string, options: { firs
     select e.id, e.account_id as "accountId", e.transaction_id as "transactionId",
            coalesce((select json_agg(json_build_object('id', w.id, 'url', w.url) order by w.created_at, w.id)
                        from webhook_endpoints w where w.account_id = e.account_id and w.disabled_at is null), '[]') as endpoints,
-           t.webhook_url as "chargeWebhookUrl", t.api_key_id as "chargeApiKeyId"
-    from events e left join transactions t on t.id = e.transaction_id
+           coalesce(t.webhook_url, r.webhook_url) as "chargeWebhookUrl", coalesce(t.api_key_id, r.api_key_id) as "chargeApiKeyId"
+    from events e left join transactions t on t.id = e.transaction_id left join recurrences r on r.id = e.recurrence_id
     where e.id = ${eventId}`;
   if (!event) {
     deps.log.error({ eventId }, 'webhook dispatch: event not found');

@@ -56,9 +56,11 @@ describe('MCP server over Streamable HTTP', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       'get_balance',
       'get_med',
+      'get_recurrence',
       'get_statement',
       'get_transaction',
       'list_meds',
+      'list_recurrences',
       'list_transactions',
     ]);
     for (const tool of tools) {
@@ -70,7 +72,15 @@ describe('MCP server over Streamable HTTP', () => {
     const getTransaction = tools.find((t) => t.name === 'get_transaction')!;
     expect(getTransaction.inputSchema.required).toEqual(['id']);
     const list = tools.find((t) => t.name === 'list_transactions')!;
-    expect(Object.keys(list.inputSchema.properties ?? {}).sort()).toEqual(['createdFrom', 'createdTo', 'limit', 'page', 'status', 'type']);
+    expect(Object.keys(list.inputSchema.properties ?? {}).sort()).toEqual([
+      'createdFrom',
+      'createdTo',
+      'limit',
+      'page',
+      'recurrenceId',
+      'status',
+      'type',
+    ]);
     const statement = tools.find((t) => t.name === 'get_statement')!;
     expect(statement.inputSchema.required).toEqual(['from', 'to']);
     expect(statement.description).toMatch(/balance:read/);

@@ -38,6 +38,12 @@ const SPEC_ENDPOINTS: Array<[string, string, string | null]> = [
   ['POST', '/transfers', 'transfers:write'],
   ['GET', '/meds', 'transactions:read'],
   ['GET', '/meds/{id}', 'transactions:read'],
+  // design/pix-automatico.md, "The API".
+  ['POST', '/recurrences', 'payments:write'],
+  ['GET', '/recurrences', 'transactions:read'],
+  ['GET', '/recurrences/{id}', 'transactions:read'],
+  ['DELETE', '/recurrences/{id}', 'payments:write'],
+  ['POST', '/recurrences/{id}/charges', 'payments:write'],
   ['GET', '/transparency', null],
   ['GET', '/', null],
   ['GET', '/openapi.json', null],
@@ -99,6 +105,7 @@ describe('the served OpenAPI document', () => {
     expect(Object.keys(webhooks).sort()).toEqual([
       'med.created',
       'med.updated',
+      'recurrence.updated',
       'refund.approved',
       'refund.created',
       'refund.failed',
@@ -114,7 +121,15 @@ describe('the served OpenAPI document', () => {
       expect(body.required).toEqual(['id', 'event', 'createdAt', 'data']);
       expect(body.properties.event.const).toBe(name);
       const data = body.properties.data.$ref.split('/').pop();
-      expect(data).toBe(name.startsWith('med.') ? 'Med' : name.startsWith('refund.') ? 'Refund' : 'Transaction');
+      expect(data).toBe(
+        name.startsWith('med.')
+          ? 'Med'
+          : name.startsWith('refund.')
+            ? 'Refund'
+            : name.startsWith('recurrence.')
+              ? 'Recurrence'
+              : 'Transaction',
+      );
       expect(components.schemas[data].properties.id).toBeDefined();
     }
   });

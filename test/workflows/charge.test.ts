@@ -5,6 +5,7 @@ import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/clie
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import {
+  cycleCancelledSignal,
   paymentNotifiedSignal,
   REFRESHES_PER_RUN,
   refreshUpdate,
@@ -35,6 +36,7 @@ const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
 /** An in-memory route and read model behind the charge activities, recording every call with the server's time; openChargeAtRoute is the hand-over. */
 class FakeEngine extends FakeRoute {
   routeState: RouteChargeState = { status: 'pending' };
+  retriedOn: string[] = [];
   transaction: ChargeTransactionState | null = null;
   createdAtMs = 0;
   /** What the settlement was told: the route's payment, or whether the cancelled charge expired. */
@@ -81,7 +83,7 @@ class FakeEngine extends FakeRoute {
       const due = draft.asked?.due;
       this.transaction ??= {
         ...pendingCharge(draft, createdAtMs, ttlSeconds),
-        ...(due ? { expiresAtMs: dueDateExpiresAt(due).getTime() } : {}),
+        ...(due ? { expiresAtMs: dueDateExpiresAt(due).getTime(), dueDate: due.dueDate } : {}),
       };
       return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created: true };
     };
@@ -105,10 +107,17 @@ class FakeEngine extends FakeRoute {
         await this.routeGate;
         return this.routeState;
       },
-      cancelChargeAtRoute: async () => {
+      cancelChargeAtRoute: async (_id, reason = 'expired') => {
         await this.record('cancelChargeAtRoute');
-        if (this.routeState.status === 'pending') this.routeState = { status: 'cancelled', expired: true };
+        if (this.routeState.status === 'pending' || this.routeState.status === 'declined') {
+          this.routeState = { status: 'cancelled', expired: reason === 'expired' };
+        }
         return this.routeState as Exclude<RouteChargeState, { status: 'pending' }>;
+      },
+      retryCycleAtRoute: async (_id, day) => {
+        await this.record('retryCycleAtRoute');
+        this.retriedOn.push(day);
+        this.routeState = { status: 'pending' };
       },
       settleChargePaid: async (_id, paid, options) => {
         await this.record('settleChargePaid');
@@ -402,5 +411,75 @@ describe('due-date charge workflow (time-skipping)', () => {
     expect(cancel!.atMs - expiresAt).toBeLessThan(1000);
     expect(engine.settledWith).toEqual({ expired: true });
     expect(engine.dispatched).toEqual([`evt_${engine.transaction!.id}_cancelled`]);
+  });
+});
+
+describe('recurrence cycle charge workflow (time-skipping)', () => {
+  const DAY_MS = 86_400_000;
+
+  /** R$ 99,90 due in 7 days (São Paulo), a cycle of rec_1 with `retryPolicy`. */
+  async function cycleDraft(retryPolicy: 'none' | 'three_in_seven_days'): Promise<ChargeDraft> {
+    const dueDate = addDays(saoPauloDate(new Date(await server.env.currentTimeMs())), 7);
+    const billing = { validityAfterDue: retryPolicy === 'none' ? 0 : 6, fine: null, interest: null, discounts: [], abatement: null };
+    return {
+      ...draft(),
+      amountCents: 9_990,
+      asked: { amountCents: 9_990, coverFee: false, split: [], due: { dueDate, billing }, cycle: { recurrenceId: 'rec_1', retryPolicy } },
+    };
+  }
+
+  /** The payer's bank declines the debit on `day` (the route says so, and tells the workflow). */
+  async function declineOn(engine: FakeEngine, workflowId: string, day: string, declined: number): Promise<void> {
+    await server.env.sleep(startOfSaoPauloDay(day).getTime() + 3_600_000 - (await server.env.currentTimeMs()));
+    engine.routeState = { status: 'declined', declined };
+    await server.env.client.workflow.getHandle(workflowId).signal(paymentNotifiedSignal);
+    await eventually(() => engine.routeState.status === 'pending' || engine.called('settleChargeFailed').length > 0 || undefined);
+  }
+
+  it('a declined debit is retried on the 1st, 3rd and 6th day after the due date, then the cycle fails', async () => {
+    const engine = new FakeEngine();
+    const chargeDraft = await cycleDraft('three_in_seven_days');
+    const dueDate = chargeDraft.asked!.due!.dueDate;
+    await withCharge(
+      engine,
+      async ({ workflowId, result }) => {
+        const attempts = [dueDate, addDays(dueDate, 1), addDays(dueDate, 3), addDays(dueDate, 6)];
+        for (const [index, day] of attempts.entries()) await declineOn(engine, workflowId, day, index + 1);
+        expect(await result()).toMatchObject({ status: 'failed' });
+      },
+      chargeDraft,
+    );
+    expect(engine.retriedOn).toEqual([addDays(dueDate, 1), addDays(dueDate, 3), addDays(dueDate, 6)]);
+    expect(engine.called('cancelChargeAtRoute')).toHaveLength(1);
+    expect(engine.called('settleChargeFailed')).toHaveLength(1);
+  });
+
+  it('without a retry policy a declined debit fails the cycle at once', async () => {
+    const engine = new FakeEngine();
+    const chargeDraft = await cycleDraft('none');
+    await withCharge(
+      engine,
+      async ({ workflowId, result }) => {
+        await declineOn(engine, workflowId, chargeDraft.asked!.due!.dueDate, 1);
+        expect(await result()).toMatchObject({ status: 'failed' });
+      },
+      chargeDraft,
+    );
+    expect(engine.retriedOn).toEqual([]);
+  });
+
+  it("its recurrence's cancellation cancels a cycle not yet due (not as expired)", async () => {
+    const engine = new FakeEngine();
+    await withCharge(
+      engine,
+      async ({ workflowId, result }) => {
+        await server.env.sleep(DAY_MS);
+        await server.env.client.workflow.getHandle(workflowId).signal(cycleCancelledSignal);
+        expect(await result()).toMatchObject({ status: 'cancelled' });
+      },
+      await cycleDraft('none'),
+    );
+    expect(engine.settledWith).toEqual({ expired: false });
+    expect(engine.called('cancelChargeAtRoute')[0]!.atMs - engine.createdAtMs).toBeLessThan(DAY_MS + 1000);
   });
 });

@@ -133,6 +133,9 @@ class ChargeRouteFake extends Calls {
         if (this.state.status === 'pending') this.state = { status: 'cancelled', expired: true };
         return this.state as Exclude<RouteChargeState, { status: 'pending' }>;
       },
+      retryCycleAtRoute: async () => {
+        throw new Error('a charge of these tests is no recurrence cycle');
+      },
       settleChargePaid: async (_id, paid, options) => {
         await this.record('settleChargePaid');
         return settled(this.transaction!, 'approved', options);

@@ -14,6 +14,7 @@ import { PIX_ROUTE_ENDPOINTS } from './pix-routes.js';
 import { RECONCILIATION_ROUTES } from './reconciliations.js';
 import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
 import { SIMULATOR_PIX_ROUTES } from './simulator-pix.js';
+import { SIMULATOR_RECURRENCE_ROUTES } from './simulator-recurrences.js';
 import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
 import { SIMULATOR_REFUND_ROUTES } from './simulator-refunds.js';
 import { SIMULATOR_TRIGGER_ROUTES } from './simulator-trigger.js';
@@ -30,6 +31,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   ...WEBHOOK_ROUTES,
   ...EVENT_STREAM_ROUTES,
   ...SIMULATOR_CHARGE_ROUTES,
+  ...SIMULATOR_RECURRENCE_ROUTES,
   ...SIMULATOR_PIX_ROUTES,
   ...SIMULATOR_TRANSFER_ROUTES,
   ...SIMULATOR_REFUND_ROUTES,

@@ -15,6 +15,7 @@ import { ChargeNotPayable, findNetworkCharge, payCharge, type NetworkCharge, typ
 import type { RoutePayer } from '../../pix-routes/types.js';
 import type { StoredPayer } from '../../transactions/row.js';
 import { afterCommit } from './after-commit.js';
+import { authorizeByFirstPayment } from '../../recurrences/first-payment.js';
 import { closed, documentField, emailField, idParam } from '../fields.js';
 import { NOT_FOUND } from './errors.js';
 import type { AdminRoute } from './index.js';
@@ -66,7 +67,7 @@ function payerOf(body: Static<typeof PayBody>): RoutePayer {
   return payer;
 }
 
-const NetworkChargeSchema = Type.Object(
+export const NetworkChargeSchema = Type.Object(
   {
     txid: Type.String(),
     transactionId: Type.String(),
@@ -93,7 +94,7 @@ const NetworkChargeSchema = Type.Object(
   { additionalProperties: false, description: 'A cobrança como a rede simulada a viu' },
 );
 
-const REFUSALS: Record<NotPayableReason, () => ApiError> = {
+export const REFUSALS: Record<NotPayableReason, () => ApiError> = {
   not_found: () => notFound('Cobrança não encontrada na rede simulada'),
   already_paid: () => new ApiError(409, 'charge_already_paid', 'Esta cobrança já foi paga'),
   cancelled: () => new ApiError(422, 'charge_cancelled', 'Esta cobrança foi cancelada e não pode ser paga'),
@@ -101,10 +102,12 @@ const REFUSALS: Record<NotPayableReason, () => ApiError> = {
   past_validity: () =>
     new ApiError(409, 'payment_after_validity', 'Nesse dia a cobrança não pode mais ser paga: a validade depois do vencimento terminou'),
   amount_mismatch: () => new ApiError(409, 'amount_mismatch', 'O valor pago difere do valor que a cobrança pede nesse dia'),
+  attempt_declined: () =>
+    new ApiError(409, 'attempt_already_declined', 'A última tentativa de débito já falhou; a próxima espera o pedido de nova tentativa'),
 };
 
 /** The charge as the network saw it. */
-function networkChargeJson(charge: NetworkCharge) {
+export function networkChargeJson(charge: NetworkCharge) {
   return {
     txid: charge.txid,
     transactionId: charge.transactionId,
@@ -156,6 +159,8 @@ async function pay(ctx: Koa.Context, deps: Deps) {
     throw REFUSALS[err.reason]();
   }
   await afterCommit(deps, { transactionId: paid.transactionId }, () => notifyChargePaid(deps, paid.transactionId));
+  // Paying a recurrence's first payment (journey 3) also authorizes the recurrence.
+  await afterCommit(deps, { transactionId: paid.transactionId }, () => authorizeByFirstPayment(deps, paid.transactionId));
   ok(ctx, networkChargeJson(paid));
 }
 

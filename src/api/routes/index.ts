@@ -4,6 +4,7 @@ import { createChargeRoute } from './charges.js';
 import { getMedRoute, listMedsRoute } from './meds.js';
 import { getTransactionRoute, listTransactionsRoute } from './transactions.js';
 import { createTransferRoute } from './transfers.js';
+import { recurrenceRoutes } from './recurrences.js';
 import { transparencyRoutes } from './transparency.js';
 import { selfDescriptionRoutes } from './self.js';
 import { statementRoute } from './statement.js';
@@ -18,6 +19,7 @@ export const ROUTES: RouteSpec[] = [
   createTransferRoute,
   listMedsRoute,
   getMedRoute,
+  ...recurrenceRoutes,
   ...transparencyRoutes,
   ...selfDescriptionRoutes(() => ROUTES),
 ];

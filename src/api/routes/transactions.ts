@@ -38,6 +38,7 @@ export const listTransactionsRoute = accountListRoute({
     ),
     createdFrom: Type.Optional(instant('Criadas a partir deste instante, incluído')),
     createdTo: Type.Optional(instant('Criadas antes deste instante, excluído')),
+    recurrenceId: Type.Optional(Type.String({ maxLength: 100, description: 'As cobranças dos ciclos de uma recorrência (rec_…)' })),
   },
   item: TransactionSchema,
   list: (sql, accountId, { createdFrom, createdTo, ...query }) =>

@@ -1,9 +1,10 @@
-// pixctl charges pay: play the payer and pay a pending charge on the simulated Pix network.
+// pixctl charges pay|decline: play the payer's bank on the simulated Pix network: pay a pending charge, or
+// fail a recurrence cycle's debit attempt for lack of funds.
 import { compact, pathOf, type CommandGroup } from '../command.js';
 
 export const charges: CommandGroup = {
   name: 'charges',
-  summary: 'pay charges at the simulated Pix network',
+  summary: 'pay charges (or decline a recurrence cycle debit) at the simulated Pix network',
   commands: [
     {
       name: 'pay',
@@ -32,6 +33,13 @@ export const charges: CommandGroup = {
         const body = { ...(payer ? { payer } : {}), ...(paidOn === undefined ? {} : { paidOn }) };
         return admin.request('POST', pathOf('/simulator/charges/:transactionId/pay', args), Object.keys(body).length ? body : undefined);
       },
+    },
+    {
+      name: 'decline',
+      summary: "a recurrence cycle charge's debit attempt fails for lack of funds (the engine retries it or fails the cycle)",
+      args: ['transactionId'],
+      options: {},
+      run: ({ args, admin }) => admin.request('POST', pathOf('/simulator/charges/:transactionId/decline', args)),
     },
   ],
 };

@@ -6,6 +6,7 @@ export { listenCommand } from './listen.js';
 export { ledger } from './ledger.js';
 export { meds } from './meds.js';
 export { reconciliations } from './reconciliations.js';
+export { recurrences } from './recurrences.js';
 export { refunds } from './refunds.js';
 export { routes } from './routes.js';
 export { transfers } from './transfers.js';

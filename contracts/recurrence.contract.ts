@@ -1,0 +1,127 @@
+// The recurrence workflow's contract (Pix Automático, design/pix-automatico.md): one workflow per
+// recurrence, id `recurrence:<accountId>:<idempotency key>`. It waits for the payer's authorization,
+// creates each cycle's charge RECURRENCE_LEAD_DAYS before its due date (a fixed amount), cancels the
+// cycles not yet due when either side cancels, completes past the end date, and continues as new so
+// that a recurrence of years keeps a small history. Also the calendar of its cycles, which the
+// workflow and the read model share (pure code: São Paulo keeps −03:00 all year since 2019).
+import { defineUpdate } from '@temporalio/workflow';
+
+export const RECURRENCE_FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
+export type RecurrenceFrequency = (typeof RECURRENCE_FREQUENCIES)[number];
+
+export const RECURRENCE_STATUSES = ['pending_authorization', 'active', 'rejected', 'expired', 'cancelled', 'completed'] as const;
+export type RecurrenceStatus = (typeof RECURRENCE_STATUSES)[number];
+
+export const RETRY_POLICIES = ['none', 'three_in_seven_days'] as const;
+export type RetryPolicy = (typeof RETRY_POLICIES)[number];
+
+export type CancelledBy = 'merchant' | 'payer' | 'route';
+
+/** A cycle charge's tie to its recurrence, as the charge's draft carries it (ChargeAsked.cycle). */
+export interface CycleTerms {
+  recurrenceId: string;
+  retryPolicy: RetryPolicy;
+}
+
+export interface RecurrenceWorkflowInput {
+  recurrenceId: string;
+  accountId: string;
+  frequency: RecurrenceFrequency;
+  firstDueDate: string;
+  endDate: string | null;
+  /** A fixed amount: the engine creates each cycle; a variable one: the business does. */
+  fixedAmount: boolean;
+  /** RECURRENCE_LEAD_DAYS when it started. */
+  leadDays: number;
+  authorizationExpiresAtMs: number;
+  /** A run continued as new: the recurrence is active and its cycles before this index were handled. */
+  continued?: { nextCycle: number };
+}
+
+/** A change one side asks of the recurrence; the update answers the status after it. */
+export type RecurrenceChange =
+  { change: 'authorize'; maximumAmountCents?: number } | { change: 'reject' } | { change: 'cancel'; by: CancelledBy };
+
+/** What the workflow's activities persist (each records recurrence.updated and dispatches it). */
+export type RecurrenceTransition = RecurrenceChange | { change: 'expire' } | { change: 'complete' };
+
+export const changeUpdate = defineUpdate<RecurrenceStatus, [RecurrenceChange]>('change');
+
+export const RECURRENCE_WORKFLOW = 'recurrenceWorkflow';
+export const recurrenceWorkflowId = (accountId: string, key: string): string => `recurrence:${accountId}:${key}`;
+
+/** Cycles per run before the workflow continues as new: a year of monthly cycles, about 150 history events. */
+export const CYCLES_PER_RUN = 12;
+/** The Central Bank's window: a cycle's charge reaches the payer's bank 2 to 10 days before its due date. */
+export const MIN_LEAD_DAYS = 2;
+export const MAX_LEAD_DAYS = 10;
+/** Days after the due date a cycle with `three_in_seven_days` is retried on (the 1st, 3rd and 6th). */
+export const RETRY_DAYS = [1, 3, 6] as const;
+/** After the last due date, how long the workflow gives the last cycle (its retries) before it completes. */
+export const COMPLETION_GRACE_DAYS = 7;
+
+const DAY_MS = 86_400_000;
+const SAO_PAULO_OFFSET_MS = 3 * 3_600_000;
+
+const utcMidnight = (date: string): number => Date.parse(`${date}T00:00:00Z`);
+const formatUtc = (time: number): string => new Date(time).toISOString().slice(0, 10);
+
+export function plusDays(date: string, days: number): string {
+  return formatUtc(utcMidnight(date) + days * DAY_MS);
+}
+
+/** The same day `months` later, clamped to that month's last day. */
+function plusMonths(date: string, months: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const firstOfTarget = new Date(Date.UTC(year, month - 1 + months, 1));
+  const lastDay = new Date(Date.UTC(firstOfTarget.getUTCFullYear(), firstOfTarget.getUTCMonth() + 1, 0)).getUTCDate();
+  firstOfTarget.setUTCDate(Math.min(day, lastDay));
+  return formatUtc(firstOfTarget.getTime());
+}
+
+const MONTHS: Record<Exclude<RecurrenceFrequency, 'weekly'>, number> = { monthly: 1, quarterly: 3, semiannual: 6, annual: 12 };
+
+/** The due date of cycle `index` (0 is `firstDueDate`): weekly adds 7 days; longer frequencies keep the day of the month. */
+export function cycleDueDate(firstDueDate: string, frequency: RecurrenceFrequency, index: number): string {
+  return frequency === 'weekly' ? plusDays(firstDueDate, 7 * index) : plusMonths(firstDueDate, MONTHS[frequency] * index);
+}
+
+/** 00:00 of `date` in São Paulo (epoch ms). */
+export function startOfDayMs(date: string): number {
+  return utcMidnight(date) + SAO_PAULO_OFFSET_MS;
+}
+
+/** The São Paulo calendar day at `timeMs`. */
+export function saoPauloDay(timeMs: number): string {
+  return formatUtc(timeMs - SAO_PAULO_OFFSET_MS);
+}
+
+export function daysFrom(from: string, to: string): number {
+  return Math.round((utcMidnight(to) - utcMidnight(from)) / DAY_MS);
+}
+
+/** The first cycle due on `today` or later (within `endDate`); null when none is left. */
+export function nextCycleDueDate(
+  firstDueDate: string,
+  frequency: RecurrenceFrequency,
+  endDate: string | null,
+  today: string,
+): string | null {
+  for (let index = 0; ; index += 1) {
+    const due = cycleDueDate(firstDueDate, frequency, index);
+    if (endDate !== null && due > endDate) return null;
+    if (due >= today) return due;
+  }
+}
+
+/**
+ * The day a declined cycle is attempted again after `declined` failed attempts: the first of due date
+ * + 1, + 3, + 6 days still ahead of `today`, at most three retries; null when the cycle fails.
+ */
+export function retryDay(dueDate: string, declined: number, today: string): string | null {
+  for (let retry = declined - 1; retry < RETRY_DAYS.length; retry += 1) {
+    const day = plusDays(dueDate, RETRY_DAYS[retry]!);
+    if (day > today) return day;
+  }
+  return null;
+}

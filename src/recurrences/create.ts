@@ -1,0 +1,178 @@
+// POST /v1/recurrences: check the body (besides its schema: documents, dates, exactly one of amount
+// and minimumAmount, a company receiver), bind the idempotency key to the recurrence (its row, with the
+// authorization's BR Code and QR code), create the first payment's charge (journey 3), and start the
+// recurrence's workflow. A repeat of the key answers the same recurrence (and makes sure its
+// workflow and first payment exist, should the first request have stopped half way).
+import type { Caller } from '../accounts/account.js';
+import type { Deps } from '../runtime/deps.js';
+import { documentKind, normalizeDocument } from '../domain/documents.js';
+import { reaisToCents } from '../domain/money.js';
+import { invalidRequest, operationRefused } from '../domain/refusal.js';
+import { addDays, daysBetween, saoPauloDate } from '../domain/calendar.js';
+import { buildBrCode } from '../domain/brcode.js';
+import { qrPngBase64 } from '../domain/qrcode.js';
+import { parseReceiverUrl, checkReceiverUrl } from '../webhooks/ssrf.js';
+import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempotencyKey } from '../transactions/idempotency.js';
+import { chargeTransactionId } from '../transactions/ids.js';
+import { createCheckedCharge } from '../charges/create.js';
+import { checkExternalId } from '../charges/schema.js';
+import type { RecurrenceFrequency, RetryPolicy } from '../../contracts/recurrence.contract.js';
+import { firstPaymentKey, recurrenceIdOf } from './ids.js';
+import { findRecurrence } from './repository.js';
+import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from './row.js';
+import type { RecurrenceBodySchema } from './schema.js';
+import type { Static } from 'typebox';
+import { startRecurrence } from './workflow-client.js';
+import { SIMULATOR_ROUTE } from '../pix-routes/simulator.js';
+
+type RecurrenceBody = Static<typeof RecurrenceBodySchema>;
+
+/** The standard: a recurrence's first due date is at least this many days after the day it is created. */
+const FIRST_DUE_MIN_DAYS = 3;
+/** The simulator's key for the authorizations it issues (the BR Code of a recurrence, journey 2). */
+const AUTHORIZATION_PIX_KEY = '5f8e2f6c-1d4b-4c8e-9a57-3b2e7c9d0a41';
+
+interface RecurrenceRequest {
+  payer: { name: string; document: string };
+  contract: string;
+  description: string;
+  frequency: RecurrenceFrequency;
+  firstDueDate: string;
+  endDate: string | null;
+  amountCents: number | null;
+  minimumAmountCents: number | null;
+  retryPolicy: RetryPolicy;
+  firstPaymentCents: number | null;
+  webhookUrl: string | null;
+  externalId?: string;
+}
+
+/** What the schema cannot say, in the order of the body table; throws the 400 naming the field. */
+function recurrenceRequest(body: RecurrenceBody, allowInsecure: boolean, now: Date): RecurrenceRequest {
+  const name = body.payer.name.trim();
+  if (name.length < 3) throw invalidRequest('payer.name deve ter ao menos 3 caracteres', '/payer/name');
+  if (documentKind(body.payer.document) === null) throw invalidRequest('payer.document deve ser um CPF ou CNPJ válido', '/payer/document');
+  if (body.description.trim() === '') throw invalidRequest('description deve ter de 1 a 35 caracteres', '/description');
+  const today = saoPauloDate(now);
+  if (daysBetween(today, body.firstDueDate) < FIRST_DUE_MIN_DAYS)
+    throw invalidRequest(
+      `firstDueDate deve ser ao menos ${FIRST_DUE_MIN_DAYS} dias depois de hoje (${addDays(today, FIRST_DUE_MIN_DAYS)} ou depois)`,
+      '/firstDueDate',
+    );
+  const endDate = body.endDate ?? null;
+  if (endDate !== null && daysBetween(body.firstDueDate, endDate) <= 0)
+    throw invalidRequest('endDate deve ser depois de firstDueDate', '/endDate');
+  if ((body.amount === undefined) === (body.minimumAmount === undefined))
+    throw invalidRequest(
+      'Informe amount (valor fixo) ou minimumAmount (valor variável), exatamente um dos dois',
+      body.amount === undefined ? '/amount' : '/minimumAmount',
+    );
+  if (typeof body.webhookUrl === 'string') {
+    const check = parseReceiverUrl(body.webhookUrl, allowInsecure);
+    if (!check.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${check.reason}`, '/webhookUrl');
+  }
+  return {
+    payer: { name, document: normalizeDocument(body.payer.document) },
+    contract: body.contract,
+    description: body.description.trim(),
+    frequency: body.frequency,
+    firstDueDate: body.firstDueDate,
+    endDate,
+    amountCents: body.amount === undefined ? null : reaisToCents(body.amount)!,
+    minimumAmountCents: body.minimumAmount === undefined ? null : reaisToCents(body.minimumAmount)!,
+    retryPolicy: body.retryPolicy ?? 'none',
+    firstPaymentCents: body.firstPayment ? reaisToCents(body.firstPayment.amount)! : null,
+    webhookUrl: body.webhookUrl ?? null,
+    ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
+  };
+}
+
+/** The fields the idempotency rules compare (webhookUrl is not one of them, as for charges). */
+function comparedFields(request: RecurrenceRequest): Record<string, unknown> {
+  const { webhookUrl: _webhookUrl, externalId: _externalId, ...compared } = request;
+  return compared;
+}
+
+export interface RecurrenceCreation {
+  outcome: 'created' | 'repeated';
+  recurrence: RecurrenceRow;
+}
+
+export async function createRecurrence(
+  deps: Deps,
+  caller: Caller,
+  body: unknown,
+  headerKey: string | undefined,
+  requestId: string,
+): Promise<RecurrenceCreation> {
+  checkExternalId(body);
+  const request = recurrenceRequest(body as RecurrenceBody, deps.config.webhookAllowInsecure, new Date());
+  if (request.webhookUrl !== null) {
+    const receiver = await checkReceiverUrl(request.webhookUrl, deps.config.webhookAllowInsecure);
+    if (!receiver.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${receiver.reason}`, '/webhookUrl');
+  }
+  const key = resolveIdempotencyKey(headerKey, request.externalId);
+  const fingerprint = fingerprintOf('recurrence', comparedFields(request));
+  const { account } = caller;
+
+  const existing = await findRecurrence(deps.sql, account.id, key);
+  if (existing && existing.externalId === key) {
+    if (compareWithExisting(existing.fingerprint, fingerprint) !== 'repeat') throw idempotencyConflict();
+    await setUp(deps, caller, existing, requestId);
+    return { outcome: 'repeated', recurrence: await findRecurrence(deps.sql, account.id, existing.id).then((row) => row!) };
+  }
+  if (documentKind(account.document) !== 'cnpj')
+    throw operationRefused('Pix Automático: o recebedor de uma recorrência é uma empresa (CNPJ)');
+  if (!account.pixReceivingEnabled) throw operationRefused('Recebimentos Pix desabilitados para esta conta');
+  // The bcb-api-pix route's locrec/rec/cobr calls are not built yet: only the simulator takes recurrences.
+  if (account.route !== SIMULATOR_ROUTE) throw operationRefused(`A rota ${account.route} ainda não oferece Pix Automático`);
+
+  const recurrenceId = recurrenceIdOf(account.id, key);
+  const copyPaste = buildBrCode({
+    pixKey: AUTHORIZATION_PIX_KEY,
+    ...(request.firstPaymentCents === null ? {} : { amountCents: request.firstPaymentCents }),
+    txid: recurrenceId.replace('_', '').slice(0, 25),
+    merchantName: account.name,
+    merchantCity: 'SAO PAULO',
+  });
+  const qrCodeBase64 = await qrPngBase64(copyPaste);
+  const expiresAt = new Date(Date.now() + deps.config.recurrenceAuthorizationDays * 86_400_000);
+  const firstPaymentId = request.firstPaymentCents === null ? null : chargeTransactionId(account.id, firstPaymentKey(recurrenceId));
+  const [inserted] = await deps.sql<RawRecurrenceRow[]>`
+    insert into recurrences (
+      id, account_id, external_id, status, payer, contract, description, frequency, first_due_date, end_date,
+      amount, minimum_amount, retry_policy, authorization_copy_paste, authorization_qr_code_base64, authorization_expires_at,
+      first_payment_amount, first_payment_transaction_id, route, webhook_url, fingerprint, api_key_id)
+    values (
+      ${recurrenceId}, ${account.id}, ${key}, 'pending_authorization', ${deps.sql.json(request.payer)}, ${request.contract},
+      ${request.description}, ${request.frequency}, ${request.firstDueDate}, ${request.endDate},
+      ${request.amountCents}, ${request.minimumAmountCents}, ${request.retryPolicy}, ${copyPaste}, ${qrCodeBase64}, ${expiresAt},
+      ${request.firstPaymentCents}, ${firstPaymentId}, ${account.route}, ${request.webhookUrl}, ${fingerprint}, ${caller.keyId})
+    on conflict (account_id, external_id) do nothing
+    returning *`;
+  if (!inserted) return createRecurrence(deps, caller, body, headerKey, requestId);
+  const recurrence = toRecurrenceRow(inserted);
+  await setUp(deps, caller, recurrence, requestId);
+  return { outcome: 'created', recurrence: (await findRecurrence(deps.sql, account.id, recurrence.id))! };
+}
+
+/** The recurrence's first payment (journey 3) and its workflow, each created once. */
+async function setUp(deps: Deps, caller: Caller, recurrence: RecurrenceRow, requestId: string): Promise<void> {
+  if (recurrence.firstPaymentAmountCents !== null) {
+    await createCheckedCharge(
+      deps,
+      caller,
+      {
+        amountCents: recurrence.firstPaymentAmountCents,
+        payer: recurrence.payer,
+        description: recurrence.description,
+        coverFee: false,
+        split: [],
+        webhookUrl: recurrence.webhookUrl,
+      },
+      firstPaymentKey(recurrence.id),
+      `${requestId}:first-payment`,
+    );
+  }
+  await startRecurrence(deps, recurrence);
+}

@@ -1,0 +1,65 @@
+// Every call the engine makes to a recurrence's workflow (contracts/recurrence.contract.ts): its start
+// (once per recurrence, joined by a repeated request) and its `change` update, bounded by ACCEPT_WAIT_MS.
+import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { Deps } from '../runtime/deps.js';
+import { within, TIMED_OUT } from '../async/within.js';
+import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
+import { ApiError } from '../http/errors.js';
+import {
+  changeUpdate,
+  RECURRENCE_WORKFLOW,
+  recurrenceWorkflowId,
+  type RecurrenceChange,
+  type RecurrenceStatus,
+  type RecurrenceWorkflowInput,
+} from '../../contracts/recurrence.contract.js';
+import type { RecurrenceRow } from './row.js';
+
+export function recurrenceWorkflowInput(deps: Deps, row: RecurrenceRow): RecurrenceWorkflowInput {
+  return {
+    recurrenceId: row.id,
+    accountId: row.accountId,
+    frequency: row.frequency,
+    firstDueDate: row.firstDueDate,
+    endDate: row.endDate,
+    fixedAmount: row.amountCents !== null,
+    leadDays: deps.config.recurrenceLeadDays,
+    authorizationExpiresAtMs: row.authorization.expiresAt.getTime(),
+  };
+}
+
+/** Starts the recurrence's workflow; one already started for it is the same recurrence. */
+export async function startRecurrence(deps: Deps, row: RecurrenceRow): Promise<void> {
+  try {
+    await deps.temporal.workflow.start(RECURRENCE_WORKFLOW, {
+      workflowId: recurrenceWorkflowId(row.accountId, row.externalId),
+      taskQueue: deps.config.temporalTaskQueue,
+      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
+      args: [recurrenceWorkflowInput(deps, row)],
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** A status that does not take the change: 409. */
+const notNow = (status: string, change: RecurrenceChange['change']) =>
+  new ApiError(409, 'invalid_recurrence_status', `Uma recorrência com status ${status} não aceita ${change}`);
+
+/**
+ * Asks the recurrence's workflow for `change` and waits for it (ACCEPT_WAIT_MS): the status after it,
+ * or TIMED_OUT (the change goes on; the read model shows it once done). A status that refuses it is a 409.
+ */
+export async function changeRecurrence(
+  deps: Deps,
+  row: RecurrenceRow,
+  change: RecurrenceChange,
+): Promise<RecurrenceStatus | typeof TIMED_OUT> {
+  const handle = deps.temporal.workflow.getHandle(recurrenceWorkflowId(row.accountId, row.externalId));
+  try {
+    return await within(handle.executeUpdate(changeUpdate, { args: [change] }), deps.config.acceptWaitMs);
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw notNow(row.status, change.change);
+    throw err;
+  }
+}

@@ -1,0 +1,113 @@
+// One workflow per recurrence (Pix Automático), id `recurrence:<accountId>:<key>`. It waits for the
+// payer's answer until the authorization expires; once active it creates each cycle's charge
+// `leadDays` before its due date (a fixed amount: a variable one's cycles come from the business),
+// stops past the end date, and completes once the last cycle settled. Either side's cancellation
+// cancels the cycles not yet due. Every CYCLES_PER_RUN cycles it continues as new, so that a
+// recurrence of years keeps a small history. Its `change` update is how the payer (the simulator,
+// a PSP's webhook) and the merchant (DELETE /v1/recurrences/{id}) change it.
+import { allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { RecurrenceActivities } from '../activities/recurrences.js';
+import {
+  changeUpdate,
+  COMPLETION_GRACE_DAYS,
+  cycleDueDate,
+  CYCLES_PER_RUN,
+  daysFrom,
+  MIN_LEAD_DAYS,
+  plusDays,
+  saoPauloDay,
+  startOfDayMs,
+  type RecurrenceChange,
+  type RecurrenceStatus,
+  type RecurrenceWorkflowInput,
+} from '../contracts/recurrence.contract.js';
+import { HEARTBEAT_TIMEOUT } from '../contracts/heartbeat.contract.js';
+import { TRANSACTION_ACTIVITY_RETRY as retry } from '../contracts/transaction.contract.js';
+
+const calls = proxyActivities<RecurrenceActivities>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: HEARTBEAT_TIMEOUT, retry });
+
+const DAY_MS = 86_400_000;
+
+/** Which changes each status takes; any other is rejected by the update's validator (the caller answers 409). */
+function allowed(status: RecurrenceStatus, change: RecurrenceChange): boolean {
+  if (change.change === 'cancel') return status === 'active' || status === 'pending_authorization';
+  return status === 'pending_authorization';
+}
+
+export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promise<RecurrenceStatus> {
+  let status: RecurrenceStatus = input.continued ? 'active' : 'pending_authorization';
+  /** The status now, unnarrowed: a handler may change it while the workflow awaits. */
+  const current = () => status;
+  /** One change at a time: the persisted status and this one never disagree. */
+  let changing = false;
+
+  setHandler(
+    changeUpdate,
+    async (change) => {
+      await condition(() => !changing);
+      if (!allowed(status, change)) return status;
+      changing = true;
+      try {
+        status = await calls.transitionRecurrence(input.recurrenceId, change);
+        if (current() === 'cancelled') await calls.cancelCycleCharges(input.recurrenceId);
+      } finally {
+        changing = false;
+      }
+      return status;
+    },
+    {
+      validator: (change) => {
+        if (!allowed(status, change)) throw new Error(`a recurrence ${status} cannot take ${change.change}`);
+      },
+    },
+  );
+
+  if (status === 'pending_authorization') {
+    const answered = await condition(() => status !== 'pending_authorization', Math.max(input.authorizationExpiresAtMs - Date.now(), 0));
+    if (!answered) {
+      await condition(() => !changing);
+      if (status === 'pending_authorization') status = await calls.transitionRecurrence(input.recurrenceId, { change: 'expire' });
+    }
+  }
+
+  const lastDueDate = await runCycles();
+  if (status === 'active') {
+    // Past the end date: the last cycle's retries end within COMPLETION_GRACE_DAYS of its due date.
+    const settleBy = startOfDayMs(plusDays(lastDueDate ?? input.endDate!, COMPLETION_GRACE_DAYS + 1));
+    await condition(() => status !== 'active', Math.max(settleBy - Date.now(), 0));
+    while (status === 'active' && !(await calls.cyclesSettled(input.recurrenceId))) {
+      await condition(() => status !== 'active', DAY_MS);
+    }
+    await condition(() => !changing);
+    if (status === 'active') status = await calls.transitionRecurrence(input.recurrenceId, { change: 'complete' });
+  }
+  await condition(allHandlersFinished);
+  return status;
+
+  /**
+   * The cycles from this run's first on, while active and within the end date: each created on its
+   * creation day. Answers the last cycle's due date (null when no cycle fell within the end date).
+   */
+  async function runCycles(): Promise<string | null> {
+    for (let index = input.continued?.nextCycle ?? 0, inRun = 0; status === 'active'; index += 1, inRun += 1) {
+      const dueDate = cycleDueDate(input.firstDueDate, input.frequency, index);
+      if (input.endDate !== null && dueDate > input.endDate)
+        return index > 0 ? cycleDueDate(input.firstDueDate, input.frequency, index - 1) : null;
+      if (inRun === CYCLES_PER_RUN) {
+        await condition(allHandlersFinished);
+        if (status === 'active') await continueAsNew<typeof recurrenceWorkflow>({ ...input, continued: { nextCycle: index } });
+      }
+      // A variable recurrence's cycles are the business's: the workflow only follows the calendar.
+      const createOn = input.fixedAmount ? plusDays(dueDate, -input.leadDays) : dueDate;
+      const waitMs = startOfDayMs(createOn) - Date.now();
+      if (waitMs > 0 && (await condition(() => status !== 'active', waitMs))) break;
+      // Too close to its due date to reach the payer's bank in time (authorized late): the cycle is skipped.
+      if (input.fixedAmount && daysFrom(saoPauloDay(Date.now()), dueDate) >= MIN_LEAD_DAYS) {
+        await calls.createCycleCharge({ recurrenceId: input.recurrenceId, dueDate });
+        // Cancelled while the cycle was being created: its cancellation may have missed it.
+        if (current() === 'cancelled') await calls.cancelCycleCharges(input.recurrenceId);
+      }
+    }
+    return null;
+  }
+}
