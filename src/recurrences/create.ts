@@ -168,6 +168,7 @@ async function setUp(deps: Deps, caller: Caller, recurrence: RecurrenceRow, requ
         description: recurrence.description,
         coverFee: false,
         split: [],
+        metadata: {},
         webhookUrl: recurrence.webhookUrl,
       },
       firstPaymentKey(recurrence.id),

@@ -41,6 +41,7 @@ export function cycleChargeRequest(recurrence: RecurrenceRow, cycle: CycleCharge
     description: cycle.description ?? recurrence.description,
     coverFee: false,
     split: [],
+    metadata: {},
     webhookUrl: recurrence.webhookUrl,
     due: { dueDate: cycle.dueDate, billing: cycleBilling(recurrence.retryPolicy) },
     cycle: { recurrenceId: recurrence.id, retryPolicy: recurrence.retryPolicy },
