@@ -20,7 +20,20 @@ const WORKFLOW_THROUGH_CONTRACT = {
 
 /** The core: what the engine does, whichever edge (REST API, admin API, MCP) asks it, and what it runs on. */
 const DOMAIN_FOLDERS = [
-  ...['accounts', 'charges', 'transfers', 'transactions', 'ledger', 'meds', 'webhooks', 'domain', 'events', 'pix-routes', 'reconciliation', 'refunds'],
+  ...[
+    'accounts',
+    'charges',
+    'transfers',
+    'transactions',
+    'ledger',
+    'meds',
+    'webhooks',
+    'domain',
+    'events',
+    'pix-routes',
+    'reconciliation',
+    'refunds',
+  ],
   ...['temporal', 'db', 'async', 'tracing', 'metrics', 'runtime'],
 ];
 

@@ -154,7 +154,9 @@ const SCENARIOS: Record<Exclude<TriggerEvent, 'recurrence.updated'>, (ctx: Conte
  */
 export async function trigger(deps: Deps, account: Account, event: TriggerEvent, requestId: string): Promise<Triggered> {
   if (event === 'recurrence.updated' || !(event in SCENARIOS)) {
-    throw new TriggerRefused(`${event} cannot be triggered yet: create a recurrence (POST /v1/recurrences) and authorize it on the simulator (pixctl recurrences authorize)`);
+    throw new TriggerRefused(
+      `${event} cannot be triggered yet: create a recurrence (POST /v1/recurrences) and authorize it on the simulator (pixctl recurrences authorize)`,
+    );
   }
   const made = await createApiKey(deps.sql, account.id, { permissions: [...PERMISSIONS], allowedIps: [] });
   if (!made) throw new TriggerRefused('Conta não encontrada');

@@ -4,7 +4,9 @@
 // the operations of the served document, so a new route without probes fails here.
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { generateCpf } from '@brazilian-utils/brazilian-utils';
 import { PERMISSIONS } from '../../src/accounts/permissions.js';
+import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { chargeBody, createCharge, newKey, payCharge, postCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createAccount, createKey, createMerchant, patchAccount } from '../helpers/fixtures.js';
@@ -227,17 +229,36 @@ interface World {
   refusingMerchant: Merchant;
   blockedWithdrawals: Merchant;
   emptyMerchant: Merchant;
+  /** A receiver that is a person (CPF): refused recurrences. */
+  personMerchant: Merchant;
+  pendingRecurrence: { id: string; key: string; body: Record<string, unknown> };
+  /** A recurrence the probes cancel (200, then 409 for the second cancellation). */
+  cancellable: { id: string };
+  /** An authorized recurrence of variable amount (50 to 100), and a cycle charge key with its body. */
+  variable: { id: string; key: string; body: Record<string, unknown> };
 }
+
+const inDays = (days: number) => addDays(saoPauloDate(new Date()), days);
+const recurrenceBody = (overrides: Record<string, unknown> = {}) => ({
+  payer: { name: 'Maria da Silva', document: '52998224725' },
+  contract: 'CTR-contrato',
+  description: 'Plano mensal',
+  frequency: 'monthly',
+  firstDueDate: inDays(5),
+  amount: 99.9,
+  ...overrides,
+});
 
 const transferBody = (amount = 5) => ({ amount, pixKey: 'destino@example.com', pixKeyType: 'email', description: 'Saque contrato' });
 
 async function buildWorld(): Promise<World> {
-  const [merchant, other, refusingMerchant, blockedWithdrawals, emptyMerchant] = await Promise.all([
+  const [merchant, other, refusingMerchant, blockedWithdrawals, emptyMerchant, personMerchant] = await Promise.all([
     createMerchant(stack),
     createMerchant(stack),
     createMerchant(stack),
     createMerchant(stack),
     createMerchant(stack),
+    createMerchant(stack, { document: generateCpf() }),
   ]);
   await patchAccount(stack, refusingMerchant.account.id, { pixReceivingEnabled: false });
   await patchAccount(stack, blockedWithdrawals.account.id, { withdrawalsBlocked: true });
@@ -253,7 +274,21 @@ async function buildWorld(): Promise<World> {
   const pending = await postCharge(merchant.client, pendingBody, pendingKey);
   expect(pending.status).toBe(201);
 
+  const recurrence = async (body: Record<string, unknown>, key = newKey('rec')) => {
+    const res = await merchant.client.post('/recurrences', body, { 'Idempotency-Key': key });
+    expect(res.status).toBe(201);
+    return { id: res.body.data.id as string, key, body };
+  };
+  const pendingRecurrence = await recurrence(recurrenceBody());
+  const cancellable = await recurrence(recurrenceBody());
+  const variable = await recurrence(recurrenceBody({ amount: undefined, minimumAmount: 50 }));
+  expect((await admin(stack, 'POST', `/simulator/recurrences/${variable.id}/authorize`, { maximumAmount: 100 })).status).toBe(200);
+
   return {
+    personMerchant,
+    pendingRecurrence,
+    cancellable,
+    variable: { id: variable.id, key: newKey('ciclo'), body: { dueDate: inDays(5), amount: 80 } },
     merchant,
     other,
     pendingCharge: { id: pending.body.data.id, key: pendingKey, body: pendingBody },
@@ -426,6 +461,64 @@ const PROBES: Record<string, (w: World) => Probe[]> = {
     { name: 'by transaction id', expect: [200, null], send: () => w.merchant.client.get(`/meds/${w.paidCharge.id}`) },
     { name: 'unknown', expect: [404, 'not_found'], send: () => w.merchant.client.get('/meds/med_nao_existe') },
   ],
+  createRecurrence: (w) => {
+    const post = (m: Merchant, body: unknown, key: string | null = newKey('rec')) =>
+      m.client.post('/recurrences', body, key === null ? {} : { 'Idempotency-Key': key });
+    return [
+      { name: 'new recurrence', expect: [201, null], send: () => post(w.merchant, recurrenceBody()) },
+      { name: 'repeat', expect: [200, null], send: () => post(w.merchant, w.pendingRecurrence.body, w.pendingRecurrence.key) },
+      { name: 'no key', expect: [400, 'idempotency_key_required'], send: () => post(w.merchant, recurrenceBody(), null) },
+      { name: 'bad key', expect: [400, 'invalid_idempotency_key'], send: () => post(w.merchant, recurrenceBody(), 'chave com espaço') },
+      {
+        name: 'amount and minimumAmount',
+        expect: [400, 'invalid_request'],
+        send: () => post(w.merchant, recurrenceBody({ minimumAmount: 10 })),
+      },
+      {
+        name: 'key reused with another body',
+        expect: [409, 'idempotency_conflict'],
+        send: () => post(w.merchant, recurrenceBody({ amount: 10 }), w.pendingRecurrence.key),
+      },
+      { name: 'receiver not a company', expect: [422, 'operation_refused'], send: () => post(w.personMerchant, recurrenceBody()) },
+    ];
+  },
+  listRecurrences: (w) => [
+    { name: 'list', expect: [200, null], send: () => w.merchant.client.get('/recurrences?limit=2') },
+    { name: 'limit 0', expect: [400, 'invalid_request'], send: () => w.merchant.client.get('/recurrences?limit=0') },
+    { name: 'unknown status', expect: [400, 'invalid_status'], send: () => w.merchant.client.get('/recurrences?status=paid') },
+  ],
+  getRecurrence: (w) => [
+    { name: 'by id', expect: [200, null], send: () => w.merchant.client.get(`/recurrences/${w.pendingRecurrence.id}`) },
+    { name: 'by externalId', expect: [200, null], send: () => w.merchant.client.get(`/recurrences/${w.pendingRecurrence.key}`) },
+    { name: 'unknown', expect: [404, 'not_found'], send: () => w.merchant.client.get('/recurrences/rec_nao_existe') },
+  ],
+  cancelRecurrence: (w) => {
+    const cancel = (id: string) => http('DELETE', `${stack.baseUrl}/recurrences/${id}`, { token: w.merchant.key });
+    return [
+      { name: 'cancel', expect: [200, null], send: () => cancel(w.cancellable.id) },
+      { name: 'cancel again', expect: [409, 'invalid_recurrence_status'], send: () => cancel(w.cancellable.id) },
+      { name: 'unknown', expect: [404, 'not_found'], send: () => cancel('rec_nao_existe') },
+    ];
+  },
+  createRecurrenceCharge: (w) => {
+    const cycle = (id: string, body: unknown, key: string | null = newKey('ciclo')) =>
+      w.merchant.client.post(`/recurrences/${id}/charges`, body, key === null ? {} : { 'Idempotency-Key': key });
+    const { id, key, body } = w.variable;
+    return [
+      { name: 'new cycle charge', expect: [201, null], send: () => cycle(id, body, key) },
+      { name: 'repeat', expect: [200, null], send: () => cycle(id, body, key) },
+      { name: 'no key', expect: [400, 'idempotency_key_required'], send: () => cycle(id, body, null) },
+      { name: 'bad key', expect: [400, 'invalid_idempotency_key'], send: () => cycle(id, body, 'chave com espaço') },
+      {
+        name: 'due date inside two days',
+        expect: [400, 'invalid_request'],
+        send: () => cycle(id, { dueDate: inDays(1), amount: 80 }),
+      },
+      { name: 'unknown recurrence', expect: [404, 'not_found'], send: () => cycle('rec_nao_existe', body) },
+      { name: 'key reused with another body', expect: [409, 'idempotency_conflict'], send: () => cycle(id, { ...body, amount: 81 }, key) },
+      { name: 'below minimumAmount', expect: [422, 'operation_refused'], send: () => cycle(id, { dueDate: inDays(5), amount: 49.99 }) },
+    ];
+  },
   getTransparency: () => [{ name: 'indicators', expect: [200, null], send: () => http('GET', `${stack.baseUrl}/transparency`) }],
   getServiceSummary: () => [{ name: 'summary', expect: [200, null], send: () => http('GET', stack.baseUrl) }],
   getOpenApiDocument: () => [{ name: 'document', expect: [200, null], send: () => http('GET', `${stack.baseUrl}/openapi.json`) }],
@@ -435,6 +528,10 @@ const PROBES: Record<string, (w: World) => Probe[]> = {
 
 /** Documented answers that a healthy stack cannot be made to give here, and where they are covered. */
 const NOT_PROBED: Record<string, string> = {
+  'cancelRecurrence 202 null':
+    "the recurrence's workflow slower than ACCEPT_WAIT_MS to take the cancellation: the answer is the recurrence as stored, validated by this document's schema like the 200",
+  'createRecurrenceCharge 202 null':
+    "a cycle charge's accept step slower than ACCEPT_WAIT_MS: the same creation path as createCharge's 202, probed on a stack with a 1 ms wait",
   '500 internal_error': 'unexpected failures: every route, the edge turns any unhandled error into it',
   'getTransparency 503 internal_error':
     'the database refusing connections: test/integration/transparency.test.ts validates it against this document',
