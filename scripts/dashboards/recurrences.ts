@@ -1,8 +1,7 @@
-// Pix Automático (design/pix-automatico.md) is being built: these panels read the metric names its
-// metrics are expected to have, and until the engine exports them they show no data (the dashboard
-// test evaluates their queries but does not ask them for series):
+// Pix Automático (design/pix-automatico.md), from src/metrics/recurrences.ts (the Prometheus test does not
+// ask these panels for series: its traffic makes no recurrence):
 //   pix_recurrences_active                   gauge, read from PostgreSQL at scrape time: recurrences active
-//   pix_recurrence_cycles_total{outcome}     counter: cycles by outcome, among them `failed` and `retried`
+//   pix_recurrence_cycles_total{outcome}     counter: cycles by outcome (approved, failed, cancelled, retried)
 import { RowBuilder } from '@grafana/grafana-foundation-sdk/dashboard';
 import { stat, timeseries, type Query } from './panels.js';
 

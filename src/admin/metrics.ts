@@ -9,6 +9,7 @@ import { edge } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
 import { createHttpServer } from '../http/server.js';
 import { dueDateOverdue, dueDatePending, refreshDueDateGauges } from '../metrics/due-date-charges.js';
+import { recurrencesActive, refreshRecurrenceGauge } from '../metrics/recurrences.js';
 import { refreshMedGauges } from '../metrics/meds.js';
 import { refreshPspHintGauges } from '../metrics/psp-hints.js';
 import { refreshReconciliationGauges } from '../metrics/reconciliation.js';
@@ -46,6 +47,7 @@ async function scrape(deps: Pick<Deps, 'sql' | 'log'>): Promise<string> {
     ]),
     refreshFromDatabase(deps, 'suspense gauge', () => refreshSuspenseGauge(deps.sql), [suspenseBalance]),
     refreshFromDatabase(deps, 'due-date charge gauges', () => refreshDueDateGauges(deps.sql), [dueDatePending, dueDateOverdue]),
+    refreshFromDatabase(deps, 'recurrence gauge', () => refreshRecurrenceGauge(deps.sql), [recurrencesActive]),
   ]);
   const [own, temporal] = await Promise.all([registry.metrics(), temporalMetricsText()]);
   return temporal ? `${own.trimEnd()}\n${temporal}` : own;

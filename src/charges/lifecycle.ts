@@ -8,6 +8,7 @@ import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
 import { chargeRoute, routeIsRemote, type ChargeRouteDeps } from '../pix-routes/registry.js';
+import { countCycleOutcome } from '../metrics/recurrences.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import type { ChargeState, RouteDueDateCharge } from '../pix-routes/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
@@ -233,6 +234,7 @@ export async function retryCycleAtRoute(deps: ChargeLifecycleDeps, transactionId
   const route = chargeRoute(deps, row.route);
   if (!route.retryCycle) throw new Error(`route ${row.route} cannot retry the debit of ${transactionId}`);
   await route.retryCycle(transactionId, day);
+  countCycleOutcome('retried');
 }
 
 /** The settlement of a paid charge: what the payer paid out of Pix clearing, fee to revenue, split shares and net to the accounts. */

@@ -13,6 +13,7 @@ import { eventually } from '../helpers/eventually.js';
 import { CNPJ, CPF, createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { liveStack } from '../helpers/live-stack.js';
+import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 import { admin, http } from '../helpers/stack.js';
 
 describe('recurrences (Pix Automático) on the simulator', () => {
@@ -152,7 +153,17 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
+  const cycleMetrics = async () => {
+    const families = parsePrometheusText((await http('GET', live.stack.adminUrl.replace(/\/admin$/, '/metrics'))).text);
+    return {
+      retried: sampleValue(families, 'pix_recurrence_cycles_total', { outcome: 'retried' }),
+      failed: sampleValue(families, 'pix_recurrence_cycles_total', { outcome: 'failed' }),
+      active: sampleValue(families, 'pix_recurrences_active'),
+    };
+  };
+
   it('a declined debit is retried three times with three_in_seven_days, then the cycle fails; without it, it fails at once', async () => {
+    const before = await cycleMetrics();
     const m = await createMerchant(live.stack);
     const retried = await created(m, { retryPolicy: 'three_in_seven_days' });
     await simulator(retried.id, 'authorize');
@@ -176,6 +187,12 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     const [single] = await cyclesOf(m, once.id);
     expect((await admin(live.stack, 'POST', `/simulator/charges/${single.id}/decline`)).status).toBe(200);
     await waitForStatus(m.client, single.id, 'failed');
+
+    // The operator's dashboard: three new debit attempts, two cycles failed, these recurrences active.
+    const after = await cycleMetrics();
+    expect(after.retried - before.retried).toBe(3);
+    expect(after.failed - before.failed).toBe(2);
+    expect(after.active).toBeGreaterThanOrEqual(2);
   });
 
   it('the merchant cancels (DELETE): cancelledBy merchant, the cycle not yet due is cancelled; the payer cancels and rejects too', async () => {
