@@ -65,8 +65,10 @@ export class Cluster {
   }
 
   async start(workers: number): Promise<void> {
-    [this.port, this.adminPort, this.temporalPort] = [await freePort(), await freePort(), await freePort()];
+    this.temporalPort = await freePort();
     const [bundle] = await Promise.all([bundleWorkflows(), this.startTemporal()]);
+    // Chosen once the dev server holds its own ports (it binds more than the one it is given).
+    [this.port, this.adminPort] = [await freePort(), await freePort()];
     this.bundlePath = join(this.settings.runDir, 'workflows.js');
     writeFileSync(this.bundlePath, bundle);
     // The api migrates the fresh database before the workers start, so they do not race to.
