@@ -11,6 +11,10 @@ import { PERMISSIONS } from '../accounts/permissions.js';
 import { createCharge } from '../charges/create.js';
 import { notifyChargePaid } from '../charges/workflow-client.js';
 import { openMedThroughWorkflow } from '../meds/workflow-client.js';
+import { addDays, saoPauloDate } from '../domain/calendar.js';
+import { createRecurrence } from '../recurrences/create.js';
+import { changeRecurrence } from '../recurrences/workflow-client.js';
+import { TIMED_OUT } from '../async/within.js';
 import { createRefund } from '../refunds/create.js';
 import { notifyRefundAnswered } from '../refunds/workflow-client.js';
 import type { Deps } from '../runtime/deps.js';
@@ -28,7 +32,7 @@ export interface Triggered {
   event: TriggerEvent;
   accountId: string;
   transactionId: string;
-  /** The refund (`refund.approved`) or MED (`med.created`) the event is about. */
+  /** The refund (`refund.approved`), MED (`med.created`) or recurrence (`recurrence.updated`) the event is about. */
   objectId: string;
 }
 
@@ -99,7 +103,7 @@ async function atNetwork(what: string, step: () => Promise<unknown>, notYet: (er
   });
 }
 
-const SCENARIOS: Record<Exclude<TriggerEvent, 'recurrence.updated'>, (ctx: Context) => Promise<Omit<Triggered, 'event' | 'accountId'>>> = {
+const SCENARIOS: Record<TriggerEvent, (ctx: Context) => Promise<Omit<Triggered, 'event' | 'accountId'>>> = {
   async 'transaction.approved'(ctx) {
     const paid = await paidCharge(ctx, 10);
     return { transactionId: paid.id, objectId: paid.id };
@@ -146,6 +150,30 @@ const SCENARIOS: Record<Exclude<TriggerEvent, 'recurrence.updated'>, (ctx: Conte
     });
     return { transactionId: paid.id, objectId: refund.id };
   },
+  /** A recurrence due in 5 days, authorized by the simulated payer: `active`, and its first cycle's charge made at once. */
+  'recurrence.updated': async (ctx) => {
+    const body = {
+      payer: PAYER,
+      contract: `trigger-${ctx.label}`,
+      description: `pixctl trigger ${ctx.label}`,
+      frequency: 'monthly',
+      firstDueDate: addDays(saoPauloDate(new Date()), 5),
+      amount: 10,
+    };
+    const { recurrence } = await createRecurrence(ctx.deps, ctx.caller, body, keyOf(ctx, 'recurrence'), ctx.requestId);
+    const status = await changeRecurrence(ctx.deps, recurrence, { change: 'authorize' });
+    if (status === TIMED_OUT) {
+      await waitFor(`${recurrence.id} active`, async () => {
+        const [row] = await ctx.deps.sql<{ status: string }[]>`select status from recurrences where id = ${recurrence.id}`;
+        return row?.status === 'active' ? true : undefined;
+      });
+    }
+    const cycle = await waitFor(`the first cycle charge of ${recurrence.id}`, async () => {
+      const [row] = await ctx.deps.sql<{ id: string }[]>`select id from transactions where recurrence_id = ${recurrence.id} limit 1`;
+      return row?.id;
+    });
+    return { transactionId: cycle, objectId: recurrence.id };
+  },
 };
 
 /**
@@ -153,11 +181,6 @@ const SCENARIOS: Record<Exclude<TriggerEvent, 'recurrence.updated'>, (ctx: Conte
  * and the engine's own refusal when the account's rules refuse a step (KYC pending, limits).
  */
 export async function trigger(deps: Deps, account: Account, event: TriggerEvent, requestId: string): Promise<Triggered> {
-  if (event === 'recurrence.updated' || !(event in SCENARIOS)) {
-    throw new TriggerRefused(
-      `${event} cannot be triggered yet: create a recurrence (POST /v1/recurrences) and authorize it on the simulator (pixctl recurrences authorize)`,
-    );
-  }
   const made = await createApiKey(deps.sql, account.id, { permissions: [...PERMISSIONS], allowedIps: [] });
   if (!made) throw new TriggerRefused('Conta não encontrada');
   await revokeApiKey(deps.sql, made.record.id);

@@ -1,6 +1,7 @@
 // pixctl trigger as a developer runs it: the real bin/pixctl.js makes each event happen on the simulator
 // for an account, and the account's webhook endpoint receives it, signed, about the object the command
 // names; what cannot be triggered is refused with the reason, and changes nothing.
+import { generateCpf } from '@brazilian-utils/brazilian-utils';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
@@ -31,7 +32,14 @@ describe('pixctl trigger', () => {
     expect(endpoint.status, endpoint.text).toBe(201);
     const secret = endpoint.body.data.secret as string;
 
-    for (const event of ['transaction.approved', 'transaction.cancelled', 'transaction.failed', 'med.created', 'refund.approved']) {
+    for (const event of [
+      'transaction.approved',
+      'transaction.cancelled',
+      'transaction.failed',
+      'med.created',
+      'refund.approved',
+      'recurrence.updated',
+    ]) {
       const run = await runPixctl(live.stack, ['trigger', event, '--account', accountId, '--json']);
       expect(run.code, `${event}: ${run.stderr}${run.stdout}`).toBe(0);
       const made = JSON.parse(run.stdout);
@@ -54,9 +62,11 @@ describe('pixctl trigger', () => {
     const unknown = await runPixctl(live.stack, ['trigger', 'transaction.paid', '--account', merchant.account.id]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/transaction\.approved/);
-    const recurrence = await runPixctl(live.stack, ['trigger', 'recurrence.updated', '--account', merchant.account.id]);
+    // A recurrence's receiver is a company: a person's account (CPF) is refused by the engine's own rule.
+    const person = await createMerchant(live.stack, { document: generateCpf() });
+    const recurrence = await runPixctl(live.stack, ['trigger', 'recurrence.updated', '--account', person.account.id]);
     expect(recurrence.code).toBe(1);
-    expect(recurrence.stderr + recurrence.stdout).toMatch(/recurrence/);
+    expect(recurrence.stderr + recurrence.stdout).toMatch(/CNPJ/);
     const missing = await runPixctl(live.stack, ['trigger', 'transaction.approved', '--account', 'acc_doesnotexist']);
     expect(missing.code).toBe(1);
     expect(missing.stderr + missing.stdout).toMatch(/not_found|não encontrada/);
