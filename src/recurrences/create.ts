@@ -14,6 +14,7 @@ import { qrPngBase64 } from '../domain/qrcode.js';
 import { parseReceiverUrl, checkReceiverUrl } from '../webhooks/ssrf.js';
 import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempotencyKey } from '../transactions/idempotency.js';
 import { chargeTransactionId } from '../transactions/ids.js';
+import { checkMetadata, comparedMetadata, type Metadata } from '../transactions/metadata.js';
 import { createCheckedCharge } from '../charges/create.js';
 import { checkExternalId } from '../charges/schema.js';
 import type { RecurrenceFrequency, RetryPolicy } from '../../contracts/recurrence.contract.js';
@@ -44,6 +45,7 @@ interface RecurrenceRequest {
   retryPolicy: RetryPolicy;
   firstPaymentCents: number | null;
   webhookUrl: string | null;
+  metadata: Metadata;
   externalId?: string;
 }
 
@@ -83,14 +85,15 @@ function recurrenceRequest(body: RecurrenceBody, allowInsecure: boolean, now: Da
     retryPolicy: body.retryPolicy ?? 'none',
     firstPaymentCents: body.firstPayment ? reaisToCents(body.firstPayment.amount)! : null,
     webhookUrl: body.webhookUrl ?? null,
+    metadata: checkMetadata(body),
     ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
   };
 }
 
 /** The fields the idempotency rules compare (webhookUrl is not one of them, as for charges). */
 function comparedFields(request: RecurrenceRequest): Record<string, unknown> {
-  const { webhookUrl: _webhookUrl, externalId: _externalId, ...compared } = request;
-  return compared;
+  const { webhookUrl: _webhookUrl, externalId: _externalId, metadata, ...compared } = request;
+  return { ...compared, ...comparedMetadata(metadata) };
 }
 
 export interface RecurrenceCreation {
@@ -142,12 +145,12 @@ export async function createRecurrence(
     insert into recurrences (
       id, account_id, external_id, status, payer, contract, description, frequency, first_due_date, end_date,
       amount, minimum_amount, retry_policy, authorization_copy_paste, authorization_qr_code_base64, authorization_expires_at,
-      first_payment_amount, first_payment_transaction_id, route, webhook_url, fingerprint, api_key_id)
+      first_payment_amount, first_payment_transaction_id, route, webhook_url, metadata, fingerprint, api_key_id)
     values (
       ${recurrenceId}, ${account.id}, ${key}, 'pending_authorization', ${deps.sql.json(request.payer)}, ${request.contract},
       ${request.description}, ${request.frequency}, ${request.firstDueDate}, ${request.endDate},
       ${request.amountCents}, ${request.minimumAmountCents}, ${request.retryPolicy}, ${copyPaste}, ${qrCodeBase64}, ${expiresAt},
-      ${request.firstPaymentCents}, ${firstPaymentId}, ${account.route}, ${request.webhookUrl}, ${fingerprint}, ${caller.keyId})
+      ${request.firstPaymentCents}, ${firstPaymentId}, ${account.route}, ${request.webhookUrl}, ${deps.sql.json(request.metadata)}, ${fingerprint}, ${caller.keyId})
     on conflict (account_id, external_id) do nothing
     returning *`;
   if (!inserted) return createRecurrence(deps, caller, body, headerKey, requestId);

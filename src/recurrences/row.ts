@@ -1,4 +1,5 @@
 // A row of the `recurrences` read model as the code sees it: centavos as numbers, camelCase.
+import type { Metadata } from '../transactions/metadata.js';
 import type { CancelledBy, RecurrenceFrequency, RecurrenceStatus, RetryPolicy } from '../../contracts/recurrence.contract.js';
 
 export interface RecurrenceRow {
@@ -22,6 +23,7 @@ export interface RecurrenceRow {
   cancelledBy: CancelledBy | null;
   route: string;
   webhookUrl: string | null;
+  metadata: Metadata;
   fingerprint: string;
   apiKeyId: string | null;
   createdAt: Date;
@@ -53,6 +55,8 @@ export interface RawRecurrenceRow {
   cancelled_by: string | null;
   route: string;
   webhook_url: string | null;
+  /** Absent from rows read before migration 310. */
+  metadata?: Metadata;
   fingerprint: string;
   api_key_id: string | null;
   created_at: Date;
@@ -89,6 +93,7 @@ export function toRecurrenceRow(raw: RawRecurrenceRow): RecurrenceRow {
     cancelledBy: raw.cancelled_by as CancelledBy | null,
     route: raw.route,
     webhookUrl: raw.webhook_url,
+    metadata: raw.metadata ?? {},
     fingerprint: raw.fingerprint,
     apiKeyId: raw.api_key_id,
     createdAt: raw.created_at,

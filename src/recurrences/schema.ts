@@ -1,5 +1,6 @@
 // The public Recurrence resource and the bodies of POST /v1/recurrences and POST
 // /v1/recurrences/{id}/charges as typebox schemas (validation and the OpenAPI document come from them).
+import { MetadataRequestSchema, MetadataSchema } from '../transactions/metadata.js';
 import Type, { type TSchema } from 'typebox';
 import { reais } from '../http/request-schema.js';
 import { RECURRENCE_FREQUENCIES, RECURRENCE_STATUSES, RETRY_POLICIES } from '../../contracts/recurrence.contract.js';
@@ -42,6 +43,7 @@ export const RecurrenceBodySchema = Type.Object({
   webhookUrl: Type.Optional(
     nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'URL HTTPS que recebe os eventos desta recorrência' })),
   ),
+  metadata: Type.Optional(MetadataRequestSchema),
 });
 
 export const CycleChargeBodySchema = Type.Object({
@@ -71,6 +73,7 @@ export const RecurrenceSchema = Type.Object(
       expiresAt: dateTime('Fim do prazo de autorização (criação + RECURRENCE_AUTHORIZATION_DAYS)'),
     }),
     firstPaymentTransactionId: nullable(Type.String({ description: 'A cobrança imediata paga com a autorização (jornada 3)' })),
+    metadata: MetadataSchema,
     nextDueDate: nullable(Type.String({ format: 'date', description: 'Próximo vencimento de um ciclo' })),
     cancelledBy: nullable(Type.Enum(['merchant', 'payer', 'route'])),
     createdAt: dateTime('Criação'),

@@ -36,6 +36,7 @@ export function serializeRecurrence(row: RecurrenceRow, now = new Date()): Recur
       expiresAt: row.authorization.expiresAt.toISOString(),
     },
     firstPaymentTransactionId: row.firstPaymentTransactionId,
+    metadata: row.metadata,
     nextDueDate: nextDueDate(row, now),
     cancelledBy: row.cancelledBy,
     createdAt: row.createdAt.toISOString(),

@@ -124,6 +124,22 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     expect(Number(row!.count)).toBe(0);
   });
 
+  it('keeps metadata: returned on the recurrence, compared for idempotency, refused past its limits naming the key', async () => {
+    const m = await createMerchant(live.stack);
+    const key = newKey('rec');
+    const metadata = { customerId: 'c-42', plan: 'ouro' };
+    const res = await post(m, recurrenceBody({ metadata }), key);
+    expect(res.status).toBe(201);
+    expect(res.body.data.metadata).toEqual(metadata);
+    expect((await m.client.get(`/recurrences/${res.body.data.id}`)).body.data.metadata).toEqual(metadata);
+    expect((await post(m, recurrenceBody({ metadata }), key)).status).toBe(200);
+    expect((await post(m, recurrenceBody({ metadata: { customerId: 'c-43' } }), key)).body.error.code).toBe('idempotency_conflict');
+    const tooLong = await post(m, recurrenceBody({ metadata: { note: 'x'.repeat(501) } }));
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatchObject({ code: 'invalid_request', param: '/metadata/note' });
+    expect((await post(m, recurrenceBody())).body.data.metadata).toEqual({});
+  });
+
   it('refuses a receiver that is not a company (CPF) with 422 operation_refused', async () => {
     const m = await createMerchant(live.stack, { document: generateCpf() });
     const res = await post(m, recurrenceBody());
