@@ -5,6 +5,7 @@ import type { Caller } from '../../accounts/account.js';
 import { refreshCharge } from '../../charges/refresh.js';
 import { notFound } from '../../http/errors.js';
 import { ok } from '../../http/edge.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../transactions/idempotency.js';
 import { findTransaction, listTransactions } from '../../transactions/repository.js';
 import { TRANSACTION_STATUSES } from '../../transactions/row.js';
 import { TransactionSchema } from '../../transactions/schema.js';
@@ -38,7 +39,13 @@ export const listTransactionsRoute = accountListRoute({
     ),
     createdFrom: Type.Optional(instant('Criadas a partir deste instante, incluído')),
     createdTo: Type.Optional(instant('Criadas antes deste instante, excluído')),
-    recurrenceId: Type.Optional(Type.String({ maxLength: 100, description: 'As cobranças dos ciclos de uma recorrência (rec_…)' })),
+    recurrenceId: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        pattern: IDEMPOTENCY_KEY_PATTERN.source,
+        description: 'As cobranças dos ciclos de uma recorrência (rec_…)',
+      }),
+    ),
   },
   item: TransactionSchema,
   list: (sql, accountId, { createdFrom, createdTo, ...query }) =>
