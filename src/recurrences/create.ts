@@ -159,8 +159,12 @@ export async function createRecurrence(
   return { outcome: 'created', recurrence: (await findRecurrence(deps.sql, account.id, recurrence.id))! };
 }
 
-/** The recurrence's first payment (journey 3) and its workflow, each created once. */
+/**
+ * The recurrence's workflow and its first payment (journey 3), each created once. The workflow first: a
+ * first payment the account's rules refuse must not leave a recurrence that nothing can change.
+ */
 async function setUp(deps: Deps, caller: Caller, recurrence: RecurrenceRow, requestId: string): Promise<void> {
+  await startRecurrence(deps, recurrence);
   if (recurrence.firstPaymentAmountCents !== null) {
     await createCheckedCharge(
       deps,
@@ -178,5 +182,4 @@ async function setUp(deps: Deps, caller: Caller, recurrence: RecurrenceRow, requ
       `${requestId}:first-payment`,
     );
   }
-  await startRecurrence(deps, recurrence);
 }

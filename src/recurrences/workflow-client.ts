@@ -1,6 +1,6 @@
 // Every call the engine makes to a recurrence's workflow (contracts/recurrence.contract.ts): its start
 // (once per recurrence, joined by a repeated request) and its `change` update, bounded by ACCEPT_WAIT_MS.
-import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Deps } from '../runtime/deps.js';
 import { within, TIMED_OUT } from '../async/within.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
@@ -56,8 +56,16 @@ export async function changeRecurrence(
   change: RecurrenceChange,
 ): Promise<RecurrenceStatus | typeof TIMED_OUT> {
   const handle = deps.temporal.workflow.getHandle(recurrenceWorkflowId(row.accountId, row.externalId));
+  const update = () => within(handle.executeUpdate(changeUpdate, { args: [change] }), deps.config.acceptWaitMs);
   try {
-    return await within(handle.executeUpdate(changeUpdate, { args: [change] }), deps.config.acceptWaitMs);
+    try {
+      return await update();
+    } catch (err) {
+      // A recurrence stored, still open, whose workflow never started (its creation stopped in between): started now.
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      await startRecurrence(deps, row);
+      return await update();
+    }
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw notNow(row.status, change.change);
     throw err;

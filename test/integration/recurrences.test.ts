@@ -140,6 +140,19 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     expect((await post(m, recurrenceBody())).body.data.metadata).toEqual({});
   });
 
+  it('a first payment the account refuses (below its fee) leaves a recurrence its workflow runs: the merchant can still cancel it', async () => {
+    const m = await createMerchant(live.stack, { fees: { charge: { fixed: 1, percent: 0 } } });
+    const key = newKey('rec');
+    const refused = await post(m, recurrenceBody({ firstPayment: { amount: 0.5 } }), key);
+    expect(refused.status, refused.text).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    const stored = await m.client.get(`/recurrences/${key}`);
+    expect(stored.status).toBe(200);
+    const cancelled = await del(m, stored.body.data.id);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancelledBy: 'merchant' });
+  });
+
   it('refuses a receiver that is not a company (CPF) with 422 operation_refused', async () => {
     const m = await createMerchant(live.stack, { document: generateCpf() });
     const res = await post(m, recurrenceBody());
