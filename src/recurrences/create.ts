@@ -14,10 +14,9 @@ import { qrPngBase64 } from '../domain/qrcode.js';
 import { parseReceiverUrl, checkReceiverUrl } from '../webhooks/ssrf.js';
 import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempotencyKey } from '../transactions/idempotency.js';
 import { chargeTransactionId } from '../transactions/ids.js';
-import { checkMetadata, comparedMetadata, type Metadata } from '../transactions/metadata.js';
+import { checkMetadata, comparedMetadata } from '../transactions/metadata.js';
 import { createCheckedCharge } from '../charges/create.js';
 import { checkExternalId } from '../charges/schema.js';
-import type { RecurrenceFrequency, RetryPolicy } from '../../contracts/recurrence.contract.js';
 import { firstPaymentKey, recurrenceIdOf } from './ids.js';
 import { findRecurrence } from './repository.js';
 import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from './row.js';
@@ -33,21 +32,21 @@ const FIRST_DUE_MIN_DAYS = 3;
 /** The simulator's key for the authorizations it issues (the BR Code of a recurrence, journey 2). */
 const AUTHORIZATION_PIX_KEY = '5f8e2f6c-1d4b-4c8e-9a57-3b2e7c9d0a41';
 
-interface RecurrenceRequest {
-  payer: { name: string; document: string };
-  contract: string;
-  description: string;
-  frequency: RecurrenceFrequency;
-  firstDueDate: string;
-  endDate: string | null;
-  amountCents: number | null;
-  minimumAmountCents: number | null;
-  retryPolicy: RetryPolicy;
-  firstPaymentCents: number | null;
-  webhookUrl: string | null;
-  metadata: Metadata;
-  externalId?: string;
-}
+/** The body's fields as the row stores them (its first payment in centavos), before the row exists. */
+type RecurrenceRequest = Pick<
+  RecurrenceRow,
+  | 'payer'
+  | 'contract'
+  | 'description'
+  | 'frequency'
+  | 'firstDueDate'
+  | 'endDate'
+  | 'amountCents'
+  | 'minimumAmountCents'
+  | 'retryPolicy'
+  | 'webhookUrl'
+  | 'metadata'
+> & { firstPaymentCents: number | null; externalId?: string };
 
 /** What the schema cannot say, in the order of the body table; throws the 400 naming the field. */
 function recurrenceRequest(body: RecurrenceBody, allowInsecure: boolean, now: Date): RecurrenceRequest {
