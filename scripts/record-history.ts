@@ -9,6 +9,8 @@
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
 //   npm run record-history -- --as refuse-unencrypted-input transfer-forged-start med-forged-decision charge-forged-signal
 //   npm run record-history -- --as coalesced-refresh charge-refresh charge-refresh-concurrent
+//   npm run record-history -- --as refunded-charge-status refund-whole-charge refund-approved
+//   npm run record-history -- --as recurrence-status-search-attribute recurrence-rejected recurrence-active recurrence-cancelled
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
@@ -137,13 +139,14 @@ async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'fail
 }
 
 /** An operator refunds part of a paid charge; the simulated network settles the devolução with `outcome`. */
-async function settledRefund(ctx: ScenarioContext, outcome: 'approved' | 'failed'): Promise<string> {
+async function settledRefund(ctx: ScenarioContext, outcome: 'approved' | 'failed', whole = false): Promise<string> {
   const transactionId = await paidCharge(ctx);
+  const paid = whole ? (await ctx.api('GET', `/transactions/${transactionId}`)).body.data.paidAmount : 10;
   const key = `replay-${randomBytes(6).toString('hex')}`;
   const created = await ctx.admin(
     'POST',
     `/transactions/${transactionId}/refunds`,
-    { amount: 10, reason: 'Replay' },
+    { amount: paid, reason: 'Replay' },
     { 'Idempotency-Key': key },
   );
   if (created.status !== 201) throw new Error(`refund creation answered ${created.status}: ${JSON.stringify(created.body)}`);
@@ -434,6 +437,8 @@ const SCENARIOS: Record<string, Scenario> = {
   'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
   'refund-approved': (ctx) => settledRefund(ctx, 'approved'),
   'refund-failed': (ctx) => settledRefund(ctx, 'failed'),
+  // The refund of all the charge received: the charge becomes refunded.
+  'refund-whole-charge': (ctx) => settledRefund(ctx, 'approved', true),
   'reconciliation-run': reconciliationRun,
   'reconciliation-scheduled': scheduledReconciliation,
   'suspense-refund-approved': suspenseRefund,

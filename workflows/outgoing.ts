@@ -33,6 +33,8 @@ export interface OutgoingSteps {
   accepted?(): Promise<void>;
   stateAtRoute(): Promise<RouteState>;
   settle(answer: RouteAnswer): Promise<Settled>;
+  /** The status the run shows once settled, when not its transaction's own. */
+  shownStatus?(settled: Settled): string | undefined;
 }
 
 /** The run: the settled transaction, the key's other transaction as it is, or null when the accept step refused. */
@@ -74,8 +76,9 @@ export async function runOutgoing<I extends { requestId: string }>(input: I, ste
     showStatus(transaction.status);
     await steps.accepted?.();
     const answer = sent.status === 'pending' ? await awaitAnswer() : sent;
-    transaction = readTransaction((await steps.settle(answer)).transaction);
-    showStatus(transaction.status);
+    const settled = await steps.settle(answer);
+    transaction = readTransaction(settled.transaction);
+    showStatus(steps.shownStatus?.(settled) ?? transaction.status);
   } else {
     decision = accepted;
   }

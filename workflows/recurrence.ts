@@ -19,10 +19,13 @@ import {
   startOfDayMs,
   type RecurrenceChange,
   type RecurrenceStatus,
+  type RecurrenceTransition,
   type RecurrenceWorkflowInput,
 } from '../contracts/recurrence.contract.js';
 import { HEARTBEAT_TIMEOUT } from '../contracts/heartbeat.contract.js';
 import { TRANSACTION_ACTIVITY_RETRY as retry } from '../contracts/transaction.contract.js';
+import { RECURRENCE_STATUS_SEARCH_ATTRIBUTE } from '../contracts/transaction-status.contract.js';
+import { showStatus } from './transaction-status.js';
 
 const calls = proxyActivities<RecurrenceActivities>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: HEARTBEAT_TIMEOUT, retry });
 
@@ -48,7 +51,7 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
       if (!allowed(status, change)) return status;
       changing = true;
       try {
-        status = await calls.transitionRecurrence(input.recurrenceId, change);
+        status = await transition(change);
         if (current() === 'cancelled') await calls.cancelCycleCharges(input.recurrenceId);
       } finally {
         changing = false;
@@ -66,7 +69,7 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
     const answered = await condition(() => status !== 'pending_authorization', Math.max(input.authorizationExpiresAtMs - Date.now(), 0));
     if (!answered) {
       await condition(() => !changing);
-      if (status === 'pending_authorization') status = await calls.transitionRecurrence(input.recurrenceId, { change: 'expire' });
+      if (status === 'pending_authorization') status = await transition({ change: 'expire' });
     }
   }
 
@@ -79,10 +82,17 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
       await condition(() => status !== 'active', DAY_MS);
     }
     await condition(() => !changing);
-    if (status === 'active') status = await calls.transitionRecurrence(input.recurrenceId, { change: 'complete' });
+    if (status === 'active') status = await transition({ change: 'complete' });
   }
   await condition(allHandlersFinished);
   return status;
+
+  /** Persists the transition; the run's TransactionStatus shows the status after it. */
+  async function transition(change: RecurrenceTransition): Promise<RecurrenceStatus> {
+    const after = await calls.transitionRecurrence(input.recurrenceId, change);
+    showStatus(after, RECURRENCE_STATUS_SEARCH_ATTRIBUTE);
+    return after;
+  }
 
   /**
    * The cycles from this run's first on, while active and within the end date: each created on its

@@ -3,7 +3,9 @@
 // transaction, then the hand-over to the charge's route) while the admin API waits on the `accept`
 // update, waits for the route's answer (the `networkAnswered` signal, with polling as a fallback), and
 // settles once: approved settles the reservation to Pix clearing, failed releases it (outgoing.ts).
+import { patched } from '@temporalio/workflow';
 import type { RefundActivities } from '../activities/refunds.js';
+import { REFUNDED_CHARGE_STATUS } from '../contracts/transaction-status.contract.js';
 import type { RefundWorkflow } from '../contracts/refund.contract.js';
 import { runOutgoing } from './outgoing.js';
 import { transactionActivityCalls } from './transaction-activities.js';
@@ -11,7 +13,7 @@ import { transactionActivityCalls } from './transaction-activities.js';
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<RefundActivities>();
 
 export const refundWorkflow: RefundWorkflow = (input) => {
-  const { refundId } = input.draft;
+  const { refundId, transactionId } = input.draft;
   const options = { dispatch: true, firstAttemptNow: true };
   return runOutgoing(input, {
     id: refundId,
@@ -23,5 +25,8 @@ export const refundWorkflow: RefundWorkflow = (input) => {
       answer.status === 'approved'
         ? ledgerCalls.settleRefundApproved(refundId, answer.settledAt, options)
         : ledgerCalls.settleRefundFailed(refundId, answer.reason, options),
+    // The settlement that left the charge fully refunded recorded its `transaction.refunded`.
+    shownStatus: (settled) =>
+      settled.eventIds.includes(`evt_${transactionId}_refunded`) && patched(REFUNDED_CHARGE_STATUS) ? 'refunded' : undefined,
   });
 };

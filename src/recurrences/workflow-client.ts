@@ -14,6 +14,8 @@ import {
   type RecurrenceWorkflowInput,
 } from '../../contracts/recurrence.contract.js';
 import type { RecurrenceRow } from './row.js';
+import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
+import { TRANSACTION_STATUS_ATTRIBUTE } from '../../contracts/transaction-status.contract.js';
 
 export function recurrenceWorkflowInput(deps: Deps, row: RecurrenceRow): RecurrenceWorkflowInput {
   return {
@@ -36,6 +38,11 @@ export async function startRecurrence(deps: Deps, row: RecurrenceRow): Promise<v
       taskQueue: deps.config.temporalTaskQueue,
       workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
       args: [recurrenceWorkflowInput(deps, row)],
+      typedSearchAttributes: [
+        { key: ACCOUNT_ID_ATTRIBUTE, value: row.accountId },
+        { key: TRANSACTION_ID_ATTRIBUTE, value: row.id },
+        { key: TRANSACTION_STATUS_ATTRIBUTE, value: row.status },
+      ],
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

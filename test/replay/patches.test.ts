@@ -17,7 +17,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COALESCED_REFRESH, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
-import { TRANSACTION_STATUS_SEARCH_ATTRIBUTE } from '../../contracts/transaction-status.contract.js';
+import {
+  RECURRENCE_STATUS_SEARCH_ATTRIBUTE,
+  REFUNDED_CHARGE_STATUS,
+  TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
+} from '../../contracts/transaction-status.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
@@ -337,28 +341,69 @@ describe('due-date charges', () => {
   });
 });
 
-describe(`patch ${TRANSACTION_STATUS_SEARCH_ATTRIBUTE}`, () => {
-  type Upsert = { upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes?: { indexedFields?: Record<string, unknown> } } };
-  /** The upserts of TransactionStatus (the SDK upserts its own attributes too). */
-  const upserted = (events: HistoryEvent[]) =>
-    events.filter((e) => (e as Upsert).upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TransactionStatus)
-      .length;
-  const runs = allHistories.filter(labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE));
+type Upsert = {
+  upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes?: { indexedFields?: Record<string, { data: string }> } };
+};
+/** The values a run upserted TransactionStatus to, in order (the SDK upserts its own attributes too). */
+const shownStatuses = (events: HistoryEvent[]): string[] =>
+  events.flatMap((e) => {
+    const field = (e as Upsert).upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TransactionStatus;
+    return field ? [JSON.parse(Buffer.from(field.data, 'base64').toString('utf8')) as string] : [];
+  });
+const statusRuns = allHistories.filter(labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE));
+const refundedChargeRuns = allHistories.filter(labelled(REFUNDED_CHARGE_STATUS));
+const recurrenceStatusRuns = allHistories.filter(labelled(RECURRENCE_STATUS_SEARCH_ATTRIBUTE));
 
+describe(`patch ${TRANSACTION_STATUS_SEARCH_ATTRIBUTE}`, () => {
   it('has recorded charge, transfer and refund runs that carry the marker and upsert the status', () => {
     for (const kind of ['charge-', 'transfer-', 'refund-'])
       expect(
-        runs.some((h) => h.file.startsWith(kind)),
+        statusRuns.some((h) => h.file.startsWith(kind)),
         kind,
       ).toBe(true);
-    for (const { file, events } of runs) {
+    for (const { file, events } of [...statusRuns, ...refundedChargeRuns]) {
       expect(patchIds(events), file).toContain(TRANSACTION_STATUS_SEARCH_ATTRIBUTE);
       // Accepted (pending), then settled.
-      expect(upserted(events), file).toBe(2);
+      expect(shownStatuses(events), file).toHaveLength(2);
+      expect(shownStatuses(events)[0], file).toBe('pending');
     }
   });
 
   it('runs recorded before it upsert nothing', () => {
-    for (const { file, events } of allHistories.filter((h) => !runs.includes(h))) expect(upserted(events), file).toBe(0);
+    const later = [...statusRuns, ...refundedChargeRuns, ...recurrenceStatusRuns];
+    for (const { file, events } of allHistories.filter((h) => !later.includes(h))) expect(shownStatuses(events), file).toEqual([]);
+  });
+});
+
+describe(`patch ${REFUNDED_CHARGE_STATUS}`, () => {
+  it('a refund that left its charge fully refunded carries the marker and shows refunded; a partial one shows approved', () => {
+    const whole = refundedChargeRuns.filter((h) => h.file.startsWith('refund-whole-charge-'));
+    const partial = refundedChargeRuns.filter((h) => h.file.startsWith('refund-approved-'));
+    expect(whole).toHaveLength(1);
+    expect(partial).toHaveLength(1);
+    for (const { file, events } of whole) {
+      expect(patchIds(events), file).toContain(REFUNDED_CHARGE_STATUS);
+      expect(shownStatuses(events), file).toEqual(['pending', 'refunded']);
+    }
+    for (const { file, events } of partial) {
+      expect(patchIds(events), file).not.toContain(REFUNDED_CHARGE_STATUS);
+      expect(shownStatuses(events), file).toEqual(['pending', 'approved']);
+    }
+  });
+});
+
+describe(`patch ${RECURRENCE_STATUS_SEARCH_ATTRIBUTE}`, () => {
+  it('recurrence runs recorded after it carry the marker and show each status they reached', () => {
+    const shown = Object.fromEntries(recurrenceStatusRuns.map((h) => [h.file.split(`-${RECURRENCE_STATUS_SEARCH_ATTRIBUTE}-`)[0], h]));
+    expect(Object.keys(shown).sort()).toEqual(['recurrence-active', 'recurrence-cancelled', 'recurrence-rejected']);
+    for (const { file, events } of recurrenceStatusRuns) expect(patchIds(events), file).toContain(RECURRENCE_STATUS_SEARCH_ATTRIBUTE);
+    expect(shownStatuses(shown['recurrence-rejected']!.events)).toEqual(['rejected']);
+    expect(shownStatuses(shown['recurrence-active']!.events)).toEqual(['active']);
+    expect(shownStatuses(shown['recurrence-cancelled']!.events)).toEqual(['active', 'cancelled']);
+  });
+
+  it('recurrence runs recorded before it carry no marker', () => {
+    for (const { file, events } of allHistories.filter((h) => h.file.startsWith('recurrence-') && !recurrenceStatusRuns.includes(h)))
+      expect(patchIds(events), file).not.toContain(RECURRENCE_STATUS_SEARCH_ATTRIBUTE);
   });
 });
