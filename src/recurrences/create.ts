@@ -134,6 +134,7 @@ export async function createRecurrence(
   const copyPaste = buildBrCode({
     pixKey: AUTHORIZATION_PIX_KEY,
     ...(request.firstPaymentCents === null ? {} : { amountCents: request.firstPaymentCents }),
+    // Random, as a charge's: the code is on the payer's page, which shows no engine id.
     txid: newTxid(),
     merchantName: account.name,
     merchantCity: 'SAO PAULO',

@@ -128,7 +128,9 @@ describe('the recurrence authorization page HTML', () => {
     expect(html).toContain('Aguardando autorização');
     expect(html).toContain('00020126580014br.gov.bcb.pix0136&lt;rec&gt;</textarea>');
     expect(html).toContain('src="/pay/tok_en/qr.png"');
-    expect(html).toContain('Prazo para autorizar: <span id="left-value">7 dias e 5 h</span> (até 04/12/2026 às 14:30)');
+    expect(html).toContain(
+      'Prazo para autorizar: <span id="left-value">7 dias e 5 h</span> <span class="nowrap">(até 04/12/2026 às 14:30)</span>',
+    );
     expect(html).toContain('<noscript><meta http-equiv="refresh"');
     expect(html.match(/<script nonce="N0nce">/g)).toHaveLength(1);
   });
@@ -140,21 +142,21 @@ describe('the recurrence authorization page HTML', () => {
       'n',
       NOW,
     );
-    expect(html).toContain('<dt>Pagamento agora</dt><dd>R$ 49,90, com a autorização</dd>');
+    expect(html).toContain('<dt>Pagamento agora</dt><dd>R$ 49,90</dd>');
     expect(html).toContain('para autorizar o Pix Automático e pagar R$ 49,90 agora.');
     expect(html).toContain('<dt>Vigência</dt><dd>Até 30/06/2027</dd>');
     expect(html).toContain('<dt>Se faltar saldo</dt><dd>Até 3 novas tentativas em 7 dias</dd>');
     expect(html).toContain('Valor semanal');
     const variable = checkoutPage(authorization({}, { amountCents: null, minimumAmountCents: 5000 }), 't', 'n', NOW);
     expect(variable).toMatch(/Valor variável, a partir de<\/p>\n<p class="amount">R\$ 50,00</);
-    expect(variable).toContain('<dt>Valor máximo</dt><dd>Você escolhe no aplicativo do seu banco</dd>');
+    expect(variable).toContain('<dt>Valor máximo</dt><dd>Você escolhe no app do seu banco</dd>');
     const capped = checkoutPage(
       authorization({ state: 'authorized' }, { amountCents: null, minimumAmountCents: 5000, payerMaximumAmountCents: 10000 }),
       't',
       'n',
       NOW,
     );
-    expect(capped).toContain('<dt>Valor máximo autorizado</dt><dd>R$ 100,00</dd>');
+    expect(capped).toContain('<dt>Valor máximo</dt><dd>R$ 100,00</dd>');
   });
 
   it.each([

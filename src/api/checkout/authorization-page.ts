@@ -35,15 +35,15 @@ const row = (term: string, value: string) => `<div><dt>${term}</dt><dd>${value}<
 function maximumRow(view: AuthorizationView): string {
   const { minimumAmountCents, payerMaximumAmountCents } = view.terms;
   if (minimumAmountCents === null) return '';
-  if (payerMaximumAmountCents !== null) return row('Valor máximo autorizado', formatReais(payerMaximumAmountCents));
-  return row('Valor máximo', view.state === 'pending' ? 'Você escolhe no aplicativo do seu banco' : 'Sem limite definido');
+  if (payerMaximumAmountCents !== null) return row('Valor máximo', formatReais(payerMaximumAmountCents));
+  return row('Valor máximo', view.state === 'pending' ? 'Você escolhe no app do seu banco' : 'Sem limite definido');
 }
 
 function termsList(view: AuthorizationView): string {
   const { terms } = view;
-  return `<h2 class="terms-title">O que você autoriza</h2>
+  return `<h2 class="terms-title">Condições</h2>
 <dl class="terms">
-${terms.firstPaymentCents !== null ? row('Pagamento agora', `${formatReais(terms.firstPaymentCents)}, com a autorização`) : ''}
+${terms.firstPaymentCents !== null ? row('Pagamento agora', formatReais(terms.firstPaymentCents)) : ''}
 ${row('Frequência', FREQUENCY[terms.frequency].name)}
 ${maximumRow(view)}
 ${row('Primeira cobrança', brazilianDate(terms.firstDueDate))}
@@ -70,7 +70,7 @@ export function authorizationPage(view: AuthorizationView, token: string, nonce:
 ${termsList(view)}
 ${statusLine(view)}
 ${pending ? codeSection(view, token, 'Autorizar com Pix', qrAlt, intro) : ''}
-${timeLeftLine(view, 'Prazo para autorizar', now, ` (até ${brazilianMinute(view.expiresAt)})`)}
+${timeLeftLine(view, 'Prazo para autorizar', now, ` <span class="nowrap">(até ${brazilianMinute(view.expiresAt)})</span>`)}
 </div>
 ${pending ? '<p id="foot" class="foot">Depois de autorizado, cada cobrança é debitada pelo seu banco no vencimento. Você pode cancelar quando quiser no aplicativo do seu banco. Confira o nome do recebedor antes de confirmar.</p>' : ''}
 ${pageScript(nonce)}`;

@@ -37,11 +37,12 @@ h1{font-size:1.25rem;margin:0 0 .25rem;overflow-wrap:anywhere}
 .status[data-state=completed]{background:#eceff3;color:#1b1b1b}
 .kicker{margin:0 0 .25rem;font-size:.875rem;font-weight:600;color:#0842a0}
 .terms-title{font-size:1rem;margin:1.25rem 0 .25rem}
-.terms{margin:0}
-.terms div{display:flex;justify-content:space-between;gap:1rem;padding:.5rem 0;border-top:1px solid #e5e7eb}
+.terms{margin:0;font-size:.9375rem}
+.terms div{display:flex;flex-wrap:wrap;gap:0 1rem;padding:.5rem 0;border-top:1px solid #e5e7eb}
 .terms dt{color:#4a4a4a}
-.terms dd{margin:0;font-weight:600;text-align:right;overflow-wrap:anywhere}
+.terms dd{margin:0 0 0 auto;font-weight:600;text-align:right;overflow-wrap:anywhere}
 .intro{margin:0 0 .75rem;text-align:center}
+.nowrap{white-space:nowrap}
 .qr{display:block;width:100%;max-width:264px;height:auto;margin:0 auto;image-rendering:pixelated}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
 textarea{width:100%;word-break:break-all;font:.8125rem/1.4 ui-monospace,Menlo,Consolas,monospace;padding:.5rem;border:1px solid #767676;border-radius:6px;resize:none;color:#1b1b1b;background:#fff;overflow-wrap:anywhere}
