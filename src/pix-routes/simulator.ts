@@ -89,7 +89,7 @@ export function newEndToEndId(now: Date): string {
 }
 
 /** BR Code txid: 25 characters of [A-Za-z0-9], the most a static code carries. */
-function newTxid(): string {
+export function newTxid(): string {
   return randomBytes(16).toString('hex').slice(0, 25);
 }
 

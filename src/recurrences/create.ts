@@ -23,7 +23,8 @@ import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from './ro
 import type { RecurrenceBodySchema } from './schema.js';
 import type { Static } from 'typebox';
 import { startRecurrence } from './workflow-client.js';
-import { SIMULATOR_ROUTE } from '../pix-routes/simulator.js';
+import { newTxid, SIMULATOR_ROUTE } from '../pix-routes/simulator.js';
+import { newCheckoutToken } from '../domain/checkout-token.js';
 
 type RecurrenceBody = Static<typeof RecurrenceBodySchema>;
 
@@ -133,7 +134,8 @@ export async function createRecurrence(
   const copyPaste = buildBrCode({
     pixKey: AUTHORIZATION_PIX_KEY,
     ...(request.firstPaymentCents === null ? {} : { amountCents: request.firstPaymentCents }),
-    txid: recurrenceId.replace('_', '').slice(0, 25),
+    // Random, as a charge's: the code is on the payer's page, which shows no engine id.
+    txid: newTxid(),
     merchantName: account.name,
     merchantCity: 'SAO PAULO',
   });
@@ -144,12 +146,13 @@ export async function createRecurrence(
     insert into recurrences (
       id, account_id, external_id, status, payer, contract, description, frequency, first_due_date, end_date,
       amount, minimum_amount, retry_policy, authorization_copy_paste, authorization_qr_code_base64, authorization_expires_at,
-      first_payment_amount, first_payment_transaction_id, route, webhook_url, metadata, fingerprint, api_key_id)
+      first_payment_amount, first_payment_transaction_id, route, webhook_url, metadata, fingerprint, api_key_id, checkout_token)
     values (
       ${recurrenceId}, ${account.id}, ${key}, 'pending_authorization', ${deps.sql.json(request.payer)}, ${request.contract},
       ${request.description}, ${request.frequency}, ${request.firstDueDate}, ${request.endDate},
       ${request.amountCents}, ${request.minimumAmountCents}, ${request.retryPolicy}, ${copyPaste}, ${qrCodeBase64}, ${expiresAt},
-      ${request.firstPaymentCents}, ${firstPaymentId}, ${account.route}, ${request.webhookUrl}, ${deps.sql.json(request.metadata)}, ${fingerprint}, ${caller.keyId})
+      ${request.firstPaymentCents}, ${firstPaymentId}, ${account.route}, ${request.webhookUrl}, ${deps.sql.json(request.metadata)}, ${fingerprint}, ${caller.keyId},
+      ${newCheckoutToken()})
     on conflict (account_id, external_id) do nothing
     returning *`;
   if (!inserted) return createRecurrence(deps, caller, body, headerKey, requestId);

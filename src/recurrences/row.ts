@@ -24,6 +24,8 @@ export interface RecurrenceRow {
   route: string;
   webhookUrl: string | null;
   metadata: Metadata;
+  /** The payer's page token of the authorization (src/domain/checkout-token.ts). */
+  checkoutToken: string;
   fingerprint: string;
   apiKeyId: string | null;
   createdAt: Date;
@@ -57,6 +59,7 @@ export interface RawRecurrenceRow {
   webhook_url: string | null;
   /** Absent from rows read before migration 310. */
   metadata?: Metadata;
+  checkout_token: string;
   fingerprint: string;
   api_key_id: string | null;
   created_at: Date;
@@ -94,6 +97,7 @@ export function toRecurrenceRow(raw: RawRecurrenceRow): RecurrenceRow {
     route: raw.route,
     webhookUrl: raw.webhook_url,
     metadata: raw.metadata ?? {},
+    checkoutToken: raw.checkout_token,
     fingerprint: raw.fingerprint,
     apiKeyId: raw.api_key_id,
     createdAt: raw.created_at,

@@ -73,6 +73,11 @@ export const RecurrenceSchema = Type.Object(
       expiresAt: dateTime('Fim do prazo de autorização (criação + RECURRENCE_AUTHORIZATION_DAYS)'),
     }),
     firstPaymentTransactionId: nullable(Type.String({ description: 'A cobrança imediata paga com a autorização (jornada 3)' })),
+    checkoutUrl: Type.String({
+      format: 'uri',
+      description:
+        'A página de autorização hospedada pelo serviço ({PUBLIC_BASE_URL}/pay/{token}, token aleatório e secreto): o que o pagador autoriza, QR code e copia e cola da autorização (na jornada 3, junto com o pagamento imediato) e situação ao vivo, para enviar ao pagador',
+    }),
     metadata: MetadataSchema,
     nextDueDate: nullable(Type.String({ format: 'date', description: 'Próximo vencimento de um ciclo' })),
     cancelledBy: nullable(Type.Enum(['merchant', 'payer', 'route'])),

@@ -1,6 +1,7 @@
 // A recurrence row as the public API and its events show it: amounts in reais, ISO dates.
 import type { Static } from 'typebox';
 import { centsToReais } from '../domain/money.js';
+import { checkoutUrlOf } from '../domain/checkout-url.js';
 import { nextCycleDueDate, saoPauloDay } from '../../contracts/recurrence.contract.js';
 import type { RecurrenceRow } from './row.js';
 import type { RecurrenceSchema } from './schema.js';
@@ -36,6 +37,7 @@ export function serializeRecurrence(row: RecurrenceRow, now = new Date()): Recur
       expiresAt: row.authorization.expiresAt.toISOString(),
     },
     firstPaymentTransactionId: row.firstPaymentTransactionId,
+    checkoutUrl: checkoutUrlOf(row.checkoutToken),
     metadata: row.metadata,
     nextDueDate: nextDueDate(row, now),
     cancelledBy: row.cancelledBy,

@@ -6,11 +6,11 @@
 // pixels go to test-artifacts/checkout/ (gitignored); the page's bytes, requests and timings are logged.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
 import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { launchBrowser, type Browser } from '../helpers/browser.js';
+import { fitsWidth, isLiveStatus, lowContrast, openPage, statusBecomes } from '../helpers/checkout-page.js';
 import { createCharge, payCharge } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -39,73 +39,7 @@ describe('the payer page in headless Chromium', () => {
   /** The page of a charge, asked of the stack's address (checkoutUrl names http://localhost:PORT). */
   const pageUrl = (charge: { checkoutUrl: string }) => `${stack.rootUrl}${new URL(charge.checkoutUrl).pathname}`;
 
-  interface Opened {
-    page: Page;
-    /** Every URL the page asked for. */
-    requests: string[];
-    /** The bytes of every response body so far but the live status's. */
-    bytes(): Promise<number>;
-  }
-
-  // Page-side expressions as text: this project's TypeScript has no DOM library.
-  const fitsWidth = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
-  /** Waits for the page's status to read `text`; when it did (ms since the epoch). */
-  async function statusBecomes(page: Page, text: string, timeoutMs: number): Promise<number> {
-    // A function, not text: the page's CSP forbids the eval a text predicate would need.
-    await page.waitForFunction((expected) => (globalThis as any).document.getElementById('status')?.textContent === expected, text, {
-      timeout: timeoutMs,
-      polling: 50,
-    });
-    return Date.now();
-  }
-
-  /** Visible text whose contrast with its background is under 4.5:1 (WCAG AA), as `text (ratio)`. */
-  const lowContrast = (page: Page) =>
-    page.evaluate(() => {
-      const doc = (globalThis as any).document;
-      const view = (globalThis as any).window;
-      const rgb = (text: string) => (text.match(/[\d.]+/g) ?? []).map(Number);
-      const luminance = ([r, g, b]: number[]) => {
-        const linear = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-        return 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!);
-      };
-      const background = (element: any): number[] => {
-        for (let e = element; e; e = e.parentElement) {
-          const color = rgb(view.getComputedStyle(e).backgroundColor);
-          if (color.length === 3 || color[3] !== 0) return color.slice(0, 3);
-        }
-        return [255, 255, 255];
-      };
-      const low: string[] = [];
-      for (const element of doc.querySelectorAll('h1, h2, p, label, button, textarea, span')) {
-        if (!element.textContent.trim() || element.offsetParent === null || element.classList.contains('sr')) continue;
-        const [a, b] = [luminance(rgb(view.getComputedStyle(element).color)), luminance(background(element))];
-        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-        if (ratio < 4.5) low.push(`${element.textContent.trim().slice(0, 30)} (${ratio.toFixed(2)})`);
-      }
-      return low;
-    });
-
-  const isLiveStatus = (url: string) => /\/(events|status)$/.test(url);
-
-  async function open(url: string, width: number): Promise<Opened> {
-    const page = await browser.context.newPage();
-    await page.setViewportSize({ width, height: 900 });
-    const requests: string[] = [];
-    const sizes: Promise<number>[] = [];
-    page.on('request', (request) => requests.push(request.url()));
-    page.on('response', (response) => {
-      if (isLiveStatus(response.url())) return;
-      sizes.push(
-        response
-          .body()
-          .then((body) => body.length)
-          .catch(() => 0),
-      );
-    });
-    await page.goto(url, { waitUntil: 'load' });
-    return { page, requests, bytes: async () => (await Promise.all(sizes)).reduce((a, b) => a + b, 0) };
-  }
+  const open = (url: string, width: number) => openPage(browser, url, width);
 
   it('gives every charge a checkoutUrl with a random token, not derived from the id', async () => {
     const a = await createCharge(merchant.client, { payer: PAYER });

@@ -3,13 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { checkoutHeaders } from '../../src/api/checkout/headers.js';
-import { checkoutPage, formatTimeLeft, messagePage } from '../../src/api/checkout/page.js';
+import { checkoutPage, messagePage } from '../../src/api/checkout/page.js';
+import { formatTimeLeft } from '../../src/api/checkout/page-parts.js';
 import { isCheckoutTokenShape, newCheckoutToken } from '../../src/domain/checkout-token.js';
 import { checkoutOrigin } from '../../src/domain/checkout-url.js';
-import { viewStatus, type CheckoutView } from '../../src/api/checkout/view.js';
+import { viewStatus, type AuthorizationView, type ChargeView } from '../../src/api/checkout/view.js';
 
 const NOW = new Date('2026-11-27T12:00:00Z');
-const view = (overrides: Partial<CheckoutView> = {}): CheckoutView => ({
+const view = (overrides: Partial<ChargeView> = {}): ChargeView => ({
+  kind: 'charge',
   merchantName: 'Loja <b>Boa</b> & Cia',
   description: 'Pedido "42"',
   amountCents: 14990,
@@ -86,6 +88,90 @@ describe('the payer page HTML', () => {
     const html = messagePage('n', 'Cobrança não encontrada', 'Confira <o> endereço');
     expect(html).toContain('<html lang="pt-BR">');
     expect(html).toContain('Confira &lt;o&gt; endereço');
+  });
+});
+
+const authorization = (overrides: Partial<AuthorizationView> = {}, terms: Partial<AuthorizationView['terms']> = {}): AuthorizationView => ({
+  kind: 'recurrence',
+  merchantName: 'Academia <Forte> Ltda',
+  description: 'Plano mensal',
+  copyPaste: '00020126580014br.gov.bcb.pix0136<rec>',
+  qrPngBase64: 'iVBORw0KGgo=',
+  expiresAt: new Date('2026-12-04T17:30:00Z'),
+  state: 'pending',
+  terms: {
+    frequency: 'monthly',
+    amountCents: 9990,
+    minimumAmountCents: null,
+    payerMaximumAmountCents: null,
+    firstDueDate: '2026-12-02',
+    endDate: null,
+    retryPolicy: 'none',
+    firstPaymentCents: null,
+    ...terms,
+  },
+  ...overrides,
+});
+
+describe('the recurrence authorization page HTML', () => {
+  it('says what the payer authorizes, with the code, its QR and the time left to authorize in Brasília time', () => {
+    const html = checkoutPage(authorization(), 'tok_en', 'N0nce', NOW);
+    expect(html).toContain('<h1>Academia &lt;Forte&gt; Ltda</h1>');
+    expect(html).toContain('<title>Autorizar Pix Automático para Academia &lt;Forte&gt; Ltda</title>');
+    expect(html).toContain('Plano mensal');
+    expect(html).toMatch(/Valor mensal<\/p>\n<p class="amount">R\$ 99,90</);
+    expect(html).toContain('<dt>Frequência</dt><dd>Mensal</dd>');
+    expect(html).toContain('<dt>Primeira cobrança</dt><dd>02/12/2026</dd>');
+    expect(html).toContain('<dt>Vigência</dt><dd>Até ser cancelado</dd>');
+    expect(html).toContain('<dt>Se faltar saldo</dt><dd>Sem nova tentativa</dd>');
+    expect(html).not.toContain('Pagamento agora');
+    expect(html).toContain('Aguardando autorização');
+    expect(html).toContain('00020126580014br.gov.bcb.pix0136&lt;rec&gt;</textarea>');
+    expect(html).toContain('src="/pay/tok_en/qr.png"');
+    expect(html).toContain(
+      'Prazo para autorizar: <span id="left-value">7 dias e 5 h</span> <span class="nowrap">(até 04/12/2026 às 14:30)</span>',
+    );
+    expect(html).toContain('<noscript><meta http-equiv="refresh"');
+    expect(html.match(/<script nonce="N0nce">/g)).toHaveLength(1);
+  });
+
+  it('shows a journey 3 first payment, an end date, the retry policy and a variable amount with the payer maximum', () => {
+    const html = checkoutPage(
+      authorization({}, { firstPaymentCents: 4990, endDate: '2027-06-30', retryPolicy: 'three_in_seven_days', frequency: 'weekly' }),
+      't',
+      'n',
+      NOW,
+    );
+    expect(html).toContain('<dt>Pagamento agora</dt><dd>R$ 49,90</dd>');
+    expect(html).toContain('para autorizar o Pix Automático e pagar R$ 49,90 agora.');
+    expect(html).toContain('<dt>Vigência</dt><dd>Até 30/06/2027</dd>');
+    expect(html).toContain('<dt>Se faltar saldo</dt><dd>Até 3 novas tentativas em 7 dias</dd>');
+    expect(html).toContain('Valor semanal');
+    const variable = checkoutPage(authorization({}, { amountCents: null, minimumAmountCents: 5000 }), 't', 'n', NOW);
+    expect(variable).toMatch(/Valor variável, a partir de<\/p>\n<p class="amount">R\$ 50,00</);
+    expect(variable).toContain('<dt>Valor máximo</dt><dd>Você escolhe no app do seu banco</dd>');
+    const capped = checkoutPage(
+      authorization({ state: 'authorized' }, { amountCents: null, minimumAmountCents: 5000, payerMaximumAmountCents: 10000 }),
+      't',
+      'n',
+      NOW,
+    );
+    expect(capped).toContain('<dt>Valor máximo</dt><dd>R$ 100,00</dd>');
+  });
+
+  it.each([
+    ['authorized', 'Autorização confirmada'],
+    ['rejected', 'Autorização recusada'],
+    ['expired', 'Autorização expirada'],
+    ['cancelled', 'Pix Automático cancelado'],
+    ['completed', 'Pix Automático encerrado'],
+  ] as const)('once %s, says "%s" and offers no code', (state, message) => {
+    const html = checkoutPage(authorization({ state }), 't', 'n', NOW);
+    expect(html).toContain(`data-state="${state}">${message}</p>`);
+    expect(html).not.toContain('<textarea');
+    expect(html).not.toContain('qr.png');
+    expect(html).not.toContain('http-equiv="refresh"');
+    expect(viewStatus(authorization({ state }), NOW)).toEqual({ state, message, secondsLeft: 0, ready: true });
   });
 });
 

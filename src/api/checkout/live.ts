@@ -1,26 +1,20 @@
 // The live status of open payer's pages by server-sent events: one watcher per API process reads, once
-// a second, the status of every token some page is watching (one query for all of them) and sends
-// each page its status when it changes. A page costs an open connection and a map entry, not a
-// request a second; a final status (paid, expired…) is sent and the stream ends.
+// a second, the status of every token some page is watching, charges' and recurrences' alike (one
+// query for all of them), and sends each page its status when it changes. A page costs an open
+// connection and a map entry, not a request a second; a final status (paid, authorized, expired…) is
+// sent and the stream ends.
 import type { ServerResponse } from 'node:http';
 import type { Sql } from '../../db/database.js';
 import type { Deps } from '../../runtime/deps.js';
 import type { Logger } from '../../runtime/log.js';
-import type { TransactionStatus } from '../../transactions/row.js';
-import { STATE_OF_STATUS, statusOf, type CheckoutStatus } from './view.js';
+import { readStatuses } from './repository.js';
+import type { CheckoutStatus } from './view.js';
 
 export const WATCH_INTERVAL_MS = 1000;
 /** A comment line this often keeps proxies and the listener's idle timers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
 
 type Send = (status: CheckoutStatus) => void;
-
-interface WatchedRow {
-  checkout_token: string;
-  status: TransactionStatus;
-  expires_at: Date;
-  ready: boolean;
-}
 
 export class StatusWatcher {
   private readonly pages = new Map<string, Set<Send>>();
@@ -69,17 +63,11 @@ export class StatusWatcher {
     if (this.reading || this.pages.size === 0) return;
     this.reading = true;
     try {
-      const tokens = [...this.pages.keys()];
-      const rows = await this.sql<WatchedRow[]>`
-        select checkout_token, status, expires_at, pix_copy_paste is not null as ready
-          from transactions where checkout_token = any(${tokens})`;
-      const now = new Date();
-      for (const row of rows) {
-        const status = statusOf({ state: STATE_OF_STATUS[row.status], expiresAt: row.expires_at, ready: row.ready }, now);
+      for (const [token, status] of await readStatuses(this.sql, [...this.pages.keys()])) {
         const text = JSON.stringify({ ...status, secondsLeft: 0 });
-        if (this.last.get(row.checkout_token) === text) continue;
-        this.last.set(row.checkout_token, text);
-        for (const send of this.pages.get(row.checkout_token) ?? []) send(status);
+        if (this.last.get(token) === text) continue;
+        this.last.set(token, text);
+        for (const send of this.pages.get(token) ?? []) send(status);
       }
     } catch (err) {
       this.log.warn({ err }, 'payer page status read failed');

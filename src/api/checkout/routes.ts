@@ -3,9 +3,8 @@
 //   GET /pay/{token}          the page (HTML, 200 for a known token whatever its state, else a 404 page)
 //   GET /pay/{token}/status   the small JSON of its live status, for polling
 //   GET /pay/{token}/events   the same status as server-sent events, one event per change (live.ts)
-//   GET /pay/{token}/qr.png   the QR image, while the charge can be paid
-// Each is given a way to find the view of a token, so a recurrence's authorization page is the same
-// router over another lookup.
+//   GET /pay/{token}/qr.png   the QR image, while the charge can be paid or the recurrence authorized
+// A token names a charge or a recurrence (the page of its authorization): the same routes serve both.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../../runtime/deps.js';
@@ -14,12 +13,10 @@ import { answerOf, notFound } from '../../http/errors.js';
 import { publicLimiter } from '../public-limit.js';
 import { checkoutHeaders, newNonce } from './headers.js';
 import { checkoutPage, messagePage } from './page.js';
-import { findChargeView } from './repository.js';
+import { findCheckoutView } from './repository.js';
 import { isCheckoutTokenShape } from '../../domain/checkout-token.js';
-import { viewStatus, type CheckoutView } from './view.js';
+import { viewStatus } from './view.js';
 import { openStatusStream, statusWatcher } from './live.js';
-
-export type FindCheckoutView = (token: string) => Promise<CheckoutView | null>;
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -29,12 +26,12 @@ function html(ctx: Koa.Context, status: number, body: string): void {
   ctx.body = body;
 }
 
-export function checkoutRouter(deps: Deps, find: FindCheckoutView = (token) => findChargeView(deps.sql, token)): Router {
+export function checkoutRouter(deps: Deps): Router {
   const router = new Router({ prefix: '/pay' });
   const limiter = publicLimiter(deps);
   const ancestors = deps.config.checkoutFrameAncestors;
   const watcher = statusWatcher(deps);
-  const lookUp = (token: string) => (isCheckoutTokenShape(token) ? find(token) : Promise.resolve(null));
+  const lookUp = (token: string) => (isCheckoutTokenShape(token) ? findCheckoutView(deps.sql, token) : Promise.resolve(null));
 
   router.get('/:token', async (ctx) => {
     ctx.state.route = 'GET /pay/{token}';

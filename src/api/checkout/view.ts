@@ -1,28 +1,47 @@
-// What a payer's page shows, and nothing more: the merchant, the description, what to pay, the Pix
-// code and its QR, when it ends and where it stands. Built from a charge here; a recurrence's
-// authorization builds the same view from its own row. No payer data and no engine id go in.
+// What a payer's page shows, and nothing more: the merchant, the description, what to pay (a charge)
+// or to authorize (a recurrence, authorization-view.ts), the Pix code and its QR, when it ends and
+// where it stands. No payer data and no engine id go in.
 import { amountDueOn } from '../../domain/amount-due.js';
 import { saoPauloDate } from '../../domain/calendar.js';
 import { isPastValidity } from '../../domain/due-date-validity.js';
 import type { TransactionRow } from '../../transactions/row.js';
+import type { AuthorizationTerms } from './authorization-view.js';
 
-export type CheckoutState = 'pending' | 'paid' | 'expired' | 'refunded' | 'failed';
+/** Where a charge stands on its page. `pending` is, for either kind, the state whose page offers the code. */
+export type ChargeState = 'pending' | 'paid' | 'expired' | 'refunded' | 'failed';
+/** Where a recurrence's authorization stands on its page. */
+export type AuthorizationState = 'pending' | 'authorized' | 'rejected' | 'expired' | 'cancelled' | 'completed';
+export type CheckoutState = ChargeState | AuthorizationState;
 
-export interface CheckoutView {
+interface PageBase {
   merchantName: string;
   description: string | null;
+  /** Null while the route has not yet made the code. */
+  copyPaste: string | null;
+  qrPngBase64: string | null;
+  /** When the code stops being payable (a charge) or the authorization ends unanswered (a recurrence). */
+  expiresAt: Date;
+}
+
+export interface ChargeView extends PageBase {
+  kind: 'charge';
+  state: ChargeState;
   /** What the payer pays (a due-date charge: due today while pending, what was paid once paid). */
   amountCents: number;
   /** A due-date charge's due date (`YYYY-MM-DD`); null for an immediate one. */
   dueDate: string | null;
-  /** Null while the route has not yet made the code. */
-  copyPaste: string | null;
-  qrPngBase64: string | null;
-  expiresAt: Date;
-  state: CheckoutState;
 }
 
-export const STATE_OF_STATUS: Record<TransactionRow['status'], CheckoutState> = {
+export interface AuthorizationView extends PageBase {
+  kind: 'recurrence';
+  state: AuthorizationState;
+  terms: AuthorizationTerms;
+}
+
+export type CheckoutView = ChargeView | AuthorizationView;
+export type CheckoutKind = CheckoutView['kind'];
+
+export const STATE_OF_STATUS: Record<TransactionRow['status'], ChargeState> = {
   pending: 'pending',
   approved: 'paid',
   cancelled: 'expired',
@@ -38,8 +57,9 @@ function amountToPay(row: TransactionRow, now: Date): number {
   return isPastValidity(terms, today) ? row.amountCents : amountDueOn({ ...terms, amountCents: row.amountCents }, today);
 }
 
-export function chargeView(row: TransactionRow, merchantName: string, now = new Date()): CheckoutView {
+export function chargeView(row: TransactionRow, merchantName: string, now = new Date()): ChargeView {
   return {
+    kind: 'charge',
     merchantName,
     description: row.description,
     amountCents: amountToPay(row, now),
@@ -51,7 +71,7 @@ export function chargeView(row: TransactionRow, merchantName: string, now = new 
   };
 }
 
-/** The small JSON the page polls: where the charge stands, in the page's words. */
+/** The small JSON the page polls: where the charge or authorization stands, in the page's words. */
 export interface CheckoutStatus {
   state: CheckoutState;
   message: string;
@@ -60,7 +80,7 @@ export interface CheckoutStatus {
   ready: boolean;
 }
 
-export const STATE_MESSAGE: Record<CheckoutState, string> = {
+const CHARGE_MESSAGE: Record<ChargeState, string> = {
   pending: 'Aguardando pagamento',
   paid: 'Pagamento confirmado',
   expired: 'Cobrança expirada',
@@ -68,17 +88,32 @@ export const STATE_MESSAGE: Record<CheckoutState, string> = {
   failed: 'Cobrança indisponível',
 };
 
-type Timed = Pick<CheckoutView, 'state' | 'expiresAt'>;
+const AUTHORIZATION_MESSAGE: Record<AuthorizationState, string> = {
+  pending: 'Aguardando autorização',
+  authorized: 'Autorização confirmada',
+  rejected: 'Autorização recusada',
+  expired: 'Autorização expirada',
+  cancelled: 'Pix Automático cancelado',
+  completed: 'Pix Automático encerrado',
+};
+
+/** The status line of a page, as the page and its live status say it. */
+export type Stance = Pick<ChargeView, 'kind' | 'state'> | Pick<AuthorizationView, 'kind' | 'state'>;
+
+export const stateMessage = (page: Stance): string =>
+  page.kind === 'charge' ? CHARGE_MESSAGE[page.state] : AUTHORIZATION_MESSAGE[page.state];
+
+type Timed = Pick<PageBase, 'expiresAt'> & { state: CheckoutState };
 
 export const secondsLeft = ({ state, expiresAt }: Timed, now: Date): number =>
   state === 'pending' ? Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000)) : 0;
 
-/** The status of a page's charge: its state and validity, and whether its code exists yet. */
-export const statusOf = (charge: Timed & { ready: boolean }, now = new Date()): CheckoutStatus => ({
-  state: charge.state,
-  message: STATE_MESSAGE[charge.state],
-  secondsLeft: secondsLeft(charge, now),
-  ready: charge.ready,
+/** The status of a page: its state and validity, and whether its code exists yet. */
+export const statusOf = (page: Stance & Pick<PageBase, 'expiresAt'> & { ready: boolean }, now = new Date()): CheckoutStatus => ({
+  state: page.state,
+  message: stateMessage(page),
+  secondsLeft: secondsLeft(page, now),
+  ready: page.ready,
 });
 
 export const viewStatus = (view: CheckoutView, now = new Date()): CheckoutStatus =>
