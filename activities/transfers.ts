@@ -29,6 +29,7 @@ export function transferActivities(deps: Deps) {
   const lifecycleDeps = transferLifecycleDeps(deps);
   return {
     persistTransfer: (draft: TransferDraft) => lifecycle.persistTransfer(lifecycleDeps, draft),
+    persistAndSendTransfer: (draft: TransferDraft) => lifecycle.persistAndSendTransfer(lifecycleDeps, draft),
     sendTransferAtRoute: (draft: TransferDraft) => lifecycle.sendTransferAtRoute(lifecycleDeps, draft),
     transferStateAtRoute: (transactionId: string) => lifecycle.transferStateAtRoute(lifecycleDeps, transactionId),
     settleTransferApproved: (transactionId: string, settledAt: string, options?: SettleOptions) =>

@@ -13,20 +13,24 @@
 // 3. Transfers, on the same engine: autocannon posting transfers from funded accounts in rotation
 //    (bench/transfers.ts).
 // Every closed-loop run gets WARMUP_S of unmeasured load first. Reported: requests/s, p50, p99, errors,
-// and the charges/baseline ratio (target ≥ 90 %).
+// and the charges/baseline and transfers/baseline ratios (target ≥ 90 %).
 // After the closed-loop baseline and charge runs, an open-loop run of DURATION_S at half the rate the
 // closed loop reached (bench/open-loop.ts: fixed arrival rate, latency from the scheduled send, so no
 // coordinated omission): rate asked and achieved, p50, p99, max, errors; target for charges p99 ≤ 150 ms.
 // For every measured run, CPU-ms per operation of each process from /proc (bench/process-cpu.ts): the
 // engine, the Temporal dev server, PostgreSQL, this process (the load generator), the baseline worker,
 // and the machine's busy CPU, whose remainder ("other") is anything else running on the machine.
-// The Temporal dev server (in memory) is shared by all runs.
+// The Temporal dev server (in memory) is shared by all runs. At the end, the Temporal actions per
+// charge and per transfer, from the histories of up to ACTIONS_SAMPLE of each (bench/temporal-actions.ts).
 //
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import { CHARGE_WORKFLOW } from '../contracts/charge.contract.js';
+import { TRANSFER_WORKFLOW } from '../contracts/transfer.contract.js';
 import { connect } from '../src/db/database.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
@@ -37,6 +41,7 @@ import { jsonCalls, printTable, quantile, type Figures } from './measure.js';
 import { openLoop, printOpenLoopTable, type OpenLoopFigures } from './open-loop.js';
 import { createdFigures, postLoad } from './post-load.js';
 import { measureCpu, printCpuTable, type CpuParties, type CpuUse } from './process-cpu.js';
+import { actionsPerOperation, printActionsTable } from './temporal-actions.js';
 import { transferAccounts, transferLoad } from './transfers.js';
 
 const DURATION_S = Number(process.argv[2] ?? 20);
@@ -49,6 +54,10 @@ const MAX_RATE_PER_S = 500;
 const OPEN_LOOP_SHARE = 0.5;
 const TARGET_BASELINE_SHARE = 0.9;
 const TARGET_OPEN_LOOP_P99_MS = 150;
+/** Workflows whose histories are read for the Temporal actions per operation (bench/temporal-actions.ts). */
+const ACTIONS_SAMPLE = 200;
+/** Long enough for the last transfers to reach their first poll and settle. */
+const SETTLE_WAIT_MS = 3000;
 const CHARGE_BODY = {
   amount: 49.9,
   payer: { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' },
@@ -230,9 +239,27 @@ async function main() {
     report([baseline, charges, transfers]);
     printOpenLoopTable([baselineOpen, chargesOpen]);
     printCpuTable(cpu);
+    // The transfers settled meanwhile (the simulator answers at the first poll); the charges wait for a payment.
+    await sleep(SETTLE_WAIT_MS);
+    printActionsTable([
+      {
+        label: 'charge created (left pending)',
+        counts: await actionsPerOperation(client, `WorkflowType = '${CHARGE_WORKFLOW}'`, ACTIONS_SAMPLE),
+      },
+      {
+        label: 'transfer (created, settled approved)',
+        counts: await actionsPerOperation(
+          client,
+          `WorkflowType = '${TRANSFER_WORKFLOW}' AND ExecutionStatus = 'Completed'`,
+          ACTIONS_SAMPLE,
+        ),
+      },
+    ]);
     const ratio = charges.perSecond / baseline.perSecond;
+    const transferRatio = transfers.perSecond / baseline.perSecond;
     process.stdout.write(
       `\ncharges/baseline throughput: ${(ratio * 100).toFixed(0)} %   (target: charges/baseline ≥ ${TARGET_BASELINE_SHARE * 100} %: ${verdict(ratio >= TARGET_BASELINE_SHARE)})\n` +
+        `transfers/baseline throughput: ${(transferRatio * 100).toFixed(0)} %   (target: transfers/baseline ≥ ${TARGET_BASELINE_SHARE * 100} %: ${verdict(transferRatio >= TARGET_BASELINE_SHARE)})\n` +
         `open-loop charges p99: ${chargesOpen.p99.toFixed(1)} ms at ${chargesOpen.askedPerSecond.toFixed(1)}/s, bare baseline ${baselineOpen.p99.toFixed(1)} ms at ${baselineOpen.askedPerSecond.toFixed(1)}/s` +
         `   (target: open-loop p99 ≤ ${TARGET_OPEN_LOOP_P99_MS} ms: ${verdict(chargesOpen.p99 <= TARGET_OPEN_LOOP_P99_MS && chargesOpen.errors === 0)})\n` +
         `charges closed loop: ${charges.perSecond.toFixed(1)}/s, p99 ${charges.p99.toFixed(1)} ms   (targets: ≥ 100 charges/s, p99 ≤ 300 ms: ${verdict(charges.perSecond >= 100 && charges.p99 <= 300)})\n` +

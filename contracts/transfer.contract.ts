@@ -2,7 +2,7 @@
 // every transaction workflow answers, transaction.contract.ts), what its activities answer, and what it
 // answers. One workflow per transfer, id `transfer:<accountId>:<idempotency key>`.
 import { defineSignal } from '@temporalio/workflow';
-import type { DraftBasics, RouteState, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
+import type { DraftBasics, Persisted, RouteState, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
 
 /** Where a transfer goes, as the API resolved it from the body (src/transfers/destination.ts). */
 export type TransferDestination =
@@ -55,6 +55,23 @@ export interface TransferWorkflowInput extends TransactionWorkflowInput {
 
 /** A route's answer about a transfer. */
 export type RouteTransferState = RouteState;
+
+/**
+ * What the one-step accept (TRANSFER_LOCAL_STEPS) answers: the persist step's answer and, when it
+ * handed a new simulator transfer over to the route, the route's answer (absent: the workflow sends it).
+ */
+export type PersistedTransfer = Persisted | (Extract<Persisted, { outcome: 'persisted' }> & { sent: RouteTransferState });
+
+/**
+ * From this patch on, a transfer on the in-process simulator accepts in one local activity,
+ * persistAndSendTransfer (persist, then hand over to the route), so the API's answer waits for one
+ * activation of the workflow instead of two; and it asks the route and settles in local activities, in
+ * the workflow task that receives the answer, instead of a regular activity (a server round trip) per
+ * step, as charges do since PERSIST_AND_OPEN and LOCAL_SETTLEMENT. Should the send in the accept step
+ * fail, the workflow's own send step runs as before. Runs started before it persist, then send, in two
+ * local activities and settle in regular ones; remote routes keep regular activities after the accept.
+ */
+export const TRANSFER_LOCAL_STEPS = 'transfer-local-steps';
 
 /** The settled transfer; null when the accept step refused it (nothing was kept). */
 export type TransferWorkflow = (input: TransferWorkflowInput) => Promise<TransactionState | null>;

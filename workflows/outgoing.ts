@@ -24,15 +24,17 @@ type RouteAnswer = Exclude<RouteState, { status: 'pending' }>;
 export interface OutgoingSteps {
   /** The transaction the run creates (out_…, rfd_…). */
   id: string;
-  persist(): Promise<Persisted>;
+  /** `sent`: the route's answer when the accept step handed the transaction over itself (no send step then). */
+  persist(): Promise<Persisted | (Extract<Persisted, { outcome: 'persisted' }> & { sent: RouteState })>;
   /** Set when the regular activities of a remote route came after the kind's first runs (REMOTE_ROUTE_CALLS). */
   remotePatch?: string;
   /** The hand-over: `remote`, by a regular activity rather than a local one. */
   send(remote: boolean): Promise<RouteState>;
   /** Once the `accept` update is answered, before the route's answer is awaited. */
   accepted?(): Promise<void>;
-  stateAtRoute(): Promise<RouteState>;
-  settle(answer: RouteAnswer): Promise<Settled>;
+  /** `remote`: the transaction's route is remote (as for `send`). */
+  stateAtRoute(remote: boolean): Promise<RouteState>;
+  settle(answer: RouteAnswer, remote: boolean): Promise<Settled>;
   /** The status the run shows once settled, when not its transaction's own. */
   shownStatus?(settled: Settled): string | undefined;
 }
@@ -71,12 +73,12 @@ export async function runOutgoing<I extends { requestId: string }>(input: I, ste
     // Runs whose persist step did not say `remote` (before it existed, or on the simulator) take the local path.
     remote = persisted.remote === true && (steps.remotePatch === undefined || patched(steps.remotePatch));
     // Answered once the route holds the transaction, so that it can be settled from then on.
-    const sent = await send();
+    const sent = 'sent' in persisted ? persisted.sent : await send();
     decision = accepted;
     showStatus(transaction.status);
     await steps.accepted?.();
     const answer = sent.status === 'pending' ? await awaitAnswer() : sent;
-    const settled = await steps.settle(answer);
+    const settled = await steps.settle(answer, remote);
     transaction = readTransaction(settled.transaction);
     showStatus(steps.shownStatus?.(settled) ?? transaction.status);
   } else {
@@ -103,7 +105,7 @@ export async function runOutgoing<I extends { requestId: string }>(input: I, ste
       }
       await condition(() => notified, remote ? remotePollDelayMs(poll) : pollDelayMs(poll));
       notified = false;
-      const state = await steps.stateAtRoute();
+      const state = await steps.stateAtRoute(remote);
       if (state.status !== 'pending') return state;
     }
   }

@@ -3,11 +3,12 @@
 // hand-over to the account's route) while the API waits on the `accept` update, waits for the route's
 // answer (the `networkAnswered` signal, with polling as a fallback), and settles once: approved
 // settles the reservation, failed releases it (outgoing.ts). On a remote route (a PSP) the send is a
-// regular activity and the polling follows the remote schedule.
+// regular activity and the polling follows the remote schedule. On the simulator the accept is one
+// local activity, and so are the route call and the settlement (TRANSFER_LOCAL_STEPS).
 import { patched } from '@temporalio/workflow';
 import type { TransferActivities } from '../activities/transfers.js';
 import { REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS, type SettleOptions } from '../contracts/transaction.contract.js';
-import type { TransferWorkflow } from '../contracts/transfer.contract.js';
+import { TRANSFER_LOCAL_STEPS, type TransferWorkflow } from '../contracts/transfer.contract.js';
 import { runOutgoing } from './outgoing.js';
 import { transactionActivityCalls } from './transaction-activities.js';
 
@@ -15,20 +16,26 @@ const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivit
 
 export const transferWorkflow: TransferWorkflow = (input) => {
   const transactionId = input.draft.transactionId;
+  // Decided before the first step, so that a run started before the patch keeps its steps to the end.
+  const localSteps = patched(TRANSFER_LOCAL_STEPS);
+  /** The route call and the settlement: local activities on the simulator from TRANSFER_LOCAL_STEPS on. */
+  const settlementCalls = (remote: boolean) =>
+    localSteps && !remote ? { route: acceptCalls, ledger: acceptCalls } : { route: routeCalls, ledger: ledgerCalls };
   return runOutgoing(input, {
     id: transactionId,
-    persist: () => acceptCalls.persistTransfer(input.draft),
+    persist: () => (localSteps ? acceptCalls.persistAndSendTransfer(input.draft) : acceptCalls.persistTransfer(input.draft)),
     remotePatch: REMOTE_ROUTE_CALLS,
     send: (remote) => (remote ? remoteCalls : acceptCalls).sendTransferAtRoute(input.draft),
-    stateAtRoute: () => routeCalls.transferStateAtRoute(transactionId),
-    async settle(answer) {
+    stateAtRoute: (remote) => settlementCalls(remote).route.transferStateAtRoute(transactionId),
+    async settle(answer, remote) {
       // Runs started before the patch settle, then dispatch each event in an activity of its own.
       const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
       const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true, firstAttemptNow: true }] : [];
+      const { ledger } = settlementCalls(remote);
       const settled =
         answer.status === 'approved'
-          ? await ledgerCalls.settleTransferApproved(transactionId, answer.settledAt, ...options)
-          : await ledgerCalls.settleTransferFailed(transactionId, answer.reason, ...options);
+          ? await ledger.settleTransferApproved(transactionId, answer.settledAt, ...options)
+          : await ledger.settleTransferFailed(transactionId, answer.reason, ...options);
       if (!dispatching) for (const eventId of settled.eventIds) await ledgerCalls.dispatchEvent(eventId);
       return settled;
     },

@@ -15,7 +15,7 @@ import { findTransactionByKey } from '../transactions/repository.js';
 import { loadTransactionRow, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
 import { accept, checkAccountState } from '../transactions/acceptance.js';
 import type { Persisted, Settled } from '../../contracts/transaction.contract.js';
-import type { RouteTransferState, TransferDraft } from '../../contracts/transfer.contract.js';
+import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../contracts/transfer.contract.js';
 import { transferTerms, type TransferTerms } from './terms.js';
 
 export interface TransferLifecycleDeps {
@@ -121,6 +121,22 @@ export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: Tr
 export async function transferStateAtRoute(deps: TransferLifecycleDeps, transactionId: string): Promise<RouteTransferState> {
   const row = await loadTransactionRow(deps.sql, transactionId);
   return travellingTransferState(await deps.transferRoute(row.route).transferStatus(transactionId));
+}
+
+/**
+ * The one-step accept (TRANSFER_LOCAL_STEPS): persists the transfer and, on a route in this process
+ * (the simulator), hands a new pending transfer over to it. A send that fails is left to the
+ * workflow's own send step, which retries it or fails the transfer on a refusal.
+ */
+export async function persistAndSendTransfer(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<PersistedTransfer> {
+  const persisted = await persistTransfer(deps, draft);
+  if (persisted.outcome === 'refused' || persisted.remote || persisted.transaction.id !== draft.transactionId) return persisted;
+  if (persisted.transaction.status !== 'pending') return persisted;
+  try {
+    return { ...persisted, sent: await sendTransferAtRoute(deps, draft) };
+  } catch {
+    return persisted;
+  }
 }
 
 /** Approved: the reservation leaves the account; the recipient's part goes out through Pix clearing, the fee to revenue. */

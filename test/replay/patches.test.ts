@@ -9,7 +9,10 @@
 // `coalesced-refresh` carry its marker at their first refresh, and refreshes accepted together share
 // one route call. Runs forged after `refuse-unencrypted-input` (a start, an update, a signal in clear)
 // carry its marker where the message was refused; no other run does. A due-date charge on a remote
-// route recorded after `due-date-polling` carries its marker; no other run does.
+// route recorded after `due-date-polling` carries its marker; no other run does. Transfers recorded after
+// `transfer-local-steps` carry its marker first and accept in one local activity, persistAndSendTransfer,
+// which sends a simulator transfer itself; on the simulator they then ask the route and settle in local
+// activities.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,6 +26,7 @@ import {
   TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
 } from '../../contracts/transaction-status.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
+import { TRANSFER_LOCAL_STEPS } from '../../contracts/transfer.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 
@@ -79,6 +83,8 @@ const persistAndOpenRuns = histories.filter(labelled(PERSIST_AND_OPEN));
 const coalescedRefreshRuns = histories.filter(labelled(COALESCED_REFRESH));
 /** Recorded after the patches above too: they carry them all. */
 const statusAttributeRuns = histories.filter(labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE));
+/** Recorded after the patches above too. */
+const transferLocalStepsRuns = histories.filter(labelled(TRANSFER_LOCAL_STEPS));
 /** The patches of a run besides PERSIST_AND_OPEN, which only changes how it accepts. */
 const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter((id) => id !== PERSIST_AND_OPEN);
 
@@ -93,6 +99,7 @@ describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
         PERSIST_AND_OPEN,
         COALESCED_REFRESH,
         TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
+        TRANSFER_LOCAL_STEPS,
       ].some((label) => labelled(label)(h)),
   );
 
@@ -132,7 +139,10 @@ describe(`patch ${REMOTE_ROUTE_CALLS}`, () => {
 
   it('remote runs carry the marker, hand over to the route in a regular activity and settle in one activity', () => {
     for (const { file, events } of remoteRuns) {
-      expect(patchesBesidesAccept(events), file).toEqual([REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS]);
+      const patches = patchesBesidesAccept(events).filter(
+        (id) => id !== TRANSFER_LOCAL_STEPS && id !== TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
+      );
+      expect(patches, file).toEqual([REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS]);
       const activities = scheduledActivities(events);
       expect(
         activities.filter((name) => ROUTE_HAND_OVER.includes(name)),
@@ -185,7 +195,8 @@ describe(`patch ${LOCAL_SETTLEMENT}`, () => {
         !localSettlementRuns.includes(h) &&
         !persistAndOpenRuns.includes(h) &&
         !coalescedRefreshRuns.includes(h) &&
-        !statusAttributeRuns.includes(h),
+        !statusAttributeRuns.includes(h) &&
+        !transferLocalStepsRuns.includes(h),
     )) {
       expect(patchIds(events), file).not.toContain(LOCAL_SETTLEMENT);
       expect(
@@ -350,7 +361,8 @@ const shownStatuses = (events: HistoryEvent[]): string[] =>
     const field = (e as Upsert).upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TransactionStatus;
     return field ? [JSON.parse(Buffer.from(field.data, 'base64').toString('utf8')) as string] : [];
   });
-const statusRuns = allHistories.filter(labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE));
+/** Transfers recorded after TRANSFER_LOCAL_STEPS were recorded after this patch too. */
+const statusRuns = allHistories.filter((h) => labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE)(h) || labelled(TRANSFER_LOCAL_STEPS)(h));
 const refundedChargeRuns = allHistories.filter(labelled(REFUNDED_CHARGE_STATUS));
 const recurrenceStatusRuns = allHistories.filter(labelled(RECURRENCE_STATUS_SEARCH_ATTRIBUTE));
 
@@ -405,5 +417,44 @@ describe(`patch ${RECURRENCE_STATUS_SEARCH_ATTRIBUTE}`, () => {
   it('recurrence runs recorded before it carry no marker', () => {
     for (const { file, events } of allHistories.filter((h) => h.file.startsWith('recurrence-') && !recurrenceStatusRuns.includes(h)))
       expect(patchIds(events), file).not.toContain(RECURRENCE_STATUS_SEARCH_ATTRIBUTE);
+  });
+});
+
+describe(`patch ${TRANSFER_LOCAL_STEPS}`, () => {
+  const transferRuns = histories.filter((h) => h.file.startsWith('transfer-'));
+  const simulatorRuns = transferLocalStepsRuns.filter((h) => !remoteRuns.includes(h));
+
+  it('has recorded approved, failed and PSP transfers after the patch', () => {
+    expect(transferLocalStepsRuns.map((h) => h.file).sort()).toEqual(
+      ['transfer-approved', 'transfer-failed', 'transfer-psp-approved'].map((name) => `${name}-${TRANSFER_LOCAL_STEPS}-encrypted.json`),
+    );
+  });
+
+  it('patched runs carry the marker first and accept in persistAndSendTransfer; a regular activity sent the PSP one', () => {
+    for (const { file, events } of transferLocalStepsRuns) {
+      expect(patchIds(events)[0], file).toBe(TRANSFER_LOCAL_STEPS);
+      const local = localActivities(events);
+      expect(local[0], file).toBe('persistAndSendTransfer');
+      expect(local, file).not.toContain('persistTransfer');
+      expect(local, file).not.toContain('sendTransferAtRoute');
+      const sent = scheduledActivities(events).filter((name) => name === 'sendTransferAtRoute');
+      expect(sent, file).toHaveLength(remoteRuns.some((h) => h.file === file) ? 1 : 0);
+    }
+  });
+
+  it('on the simulator they ask the route and settle in local activities, with no regular activity', () => {
+    expect(simulatorRuns.length).toBe(2);
+    for (const { file, events } of simulatorRuns) {
+      expect(localActivities(events).slice(1, 2), file).toEqual(['transferStateAtRoute']);
+      expect(localActivities(events).at(-1), file).toMatch(/^settleTransfer/);
+      expect(scheduledActivities(events), file).toEqual([]);
+    }
+  });
+
+  it('every transfer recorded before it accepts in persistTransfer, without the marker', () => {
+    for (const { file, events } of transferRuns.filter((h) => !transferLocalStepsRuns.includes(h))) {
+      expect(patchIds(events), file).not.toContain(TRANSFER_LOCAL_STEPS);
+      expect(localActivities(events)[0], file).toBe('persistTransfer');
+    }
   });
 });

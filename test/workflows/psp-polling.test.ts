@@ -166,23 +166,31 @@ class TransferRouteFake extends Calls {
   }
 
   activities(): TransferActivities {
+    const persistTransfer: TransferActivities['persistTransfer'] = async (draft) => {
+      await this.record('persistTransfer');
+      this.transaction ??= pendingTransfer(draft);
+      return {
+        outcome: 'persisted',
+        transaction: this.transaction,
+        fingerprint: draft.fingerprint,
+        created: true,
+        ...(this.remote === undefined ? {} : { remote: this.remote }),
+      };
+    };
+    const sendTransferAtRoute: TransferActivities['sendTransferAtRoute'] = async () => {
+      await this.record('sendTransferAtRoute');
+      this.sentAtMs = await server.env.currentTimeMs();
+      return this.next();
+    };
     return {
-      persistTransfer: async (draft) => {
-        await this.record('persistTransfer');
-        this.transaction ??= pendingTransfer(draft);
-        return {
-          outcome: 'persisted',
-          transaction: this.transaction,
-          fingerprint: draft.fingerprint,
-          created: true,
-          ...(this.remote === undefined ? {} : { remote: this.remote }),
-        };
+      persistTransfer,
+      // As src/transfers/lifecycle.ts composes them: a remote route is sent to by the workflow's own step.
+      persistAndSendTransfer: async (draft) => {
+        const persisted = await persistTransfer(draft);
+        if (persisted.outcome === 'refused' || persisted.remote) return persisted;
+        return { ...persisted, sent: await sendTransferAtRoute(draft) };
       },
-      sendTransferAtRoute: async () => {
-        await this.record('sendTransferAtRoute');
-        this.sentAtMs = await server.env.currentTimeMs();
-        return this.next();
-      },
+      sendTransferAtRoute,
       transferStateAtRoute: async () => {
         await this.record('transferStateAtRoute');
         return this.next();

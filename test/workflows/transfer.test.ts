@@ -1,6 +1,7 @@
 // The transfer workflow on the time-skipping test server. The activities are replaced by an
 // in-memory Pix route and read model (this is the workflow layer: the network's answer by signal or
 // by polling, retries, refusals), and the server's clock says when each step ran.
+import { WithStartWorkflowOperation } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import type { TransferActivities } from '../../activities/transfers.js';
 import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, type RouteTransferState } from '../../contracts/transfer.contract.js';
@@ -46,18 +47,29 @@ class FakeNetwork extends FakeRoute {
   }
 
   activities(): TransferActivities {
+    const persistTransfer: TransferActivities['persistTransfer'] = async (draft) => {
+      await this.record('persistTransfer');
+      if (this.refusal) return this.refusal;
+      const created = this.transaction === null;
+      this.transaction ??= pendingTransfer(draft);
+      return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created };
+    };
+    const sendTransferAtRoute: TransferActivities['sendTransferAtRoute'] = async () => {
+      await this.recordHandOver('sendTransferAtRoute', 'invalid_pix_key');
+      return this.next();
+    };
     return {
-      persistTransfer: async (draft) => {
-        await this.record('persistTransfer');
-        if (this.refusal) return this.refusal;
-        const created = this.transaction === null;
-        this.transaction ??= pendingTransfer(draft);
-        return { outcome: 'persisted', transaction: this.transaction, fingerprint: draft.fingerprint, created };
+      persistTransfer,
+      // As src/transfers/lifecycle.ts composes them: a send that fails is left to the workflow's send step.
+      persistAndSendTransfer: async (draft) => {
+        const persisted = await persistTransfer(draft);
+        if (persisted.outcome === 'refused' || persisted.transaction.status !== 'pending') return persisted;
+        return sendTransferAtRoute(draft).then(
+          (sent) => ({ ...persisted, sent }),
+          () => persisted,
+        );
       },
-      sendTransferAtRoute: async () => {
-        await this.recordHandOver('sendTransferAtRoute', 'invalid_pix_key');
-        return this.next();
-      },
+      sendTransferAtRoute,
       transferStateAtRoute: async () => {
         await this.record('transferStateAtRoute');
         return this.next();
@@ -96,9 +108,20 @@ async function withTransfer<T>(
   const workflowId = `transfer:${input.draft.accountId}:${input.draft.externalId}`;
   return worker.runUntil(async () => {
     const startedAtMs = await server.env.currentTimeMs();
-    const handle = await server.env.client.workflow.start('transferWorkflow', { taskQueue, workflowId, args: [input] });
-    const accepted = await handle.executeUpdate(acceptUpdate, { args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }] });
-    return scenario({ accepted, workflowId, startedAtMs, result: () => handle.result() });
+    // Delivered with the start, as the API does: a run that settles within its first task (on a route that
+    // answers at once, all in local activities) must still answer the request that started it.
+    const startWorkflowOperation = new WithStartWorkflowOperation('transferWorkflow', {
+      taskQueue,
+      workflowId,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const accepted = await server.env.client.workflow.executeUpdateWithStart(acceptUpdate, {
+      args: [{ requestId: 'req_1', fingerprint: input.draft.fingerprint }],
+      startWorkflowOperation,
+    });
+    const handle = await startWorkflowOperation.workflowHandle();
+    return scenario({ accepted, workflowId, startedAtMs, result: () => handle.result() as Promise<TransactionState | null> });
   });
 }
 
@@ -171,7 +194,8 @@ describe('transfer workflow (time-skipping)', () => {
       expect(accepted.outcome).toBe('created');
       expect((await result())!.status).toBe('failed');
     });
-    expect(network.called('sendTransferAtRoute')).toHaveLength(1);
+    // Refused in the accept step's activity, then once more by the workflow's own send step, never retried.
+    expect(network.called('sendTransferAtRoute')).toHaveLength(2);
     expect(network.called('transferStateAtRoute')).toHaveLength(0);
     expect(network.called('settleTransferFailed')).toHaveLength(1);
   });
