@@ -128,7 +128,7 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
   /** While the recurrence is open, asks the route when a webhook names it and on a schedule, and takes its answer. */
   async function watchRoute(): Promise<void> {
     const open = () => current() === 'pending_authorization' || current() === 'active';
-    for (let poll = 0; open(); ) {
+    for (let poll = 0; open();) {
       const woken = await condition(() => routeNotified || !open(), routePollDelayMs(current(), poll));
       if (!open()) return;
       if (!woken) poll += 1;

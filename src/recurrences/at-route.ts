@@ -36,7 +36,11 @@ export async function recurrenceTransitionAtRoute(deps: Deps, recurrenceId: stri
 }
 
 /** Withdraws the recurrence at the route (the merchant's `cancel`, or the `expire` of an unanswered one); answers the transition. */
-export async function cancelRecurrenceAtRoute(deps: Deps, recurrenceId: string, intent: 'cancel' | 'expire'): Promise<RecurrenceTransition> {
+export async function cancelRecurrenceAtRoute(
+  deps: Deps,
+  recurrenceId: string,
+  intent: 'cancel' | 'expire',
+): Promise<RecurrenceTransition> {
   const found = await atRoute(deps, recurrenceId);
   const state: RouteRecurrenceState = found ? await found.route.cancelRecurrence(found.routeRef) : { status: 'cancelled', by: 'merchant' };
   return transitionOf(state, intent) ?? { change: 'cancel', by: 'merchant' };

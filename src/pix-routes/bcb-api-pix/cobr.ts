@@ -38,7 +38,13 @@ export function cycleStateOf(log: Logger, route: string, transactionId: string, 
     if (pix && expectedCents !== null)
       return { status: 'paid', paidAt: new Date(pix.horario), amountCents: expectedCents, payer: {}, endToEndId: pix.endToEndId };
     log.error(
-      { alert: 'psp_amount_mismatch', route, transactionId, expectedCents, receivedCents: (cobr.pix ?? []).map((p) => centsOfPspAmount(p.valor)) },
+      {
+        alert: 'psp_amount_mismatch',
+        route,
+        transactionId,
+        expectedCents,
+        receivedCents: (cobr.pix ?? []).map((p) => centsOfPspAmount(p.valor)),
+      },
       'alert: the PSP concluded a cycle charge without a Pix of its amount; the charge is not approved, an operator must settle it with the payer',
     );
     return { status: 'pending' };
