@@ -2,6 +2,7 @@
 import type { Deps } from '../src/runtime/deps.js';
 import * as lifecycle from '../src/recurrences/lifecycle.js';
 import { createEngineCycleCharge } from '../src/recurrences/cycle-charges.js';
+import { cancelRecurrenceAtRoute, recurrenceTransitionAtRoute } from '../src/recurrences/at-route.js';
 import type { RecurrenceTransition } from '../contracts/recurrence.contract.js';
 
 export function recurrenceActivities(deps: Deps) {
@@ -11,6 +12,8 @@ export function recurrenceActivities(deps: Deps) {
     cancelCycleCharges: (recurrenceId: string) => lifecycle.cancelCycleCharges(deps, recurrenceId),
     cyclesSettled: (recurrenceId: string) => lifecycle.cyclesSettled(deps, recurrenceId),
     createCycleCharge: (input: { recurrenceId: string; dueDate: string }) => createEngineCycleCharge(deps, input),
+    recurrenceTransitionAtRoute: (recurrenceId: string) => recurrenceTransitionAtRoute(deps, recurrenceId),
+    cancelRecurrenceAtRoute: (recurrenceId: string, intent: 'cancel' | 'expire') => cancelRecurrenceAtRoute(deps, recurrenceId, intent),
   };
 }
 

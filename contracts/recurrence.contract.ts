@@ -4,7 +4,7 @@
 // cycles not yet due when either side cancels, completes past the end date, and continues as new so
 // that a recurrence of years keeps a small history. Also the calendar of its cycles, which the
 // workflow and the read model share (pure code: São Paulo keeps −03:00 all year since 2019).
-import { defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
 export const RECURRENCE_FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
 export type RecurrenceFrequency = (typeof RECURRENCE_FREQUENCIES)[number];
@@ -36,6 +36,8 @@ export interface RecurrenceWorkflowInput {
   authorizationExpiresAtMs: number;
   /** A run continued as new: the recurrence is active and its cycles before this index were handled. */
   continued?: { nextCycle: number };
+  /** On a remote route (a PSP): the payer's answer is the route's (RECURRENCE_AT_ROUTE). Absent in runs before it. */
+  remote?: boolean;
 }
 
 /** A change one side asks of the recurrence; the update answers the status after it. */
@@ -46,6 +48,26 @@ export type RecurrenceChange =
 export type RecurrenceTransition = RecurrenceChange | { change: 'expire' } | { change: 'complete' };
 
 export const changeUpdate = defineUpdate<RecurrenceStatus, [RecurrenceChange]>('change');
+
+/**
+ * From this patch on, a recurrence on a remote route (input `remote`) learns the payer's answer from the
+ * route: it asks the route when a PSP webhook names it (recurrenceNotifiedSignal) and on a schedule
+ * (routePollDelayMs), and takes the answer the route gives (authorized, rejected, expired, cancelled by the
+ * payer); the merchant's cancellation and the expiry are asked of the route first (its answer prevails).
+ * Only remote recurrences reach it: no run recorded before it takes the branch.
+ */
+export const RECURRENCE_AT_ROUTE = 'recurrence-at-route';
+
+/** A PSP webhook named the recurrence: the workflow asks the route (the webhook's body is never trusted). */
+export const recurrenceNotifiedSignal = defineSignal<[]>('recurrenceNotified');
+
+/**
+ * Polling a remote route, the fallback of its webhooks: while the payer has not answered, 5 s doubling to
+ * every 6 hours (a week of it is about 30 polls); once active, daily (a payer's cancellation).
+ */
+export function routePollDelayMs(status: RecurrenceStatus, poll: number): number {
+  return status === 'active' ? 86_400_000 : Math.min(5000 * 2 ** poll, 6 * 3_600_000);
+}
 
 export const RECURRENCE_WORKFLOW = 'recurrenceWorkflow';
 export const recurrenceWorkflowId = (accountId: string, key: string): string => `recurrence:${accountId}:${key}`;

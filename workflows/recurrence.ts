@@ -4,8 +4,9 @@
 // stops past the end date, and completes once the last cycle settled. Either side's cancellation
 // cancels the cycles not yet due. Every CYCLES_PER_RUN cycles it continues as new, so that a
 // recurrence of years keeps a small history. Its `change` update is how the payer (the simulator,
-// a PSP's webhook) and the merchant (DELETE /v1/recurrences/{id}) change it.
-import { allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+// a PSP's webhook) and the merchant (DELETE /v1/recurrences/{id}) change it. On a remote route
+// (RECURRENCE_AT_ROUTE) the payer's answers are read from the route, woken by the PSP's webhooks.
+import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RecurrenceActivities } from '../activities/recurrences.js';
 import {
   changeUpdate,
@@ -15,6 +16,9 @@ import {
   daysFrom,
   MIN_LEAD_DAYS,
   plusDays,
+  RECURRENCE_AT_ROUTE,
+  recurrenceNotifiedSignal,
+  routePollDelayMs,
   saoPauloDay,
   startOfDayMs,
   type RecurrenceChange,
@@ -32,8 +36,9 @@ const calls = proxyActivities<RecurrenceActivities>({ startToCloseTimeout: '30 s
 const DAY_MS = 86_400_000;
 
 /** Which changes each status takes; any other is rejected by the update's validator (the caller answers 409). */
-function allowed(status: RecurrenceStatus, change: RecurrenceChange): boolean {
+function allowed(status: RecurrenceStatus, change: RecurrenceChange | RecurrenceTransition): boolean {
   if (change.change === 'cancel') return status === 'active' || status === 'pending_authorization';
+  if (change.change === 'complete') return status === 'active';
   return status === 'pending_authorization';
 }
 
@@ -44,14 +49,43 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
   /** One change at a time: the persisted status and this one never disagree. */
   let changing = false;
 
+  /** A recurrence on a remote route: the payer's answers are the route's (RECURRENCE_AT_ROUTE). */
+  const atRoute = input.remote === true && patched(RECURRENCE_AT_ROUTE);
+  let routeNotified = false;
+  if (atRoute) {
+    setHandler(recurrenceNotifiedSignal, () => {
+      routeNotified = true;
+    });
+  }
+
+  /** Persists `change` when the status takes it (one at a time), and cancels the cycles not yet due on a cancellation. */
+  async function apply(change: RecurrenceTransition | (() => Promise<RecurrenceTransition>)): Promise<void> {
+    await condition(() => !changing);
+    changing = true;
+    try {
+      // The merchant's cancellation and the expiry are asked of the route first: its answer is the transition.
+      const transition = typeof change === 'function' ? await change() : change;
+      if (!allowed(status, transition)) return;
+      status = await persistTransition(transition);
+      if (current() === 'cancelled') await calls.cancelCycleCharges(input.recurrenceId);
+    } finally {
+      changing = false;
+    }
+  }
+
   setHandler(
     changeUpdate,
     async (change) => {
+      if (atRoute && change.change === 'cancel' && change.by === 'merchant') {
+        await condition(() => !changing);
+        if (allowed(status, change)) await apply(() => calls.cancelRecurrenceAtRoute(input.recurrenceId, 'cancel'));
+        return status;
+      }
       await condition(() => !changing);
       if (!allowed(status, change)) return status;
       changing = true;
       try {
-        status = await transition(change);
+        status = await persistTransition(change);
         if (current() === 'cancelled') await calls.cancelCycleCharges(input.recurrenceId);
       } finally {
         changing = false;
@@ -65,11 +99,17 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
     },
   );
 
+  if (atRoute) void watchRoute();
+
   if (status === 'pending_authorization') {
     const answered = await condition(() => status !== 'pending_authorization', Math.max(input.authorizationExpiresAtMs - Date.now(), 0));
-    if (!answered) {
+    if (!answered && atRoute) {
+      // Withdrawn at the route first: an answer the payer gave meanwhile prevails.
       await condition(() => !changing);
-      if (status === 'pending_authorization') status = await transition({ change: 'expire' });
+      if (status === 'pending_authorization') await apply(() => calls.cancelRecurrenceAtRoute(input.recurrenceId, 'expire'));
+    } else if (!answered) {
+      await condition(() => !changing);
+      if (status === 'pending_authorization') status = await persistTransition({ change: 'expire' });
     }
   }
 
@@ -82,16 +122,29 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
       await condition(() => status !== 'active', DAY_MS);
     }
     await condition(() => !changing);
-    if (status === 'active') status = await transition({ change: 'complete' });
+    if (status === 'active') status = await persistTransition({ change: 'complete' });
   }
   await condition(allHandlersFinished);
   return status;
 
   /** Persists the transition; the run's TransactionStatus shows the status after it. */
-  async function transition(change: RecurrenceTransition): Promise<RecurrenceStatus> {
+  async function persistTransition(change: RecurrenceTransition): Promise<RecurrenceStatus> {
     const after = await calls.transitionRecurrence(input.recurrenceId, change);
     showStatus(after, RECURRENCE_STATUS_SEARCH_ATTRIBUTE);
     return after;
+  }
+
+  /** While the recurrence is open, asks the route when a webhook names it and on a schedule, and takes its answer. */
+  async function watchRoute(): Promise<void> {
+    const open = () => current() === 'pending_authorization' || current() === 'active';
+    for (let poll = 0; open();) {
+      const woken = await condition(() => routeNotified || !open(), routePollDelayMs(current(), poll));
+      if (!open()) return;
+      if (!woken) poll += 1;
+      routeNotified = false;
+      const transition = await calls.recurrenceTransitionAtRoute(input.recurrenceId);
+      if (transition) await apply(transition);
+    }
   }
 
   /**
@@ -105,6 +158,7 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
         return index > 0 ? cycleDueDate(input.firstDueDate, input.frequency, index - 1) : null;
       if (inRun === CYCLES_PER_RUN) {
         await condition(allHandlersFinished);
+        if (atRoute) await condition(() => !changing);
         if (status === 'active') await continueAsNew<typeof recurrenceWorkflow>({ ...input, continued: { nextCycle: index } });
       }
       // A variable recurrence's cycles are the business's: the workflow only follows the calendar.

@@ -167,8 +167,11 @@ function insertCharge(
 }
 
 /** A due-date charge as its route asks for it; undefined for an immediate one. */
-const dueAtRoute = (row: TransactionRow): RouteDueDateCharge | undefined =>
-  row.dueDate !== null && row.billing !== null ? { dueDate: row.dueDate, billing: row.billing, amountCents: row.amountCents } : undefined;
+function dueAtRoute(row: TransactionRow, recurrenceRef: string | null = null): RouteDueDateCharge | undefined {
+  if (row.dueDate === null || row.billing === null) return undefined;
+  const due = { dueDate: row.dueDate, billing: row.billing, amountCents: row.amountCents };
+  return row.recurrenceId === null ? due : { ...due, cycle: { recurrenceId: row.recurrenceId, recurrenceRef } };
+}
 
 /** Creates the charge at the account's route and stores its BR Code and QR code. */
 export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<ChargeTransactionState> {
@@ -181,7 +184,7 @@ export async function openChargeAtRoute(deps: ChargeLifecycleDeps, transactionId
 async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, merchantName: string): Promise<ChargeTransactionState> {
   if (row.pixCopyPaste !== null || row.status !== 'pending') return chargeTransactionState(row);
   const transactionId = row.id;
-  const due = dueAtRoute(row);
+  const due = dueAtRoute(row, row.recurrenceId === null ? null : await recurrenceRefOf(deps.sql, row.recurrenceId));
   const created = await chargeRoute(deps, row.route).createCharge({
     transactionId,
     amountCents: row.amountCents,
@@ -189,7 +192,8 @@ async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, 
     description: row.description,
     expiresAt: row.expiresAt,
     payer: { name: row.payer.name, document: row.payer.document },
-    ...(due ? { due } : {}),
+    ...(due ? { due: { dueDate: due.dueDate, billing: due.billing } } : {}),
+    ...(due?.cycle ? { cycle: due.cycle } : {}),
   });
   const [updated] = await deps.sql<RawTransactionRow[]>`
     update transactions
@@ -197,6 +201,12 @@ async function openLoadedCharge(deps: ChargeLifecycleDeps, row: TransactionRow, 
     where id = ${transactionId} and pix_copy_paste is null
     returning *`;
   return chargeTransactionState(updated ? toTransactionRow(updated) : await loadTransactionRow(deps.sql, transactionId));
+}
+
+/** The route's id of a cycle charge's recurrence (a PSP's idRec; null on the simulator). */
+async function recurrenceRefOf(sql: Sql, recurrenceId: string): Promise<string | null> {
+  const [row] = await sql<{ route_ref: string | null }[]>`select route_ref from recurrences where id = ${recurrenceId}`;
+  return row?.route_ref ?? null;
 }
 
 /** The route's answer about a charge as it travels to the workflow (dates as ISO strings). */

@@ -38,6 +38,18 @@ export interface BcbApiPixRouteConfig {
   /** City of the BR Code built when the PSP's answer carries no pixCopiaECola. */
   merchantCity: string;
   send: { type: 'efi'; baseUrl: string } | null;
+  /**
+   * The receiver's account at the PSP, as a recurrence's cycle charge (`cobr`) names it (the standard's
+   * `recebedor`, required there); null: the route takes no recurrences (Pix Automático).
+   */
+  receiverAccount: ReceiverAccount | null;
+}
+
+/** The standard's DadosBancariosRecebedor. */
+export interface ReceiverAccount {
+  conta: string;
+  tipoConta: 'CORRENTE' | 'POUPANCA' | 'PAGAMENTO';
+  agencia?: string;
 }
 
 export class RoutesFileError extends Error {}
@@ -95,6 +107,18 @@ const Route = Type.Object(
       Type.Object(
         { type: Type.Literal('efi', { [REFUSAL]: 'must be "efi"' }), baseUrl: url(['https:']) },
         { additionalProperties: false, [REFUSAL]: 'must be an object with type and baseUrl' },
+      ),
+    ),
+    receiverAccount: Type.Optional(
+      Type.Object(
+        {
+          conta: Type.String({ pattern: '^[0-9A-Za-z-]{1,20}$', [REFUSAL]: 'must be the account number (1 to 20 characters)' }),
+          tipoConta: Type.Union([Type.Literal('CORRENTE'), Type.Literal('POUPANCA'), Type.Literal('PAGAMENTO')], {
+            [REFUSAL]: 'must be "CORRENTE", "POUPANCA" or "PAGAMENTO"',
+          }),
+          agencia: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', [REFUSAL]: 'must be the branch (1 to 4 digits)' })),
+        },
+        { additionalProperties: false, [REFUSAL]: 'must be an object with conta and tipoConta (and agencia)' },
       ),
     ),
   },
@@ -183,6 +207,7 @@ function routeConfig(name: string, route: RouteEntry, place: Place): BcbApiPixRo
     webhookClientSubject: route.webhookClientSubject === undefined ? null : subjectAttributes(route.webhookClientSubject),
     merchantCity: route.merchantCity ?? DEFAULT_MERCHANT_CITY,
     send: route.send === undefined ? null : { type: 'efi', baseUrl: withoutTrailingSlash(route.send.baseUrl) },
+    receiverAccount: route.receiverAccount ?? null,
   };
 }
 

@@ -13,6 +13,7 @@ import { PspClient } from './bcb-api-pix/client.js';
 import { EfiTransferRoute } from './bcb-api-pix/efi-send.js';
 import { BcbApiPixRecords } from './bcb-api-pix/records.js';
 import { BcbApiPixRefundRoute } from './bcb-api-pix/refunds.js';
+import { BcbApiPixRecurrenceRoute } from './bcb-api-pix/recurrences.js';
 import type { BcbApiPixRouteConfig } from '../config/routes-file.js';
 import { SIMULATOR_ROUTE, SimulatorChargeRoute, type NetworkCharge } from './simulator.js';
 import { SimulatorTransferRoute } from './simulator-transfers.js';
@@ -20,7 +21,7 @@ import { SimulatorRefundRoute } from './simulator-refunds.js';
 import type { RefundRoute } from './refund-route.js';
 import type { RouteRecords } from './route-records.js';
 import { SimulatorRecords } from './simulator-records.js';
-import { RouteRefused, type ChargeRoute, type TransferRoute } from './types.js';
+import { RouteRefused, type ChargeRoute, type RecurrenceRoute, type TransferRoute } from './types.js';
 
 /** What the routes are built from: the configured PSP routes and the charge validity they are told. */
 export type RouteSettings = Pick<Config, 'pixRoutes' | 'chargeTtlSeconds'>;
@@ -43,6 +44,8 @@ interface PspRoute {
   transfers: EfiTransferRoute | null;
   refunds: BcbApiPixRefundRoute;
   records: BcbApiPixRecords;
+  /** Null when the route has no receiverAccount: it takes no recurrences. */
+  recurrences: BcbApiPixRecurrenceRoute | null;
 }
 
 const PSP_ROUTES = new WeakMap<BcbApiPixRouteConfig, PspRoute>();
@@ -57,6 +60,7 @@ function pspRouteOf(route: BcbApiPixRouteConfig, config: RouteSettings, log: Log
       transfers: route.send ? new EfiTransferRoute(client, { sendBaseUrl: route.send.baseUrl }) : null,
       refunds: new BcbApiPixRefundRoute(client, {}),
       records: new BcbApiPixRecords(client, { sendBaseUrl: route.send?.baseUrl ?? null }),
+      recurrences: route.receiverAccount ? new BcbApiPixRecurrenceRoute(client, {}) : null,
     };
     PSP_ROUTES.set(route, built);
   }
@@ -134,6 +138,18 @@ export function refundRoute(deps: ChargeRouteDeps & { simulatorTransferDelayMs: 
   const psp = pspRoute(deps, name);
   if (!psp) throw new RouteRefused(`no Pix route named ${name}`);
   return psp.refunds;
+}
+
+/**
+ * The recurrence side of a remote route; null for the simulator, whose payer the administration drives.
+ * A PSP route without a receiverAccount takes no recurrences (RouteRefused).
+ */
+export function recurrenceRoute(deps: ChargeRouteDeps, name: string): RecurrenceRoute | null {
+  if (name === SIMULATOR_ROUTE) return null;
+  const psp = pspRoute(deps, name);
+  if (!psp) throw new RouteRefused(`no Pix route named ${name}`);
+  if (!psp.recurrences) throw new RouteRefused(`Pix route ${name} has no receiverAccount: it takes no recurrences`);
+  return psp.recurrences;
 }
 
 /** The route's own records, which reconciliation compares with the engine's. */

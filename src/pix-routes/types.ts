@@ -4,6 +4,7 @@
 
 import { ROUTE_REFUSED } from '../../contracts/transaction.contract.js';
 import type { DueDateTerms } from '../../contracts/charge.contract.js';
+import type { RecurrenceFrequency, RetryPolicy } from '../../contracts/recurrence.contract.js';
 
 export interface RoutePayer {
   name?: string;
@@ -27,11 +28,21 @@ export interface RouteChargeRequest {
    * is due on the day it is paid; `amountCents` is then the amount before them, and `expiresAt` the end of its validity.
    */
   due?: DueDateTerms;
+  /** A recurrence's cycle charge (Pix Automático), which `due` then dates: a PSP keeps it as a cobr. */
+  cycle?: RouteCycle;
+}
+
+/** A cycle charge's recurrence: the engine's id, and the route's (a PSP's idRec; null on the simulator). */
+export interface RouteCycle {
+  recurrenceId: string;
+  recurrenceRef: string | null;
 }
 
 /** A due-date charge as a route asks for it after its creation: its amount before the rules, and the rules. */
 export interface RouteDueDateCharge extends DueDateTerms {
   amountCents: number;
+  /** A recurrence's cycle charge. */
+  cycle?: RouteCycle;
 }
 
 export interface CreatedCharge {
@@ -93,6 +104,46 @@ export interface ChargeRoute {
   retryCycle?(transactionId: string, day: string): Promise<void>;
   /** The MED devoluções of the received Pix `endToEndId` (routes that never report any leave this out). */
   medReturns?(endToEndId: string): Promise<RouteMedReturn[]>;
+}
+
+/** A recurrence as a route creates it (Pix Automático): what the payer authorizes in their bank's app. */
+export interface RouteRecurrenceRequest {
+  recurrenceId: string;
+  payer: { name: string; document: string };
+  contract: string;
+  description: string;
+  frequency: RecurrenceFrequency;
+  firstDueDate: string;
+  endDate: string | null;
+  amountCents: number | null;
+  minimumAmountCents: number | null;
+  retryPolicy: RetryPolicy;
+  /** Journey 3: the immediate charge paid with the authorization, already created at the route. */
+  firstPaymentTransactionId: string | null;
+}
+
+export interface CreatedRecurrence {
+  /** The route's id of the recurrence (a PSP's idRec). */
+  routeRef: string;
+  /** The authorization's BR Code (journey 3: the combined code of the first payment and the recurrence). */
+  copyPaste: string;
+}
+
+/** The payer's answer as the route knows it. `cancelled.by`: who ended an authorized (or pending) recurrence. */
+export type RouteRecurrenceState =
+  | { status: 'pending' }
+  | { status: 'authorized' }
+  | { status: 'rejected' }
+  | { status: 'expired' }
+  | { status: 'cancelled'; by: 'merchant' | 'payer' | 'route' };
+
+/** The recurrence side of a remote route (the simulator's payer is driven by its admin operations instead). */
+export interface RecurrenceRoute {
+  readonly name: string;
+  createRecurrence(request: RouteRecurrenceRequest): Promise<CreatedRecurrence>;
+  recurrenceStatus(routeRef: string): Promise<RouteRecurrenceState>;
+  /** Cancels it at the route; when the payer answered first, the answer says so, and that answer prevails. */
+  cancelRecurrence(routeRef: string): Promise<RouteRecurrenceState>;
 }
 
 /** The transfer side of a Pix route. */

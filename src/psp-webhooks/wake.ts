@@ -15,6 +15,7 @@ import { MED_RETURNS_WORKFLOW, medReturnsWorkflowId, type MedReturnsWorkflow } f
 import { refundWorkflowId } from '../../contracts/refund.contract.js';
 import { networkAnsweredSignal, transferWorkflowId } from '../../contracts/transfer.contract.js';
 import type { HintKind } from './hints.js';
+import { recurrenceNotifiedSignal, recurrenceWorkflowId } from '../../contracts/recurrence.contract.js';
 
 const TEMPORAL_DEADLINE_MS = 5000;
 
@@ -55,13 +56,21 @@ interface TransactionRow {
 
 /** Wakes what each name points at; answers the outcome of each, in the order of `names`. */
 export async function wake(deps: Deps, sql: Sql | TxSql, names: HintName[]): Promise<WakeOutcome[]> {
-  const [transactions, pix] = await Promise.all([transactionsNamed(sql, names), pixNamed(sql, names)]);
+  const [transactions, pix, recurrences] = await Promise.all([
+    transactionsNamed(sql, names),
+    pixNamed(sql, names),
+    recurrencesNamed(sql, names),
+  ]);
   return deps.temporal.withDeadline(Date.now() + TEMPORAL_DEADLINE_MS, () =>
     Promise.all(
       names.map((named) => {
         if (named.kind === 'pix') {
           const refunds = pix.get(pixKey(named.route, named.name));
           return refunds ? wakePaidPix(deps, named, refunds) : { outcome: 'nothing' as const };
+        }
+        if (named.kind === 'recurrence') {
+          const workflowId = recurrences.get(pixKey(named.route, named.name));
+          return workflowId ? signal(deps, workflowId, recurrenceNotifiedSignal) : { outcome: 'unknown' as const };
         }
         const addressee = ADDRESSEES[named.kind];
         const row = transactions.get(named.name);
@@ -86,7 +95,7 @@ async function wakePaidPix(deps: Deps, named: HintName, refunds: string[]): Prom
 const pixKey = (route: string, endToEndId: string) => `${route} ${endToEndId}`;
 
 async function transactionsNamed(sql: Sql | TxSql, names: HintName[]): Promise<Map<string, TransactionRow>> {
-  const ids = names.filter((named) => named.kind !== 'pix').map((named) => named.name);
+  const ids = names.filter((named) => named.kind === 'charge' || named.kind === 'transfer').map((named) => named.name);
   if (ids.length === 0) return new Map();
   const rows = await sql<TransactionRow[]>`select id, type, account_id, external_id from transactions where id = any(${ids}::text[])`;
   return new Map(rows.map((row) => [row.id, row]));
@@ -108,6 +117,15 @@ async function pixNamed(sql: Sql | TxSql, names: HintName[]): Promise<Map<string
   return new Map(
     rows.map((row) => [pixKey(row.route, row.end_to_end_id), row.refund_keys.map((key) => refundWorkflowId(row.account_id, key))]),
   );
+}
+
+/** The workflow ids of the recurrences named by the route's id (idRec), by route and id. */
+async function recurrencesNamed(sql: Sql | TxSql, names: HintName[]): Promise<Map<string, string>> {
+  const named = names.filter((hint) => hint.kind === 'recurrence');
+  if (named.length === 0) return new Map();
+  const rows = await sql<{ route: string; route_ref: string; account_id: string; external_id: string }[]>`
+    select route, route_ref, account_id, external_id from recurrences where route_ref = any(${named.map((hint) => hint.name)}::text[])`;
+  return new Map(rows.map((row) => [pixKey(row.route, row.route_ref), recurrenceWorkflowId(row.account_id, row.external_id)]));
 }
 
 async function signal(deps: Deps, workflowId: string, definition: SignalDefinition<[]>): Promise<WakeOutcome> {

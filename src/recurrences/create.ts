@@ -2,12 +2,13 @@
 // and minimumAmount, a company receiver), bind the idempotency key to the recurrence (its row, with the
 // authorization's BR Code and QR code), create the first payment's charge (journey 3), and start the
 // recurrence's workflow. A repeat of the key answers the same recurrence (and makes sure its
-// workflow and first payment exist, should the first request have stopped half way).
+// workflow and first payment exist, should the first request have stopped half way). On a PSP route
+// the recurrence is created at the PSP before the row is kept, and the authorization code is the PSP's.
 import type { Caller } from '../accounts/account.js';
 import type { Deps } from '../runtime/deps.js';
 import { documentKind, normalizeDocument } from '../domain/documents.js';
 import { reaisToCents } from '../domain/money.js';
-import { invalidRequest, operationRefused } from '../domain/refusal.js';
+import { invalidRequest, operationRefused, unavailable } from '../domain/refusal.js';
 import { addDays, daysBetween, saoPauloDate } from '../domain/calendar.js';
 import { buildBrCode } from '../domain/brcode.js';
 import { qrPngBase64 } from '../domain/qrcode.js';
@@ -25,6 +26,11 @@ import type { Static } from 'typebox';
 import { startRecurrence } from './workflow-client.js';
 import { newTxid, SIMULATOR_ROUTE } from '../pix-routes/simulator.js';
 import { newCheckoutToken } from '../domain/checkout-token.js';
+import { recurrenceRoute } from '../pix-routes/registry.js';
+import { RouteRefused, type RecurrenceRoute } from '../pix-routes/types.js';
+import { PspUnavailable } from '../pix-routes/bcb-api-pix/errors.js';
+import type { Sql, TxSql } from '../db/database.js';
+import type { CreationAnswer } from '../transactions/creation.js';
 
 type RecurrenceBody = Static<typeof RecurrenceBodySchema>;
 
@@ -127,10 +133,20 @@ export async function createRecurrence(
   if (documentKind(account.document) !== 'cnpj')
     throw operationRefused('Pix Automático: o recebedor de uma recorrência é uma empresa (CNPJ)');
   if (!account.pixReceivingEnabled) throw operationRefused('Recebimentos Pix desabilitados para esta conta');
-  // The bcb-api-pix route's locrec/rec/cobr calls are not built yet: only the simulator takes recurrences.
-  if (account.route !== SIMULATOR_ROUTE) throw operationRefused(`A rota ${account.route} ainda não oferece Pix Automático`);
+  const route = recurrenceRouteOf(deps, account.route);
 
   const recurrenceId = recurrenceIdOf(account.id, key);
+  const expiresAt = new Date(Date.now() + deps.config.recurrenceAuthorizationDays * 86_400_000);
+  const firstPaymentId = request.firstPaymentCents === null ? null : chargeTransactionId(account.id, firstPaymentKey(recurrenceId));
+  const values: RecurrenceValues = { recurrenceId, key, request, expiresAt, firstPaymentId, fingerprint };
+  if (route) {
+    const opened = await openAtRoute(deps, caller, route, values, requestId);
+    // Another request of the key opened it meanwhile: answered as its repetition.
+    if (!opened) return createRecurrence(deps, caller, body, headerKey, requestId);
+    await startRecurrence(deps, opened);
+    return { outcome: 'created', recurrence: opened };
+  }
+
   const copyPaste = buildBrCode({
     pixKey: AUTHORIZATION_PIX_KEY,
     ...(request.firstPaymentCents === null ? {} : { amountCents: request.firstPaymentCents }),
@@ -139,26 +155,107 @@ export async function createRecurrence(
     merchantName: account.name,
     merchantCity: 'SAO PAULO',
   });
-  const qrCodeBase64 = await qrPngBase64(copyPaste);
-  const expiresAt = new Date(Date.now() + deps.config.recurrenceAuthorizationDays * 86_400_000);
-  const firstPaymentId = request.firstPaymentCents === null ? null : chargeTransactionId(account.id, firstPaymentKey(recurrenceId));
-  const [inserted] = await deps.sql<RawRecurrenceRow[]>`
+  const inserted = await insertRecurrence(deps.sql, caller, values, { copyPaste, routeRef: null });
+  if (!inserted) return createRecurrence(deps, caller, body, headerKey, requestId);
+  await setUp(deps, caller, inserted, requestId);
+  return { outcome: 'created', recurrence: (await findRecurrence(deps.sql, account.id, inserted.id))! };
+}
+
+/** What the row of a new recurrence is made of besides the authorization. */
+interface RecurrenceValues {
+  recurrenceId: string;
+  key: string;
+  request: RecurrenceRequest;
+  expiresAt: Date;
+  firstPaymentId: string | null;
+  fingerprint: string;
+}
+
+/** The recurrence side of the account's route; null for the simulator. A route that takes no recurrences is a 422. */
+function recurrenceRouteOf(deps: Deps, name: string): RecurrenceRoute | null {
+  try {
+    return recurrenceRoute(deps, name);
+  } catch (err) {
+    if (err instanceof RouteRefused) throw operationRefused(`A rota ${name} não oferece Pix Automático`);
+    throw err;
+  }
+}
+
+/** Inserts the recurrence; null when a row of the key exists already. */
+async function insertRecurrence(
+  sql: Sql | TxSql,
+  caller: Caller,
+  { recurrenceId, key, request, expiresAt, firstPaymentId, fingerprint }: RecurrenceValues,
+  authorization: { copyPaste: string; routeRef: string | null },
+): Promise<RecurrenceRow | null> {
+  const { account } = caller;
+  const qrCodeBase64 = await qrPngBase64(authorization.copyPaste);
+  const [inserted] = await sql<RawRecurrenceRow[]>`
     insert into recurrences (
       id, account_id, external_id, status, payer, contract, description, frequency, first_due_date, end_date,
       amount, minimum_amount, retry_policy, authorization_copy_paste, authorization_qr_code_base64, authorization_expires_at,
-      first_payment_amount, first_payment_transaction_id, route, webhook_url, metadata, fingerprint, api_key_id, checkout_token)
+      first_payment_amount, first_payment_transaction_id, route, route_ref, webhook_url, metadata, fingerprint, api_key_id, checkout_token)
     values (
-      ${recurrenceId}, ${account.id}, ${key}, 'pending_authorization', ${deps.sql.json(request.payer)}, ${request.contract},
+      ${recurrenceId}, ${account.id}, ${key}, 'pending_authorization', ${sql.json(request.payer)}, ${request.contract},
       ${request.description}, ${request.frequency}, ${request.firstDueDate}, ${request.endDate},
-      ${request.amountCents}, ${request.minimumAmountCents}, ${request.retryPolicy}, ${copyPaste}, ${qrCodeBase64}, ${expiresAt},
-      ${request.firstPaymentCents}, ${firstPaymentId}, ${account.route}, ${request.webhookUrl}, ${deps.sql.json(request.metadata)}, ${fingerprint}, ${caller.keyId},
-      ${newCheckoutToken()})
+      ${request.amountCents}, ${request.minimumAmountCents}, ${request.retryPolicy}, ${authorization.copyPaste}, ${qrCodeBase64}, ${expiresAt},
+      ${request.firstPaymentCents}, ${firstPaymentId}, ${account.route}, ${authorization.routeRef}, ${request.webhookUrl},
+      ${sql.json(request.metadata)}, ${fingerprint}, ${caller.keyId}, ${newCheckoutToken()})
     on conflict (account_id, external_id) do nothing
     returning *`;
-  if (!inserted) return createRecurrence(deps, caller, body, headerKey, requestId);
-  const recurrence = toRecurrenceRow(inserted);
-  await setUp(deps, caller, recurrence, requestId);
-  return { outcome: 'created', recurrence: (await findRecurrence(deps.sql, account.id, recurrence.id))! };
+  return inserted ? toRecurrenceRow(inserted) : null;
+}
+
+/**
+ * A recurrence on a PSP route (design/pix-automatico.md "On the bcb-api-pix route"): journey 3's first
+ * payment first (its cob must exist to be named), then, holding the key's lock in one PostgreSQL
+ * transaction, the PSP's locrec and rec and the row with the PSP's authorization code. Nothing is kept
+ * when the PSP refuses or does not answer (the key stays free: a repetition starts again). Null when
+ * another request of the key kept it first.
+ */
+async function openAtRoute(
+  deps: Deps,
+  caller: Caller,
+  route: RecurrenceRoute,
+  values: RecurrenceValues,
+  requestId: string,
+): Promise<RecurrenceRow | null> {
+  const { recurrenceId, request, firstPaymentId } = values;
+  if (request.firstPaymentCents !== null) {
+    const firstPayment = await createFirstPayment(
+      deps,
+      caller,
+      { id: recurrenceId, ...request, firstPaymentAmountCents: request.firstPaymentCents },
+      requestId,
+    );
+    if (firstPayment.transaction.pixCopyPaste === null)
+      throw unavailable(`A rota ${route.name} ainda não criou o primeiro pagamento; repita com a mesma chave de idempotência`, 5);
+  }
+  try {
+    return await deps.sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(hashtextextended(${recurrenceId}, 0))`;
+      const [existing] = await tx`select 1 from recurrences where id = ${recurrenceId}`;
+      if (existing) return null;
+      const created = await route.createRecurrence({
+        recurrenceId,
+        payer: request.payer,
+        contract: request.contract,
+        description: request.description,
+        frequency: request.frequency,
+        firstDueDate: request.firstDueDate,
+        endDate: request.endDate,
+        amountCents: request.amountCents,
+        minimumAmountCents: request.minimumAmountCents,
+        retryPolicy: request.retryPolicy,
+        firstPaymentTransactionId: firstPaymentId,
+      });
+      return insertRecurrence(tx, caller, values, created);
+    });
+  } catch (err) {
+    if (err instanceof RouteRefused) throw operationRefused(`A rota ${route.name} recusou a recorrência: ${err.message}`);
+    if (err instanceof PspUnavailable) throw unavailable(`A rota ${route.name} não respondeu; repita com a mesma chave de idempotência`, 5);
+    throw err;
+  }
 }
 
 /**
@@ -167,21 +264,27 @@ export async function createRecurrence(
  */
 async function setUp(deps: Deps, caller: Caller, recurrence: RecurrenceRow, requestId: string): Promise<void> {
   await startRecurrence(deps, recurrence);
-  if (recurrence.firstPaymentAmountCents !== null) {
-    await createCheckedCharge(
-      deps,
-      caller,
-      {
-        amountCents: recurrence.firstPaymentAmountCents,
-        payer: recurrence.payer,
-        description: recurrence.description,
-        coverFee: false,
-        split: [],
-        metadata: {},
-        webhookUrl: recurrence.webhookUrl,
-      },
-      firstPaymentKey(recurrence.id),
-      `${requestId}:first-payment`,
-    );
-  }
+  const { firstPaymentAmountCents } = recurrence;
+  if (firstPaymentAmountCents !== null) await createFirstPayment(deps, caller, { ...recurrence, firstPaymentAmountCents }, requestId);
+}
+
+type FirstPaymentOf = Pick<RecurrenceRow, 'id' | 'payer' | 'description' | 'webhookUrl'> & { firstPaymentAmountCents: number };
+
+/** Journey 3's immediate charge, under the recurrence's own key (a repetition joins it). */
+function createFirstPayment(deps: Deps, caller: Caller, recurrence: FirstPaymentOf, requestId: string): Promise<CreationAnswer> {
+  return createCheckedCharge(
+    deps,
+    caller,
+    {
+      amountCents: recurrence.firstPaymentAmountCents,
+      payer: recurrence.payer,
+      description: recurrence.description,
+      coverFee: false,
+      split: [],
+      metadata: {},
+      webhookUrl: recurrence.webhookUrl,
+    },
+    firstPaymentKey(recurrence.id),
+    `${requestId}:first-payment`,
+  );
 }

@@ -22,6 +22,8 @@ export interface RecurrenceRow {
   firstPaymentTransactionId: string | null;
   cancelledBy: CancelledBy | null;
   route: string;
+  /** The route's id of the recurrence (a PSP's `idRec`); null on the simulator. */
+  routeRef: string | null;
   webhookUrl: string | null;
   metadata: Metadata;
   /** The payer's page token of the authorization (src/domain/checkout-token.ts). */
@@ -56,6 +58,8 @@ export interface RawRecurrenceRow {
   first_payment_transaction_id: string | null;
   cancelled_by: string | null;
   route: string;
+  /** Absent from rows read before migration 320. */
+  route_ref?: string | null;
   webhook_url: string | null;
   /** Absent from rows read before migration 310. */
   metadata?: Metadata;
@@ -95,6 +99,7 @@ export function toRecurrenceRow(raw: RawRecurrenceRow): RecurrenceRow {
     firstPaymentTransactionId: raw.first_payment_transaction_id,
     cancelledBy: raw.cancelled_by as CancelledBy | null,
     route: raw.route,
+    routeRef: raw.route_ref ?? null,
     webhookUrl: raw.webhook_url,
     metadata: raw.metadata ?? {},
     checkoutToken: raw.checkout_token,

@@ -27,6 +27,7 @@ export function recurrenceWorkflowInput(deps: Deps, row: RecurrenceRow): Recurre
     fixedAmount: row.amountCents !== null,
     leadDays: deps.config.recurrenceLeadDays,
     authorizationExpiresAtMs: row.authorization.expiresAt.getTime(),
+    ...(row.routeRef === null ? {} : { remote: true }),
   };
 }
 

@@ -148,7 +148,7 @@ describe('PIX_ROUTES_FILE', () => {
     const path = join(dir, 'routes.json');
     const { clientSecret: _s, ...withoutSecret } = route();
     expect(refusal({ routes: { psp: { ...withoutSecret, clientSecrett: 'x' } } })).toBe(
-      `PIX_ROUTES_FILE (${path}): routes.psp.clientSecrett is not a known field (known: type, baseUrl, tokenUrl, clientId, clientSecret, tokenBody, tls, pixKey, webhookUrl, webhookClientSubject, merchantCity, send)`,
+      `PIX_ROUTES_FILE (${path}): routes.psp.clientSecrett is not a known field (known: type, baseUrl, tokenUrl, clientId, clientSecret, tokenBody, tls, pixKey, webhookUrl, webhookClientSubject, merchantCity, send, receiverAccount)`,
     );
     expect(refusal({ routes: { psp: route({ tokenUrl: undefined, type: 'other' }) } })).toBe(
       `PIX_ROUTES_FILE (${path}): routes.psp.type must be "bcb-api-pix"`,

@@ -11,6 +11,7 @@ import {
   CYCLES_PER_RUN,
   daysFrom,
   plusDays,
+  recurrenceNotifiedSignal,
   saoPauloDay,
   startOfDayMs,
   type RecurrenceStatus,
@@ -32,6 +33,9 @@ class FakeRecurrences extends TimedCalls {
   status: RecurrenceStatus = 'pending_authorization';
   transitions: RecurrenceTransition['change'][] = [];
   cycles: { dueDate: string; atMs: number }[] = [];
+  /** A remote route's answer (RECURRENCE_AT_ROUTE): what GET /rec shows, and what its withdrawal answers. */
+  atRoute: RecurrenceTransition | null = null;
+  withdrawnAtRoute: RecurrenceTransition | null = null;
 
   constructor() {
     super(server);
@@ -63,6 +67,14 @@ class FakeRecurrences extends TimedCalls {
       cyclesSettled: async () => {
         await this.record('cyclesSettled');
         return true;
+      },
+      recurrenceTransitionAtRoute: async () => {
+        await this.record('recurrenceTransitionAtRoute');
+        return this.atRoute;
+      },
+      cancelRecurrenceAtRoute: async (_id, intent) => {
+        await this.record('cancelRecurrenceAtRoute');
+        return this.withdrawnAtRoute ?? (intent === 'expire' ? { change: 'expire' } : { change: 'cancel', by: 'merchant' });
       },
     };
   }
@@ -174,5 +186,44 @@ describe('recurrence workflow (time-skipping)', () => {
       expect(await handle.result()).toBe('rejected');
     });
     expect(fake.cycles).toEqual([]);
+  });
+
+  it('on a remote route: the expiry is asked of the route', async () => {
+    const expiring = new FakeRecurrences();
+    const input = await inputFrom({ remote: true });
+    await run(expiring, input, async (workflowId) => {
+      expect(await server.env.client.workflow.getHandle(workflowId).result()).toBe('expired');
+    });
+    expect(expiring.called('cancelRecurrenceAtRoute')).toHaveLength(1);
+    expectAt(expiring.called('cancelRecurrenceAtRoute')[0]!.atMs, input.authorizationExpiresAtMs);
+  });
+
+  it("on a remote route: the route's answer, asked when notified and on a schedule, decides", async () => {
+    const fake = new FakeRecurrences();
+    const input = await inputFrom({ remote: true });
+    await run(fake, input, async (workflowId) => {
+      const handle = server.env.client.workflow.getHandle(workflowId);
+      await server.env.sleep(60_000);
+      expect(fake.transitions).toEqual([]);
+      fake.atRoute = { change: 'authorize' };
+      await handle.signal(recurrenceNotifiedSignal);
+      await server.env.sleep(1000);
+      expect(fake.transitions).toEqual(['authorize']);
+      // The payer's cancellation at the route, seen by the daily poll without any webhook.
+      fake.atRoute = { change: 'cancel', by: 'payer' };
+      expect(await handle.result()).toBe('cancelled');
+    });
+    expect(fake.transitions).toEqual(['authorize', 'cancel']);
+    expect(fake.called('cancelRecurrenceAtRoute')).toEqual([]);
+  });
+
+  it("on a remote route: a merchant's cancellation the route answers with the payer's rejection is a rejection", async () => {
+    const fake = new FakeRecurrences();
+    await run(fake, await inputFrom({ remote: true }), async (workflowId) => {
+      const handle = server.env.client.workflow.getHandle(workflowId);
+      fake.withdrawnAtRoute = { change: 'reject' };
+      expect(await handle.executeUpdate(changeUpdate, { args: [{ change: 'cancel', by: 'merchant' }] })).toBe('rejected');
+      expect(await handle.result()).toBe('rejected');
+    });
   });
 });

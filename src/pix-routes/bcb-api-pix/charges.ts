@@ -13,6 +13,7 @@ import {
   type ChargeState,
   type CreatedCharge,
   type RouteChargeRequest,
+  type RouteCycle,
   type RouteDueDateCharge,
   type RouteMedReturn,
   type RoutePayer,
@@ -24,6 +25,7 @@ import { answerOf, PspRouteSide, type PspAnswer } from './client.js';
 import { PspUnavailable } from './errors.js';
 import { txidOf } from './ids.js';
 import { cobvBody, judgePaidCobv } from './cobv.js';
+import { cobrBody, CobrCalls, cycleStateOf } from './cobr.js';
 
 type Cob = components['schemas']['CobGerada'];
 type CobCompleta = components['schemas']['CobCompleta'] | components['schemas']['CobVCompleta'];
@@ -44,13 +46,33 @@ export interface PspChargeSettings {
 }
 
 export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implements ChargeRoute {
+  private readonly cobr = new CobrCalls(this.client);
+
   async createCharge(request: RouteChargeRequest): Promise<CreatedCharge> {
     const txid = txidOf(request.transactionId);
+    if (request.cycle) return this.createCycle(txid, { ...request, cycle: request.cycle });
     const kind = kindOf(request.due);
     // A refusal may answer a repetition whose first attempt did create the cob: read it back first.
     const created = await this.putCob(txid, request);
     const cob: CreatedCob = created.ok ? created.data : await this.existingCob(txid, kind, created.rejected);
     const copyPaste = cob.pixCopiaECola ?? this.dynamicBrCode(cob, txid, request.merchantName);
+    return { routeRef: txid, copyPaste, qrCodeBase64: await qrPngBase64(copyPaste) };
+  }
+
+  /**
+   * A cycle charge is debited by the payer's bank, not paid by a code: its code is a static BR Code of the
+   * route's key naming the txid (as the simulator's cycles), which no PSP ties to the cobr.
+   */
+  private async createCycle(txid: string, request: RouteChargeRequest & { cycle: RouteCycle }): Promise<CreatedCharge> {
+    const created = await this.cobr.put(txid, cobrBody(request, this.client));
+    if (!created.ok) {
+      // A refusal may answer a repetition whose first attempt did create the cobr: read it back first.
+      const read = await this.cobr.get(txid);
+      if (!read.ok && read.rejected.status === 404) throw new RouteRefused(created.rejected.message);
+      if (!read.ok) throw read.rejected;
+    }
+    const { route } = this.client;
+    const copyPaste = buildBrCode({ pixKey: route.pixKey, txid, merchantName: request.merchantName, merchantCity: route.merchantCity });
     return { routeRef: txid, copyPaste, qrCodeBase64: await qrPngBase64(copyPaste) };
   }
 
@@ -80,6 +102,11 @@ export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implem
   }
 
   async chargeStatus(transactionId: string, due?: RouteDueDateCharge): Promise<ChargeState> {
+    if (due?.cycle) {
+      const read = await this.cobr.get(txidOf(transactionId));
+      if (!read.ok) throw read.rejected.status === 404 ? new PspUnavailable(read.rejected.message) : read.rejected;
+      return cycleStateOf(this.settings.log, this.name, transactionId, read.data);
+    }
     const kind = kindOf(due);
     const cob = await this.readCob(transactionId, kind);
     if (!cob) throw new PspUnavailable(`route ${this.name}: GET /${kind}/${txidOf(transactionId)} found no ${kind}`);
@@ -88,6 +115,7 @@ export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implem
 
   async cancelCharge(transactionId: string, reason: 'expired' | 'other', due?: RouteDueDateCharge): Promise<ChargeState> {
     const txid = txidOf(transactionId);
+    if (due?.cycle) return this.cancelCycle(transactionId, reason, due);
     const kind = kindOf(due);
     const what = `route ${this.name}: PATCH /${kind}/${txid}`;
     const options = { params: { path: { txid } }, body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' as const } };
@@ -103,6 +131,18 @@ export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implem
     // A cob concluded by a Pix of another amount can no longer be paid: cancelled here, the alert is logged.
     if (state.status === 'pending' && cob.status === 'CONCLUIDA') return { status: 'cancelled', expired: reason === 'expired' };
     return state;
+  }
+
+  /** Withdraws a cycle's cobr; no longer ATIVA (debited, or ended already), the cobr as it is decides, and a payment prevails. */
+  private async cancelCycle(transactionId: string, reason: 'expired' | 'other', due: RouteDueDateCharge): Promise<ChargeState> {
+    const cancelled = await this.cobr.cancel(txidOf(transactionId));
+    if (cancelled.ok) return { status: 'cancelled', expired: reason === 'expired' };
+    // Still open though the PSP refused: the cancellation is asked again (cancelChargeAtRoute retries).
+    return this.chargeStatus(transactionId, due);
+  }
+
+  retryCycle(transactionId: string, day: string): Promise<void> {
+    return this.cobr.retry(transactionId, day);
   }
 
   async medReturns(endToEndId: string): Promise<RouteMedReturn[]> {

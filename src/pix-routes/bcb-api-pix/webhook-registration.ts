@@ -1,5 +1,6 @@
 // At start, each PSP route with a webhookUrl registers it: PUT {baseUrl}/webhook/{pixKey}
-// {"webhookUrl"}. The start never waits for it: a PSP that is down, or that checks the URL before
+// {"webhookUrl"}, and, on a route that takes recurrences (its receiverAccount), PUT /webhookrec and
+// PUT /webhookcobr with the same URL (Pix Automático; the PSP appends /rec and /cobr). The start never waits for it: a PSP that is down, or that checks the URL before
 // the listener answers, gets the registration again in the background (after 5 s, doubling to every
 // 5 minutes) until it succeeds or the process stops. Until then the engine learns outcomes by polling.
 import type { Logger } from '../../runtime/log.js';
@@ -16,31 +17,42 @@ const TIMING: RegistrationTiming = { firstRetryMs: 5_000, maxRetryMs: 300_000 };
 export function registerPspWebhooks(clients: PspClient[], log: Logger, timing: RegistrationTiming = TIMING): () => void {
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
-  const attempt = async (client: PspClient, webhookUrl: string, retryMs: number): Promise<void> => {
+  type Registration = 'webhook' | 'webhookrec' | 'webhookcobr';
+  const register = (client: PspClient, what: Registration, webhookUrl: string) => {
     const { name, pixKey } = client.route;
+    const call =
+      what === 'webhook'
+        ? client.api.PUT('/webhook/{chave}', { params: { path: { chave: pixKey } }, body: { webhookUrl } })
+        : what === 'webhookrec'
+          ? client.api.PUT('/webhookrec', { body: { webhookUrl } })
+          : client.api.PUT('/webhookcobr', { body: { webhookUrl } });
+    return answerOf(call, `route ${name}: PUT /${what}`);
+  };
+  const attempt = async (client: PspClient, what: Registration, webhookUrl: string, retryMs: number): Promise<void> => {
+    const { name } = client.route;
     try {
-      const answer = await answerOf(
-        client.api.PUT('/webhook/{chave}', { params: { path: { chave: pixKey } }, body: { webhookUrl } }),
-        `route ${name}: PUT /webhook`,
-      );
+      const answer = await register(client, what, webhookUrl);
       if (!answer.ok) throw answer.rejected;
-      log.info({ route: name, webhookUrl }, 'PSP webhook registered');
+      log.info({ route: name, webhookUrl, registration: what }, 'PSP webhook registered');
     } catch (err) {
       if (stopped) return;
       log.warn(
-        { route: name, webhookUrl, reason: (err as Error).message, retryInMs: retryMs },
+        { route: name, webhookUrl, registration: what, reason: (err as Error).message, retryInMs: retryMs },
         'PSP webhook registration failed: retrying in the background (outcomes are polled meanwhile)',
       );
       const timer = setTimeout(() => {
         timers.delete(timer);
-        void attempt(client, webhookUrl, Math.min(retryMs * 2, timing.maxRetryMs));
+        void attempt(client, what, webhookUrl, Math.min(retryMs * 2, timing.maxRetryMs));
       }, retryMs);
       timer.unref();
       timers.add(timer);
     }
   };
   for (const client of clients) {
-    if (client.route.webhookUrl) void attempt(client, client.route.webhookUrl, timing.firstRetryMs);
+    const { webhookUrl, receiverAccount } = client.route;
+    if (!webhookUrl) continue;
+    const registrations: Registration[] = receiverAccount ? ['webhook', 'webhookrec', 'webhookcobr'] : ['webhook'];
+    for (const what of registrations) void attempt(client, what, webhookUrl, timing.firstRetryMs);
   }
   return () => {
     stopped = true;
