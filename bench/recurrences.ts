@@ -219,10 +219,18 @@ async function theBurst(): Promise<void> {
     const beforeKb = rss('before the recurrences');
     const run = await activeRecurrences(engine, keys, N);
     out(`created ${N} recurrences (${run.created}), authorized them (${run.authorized})`);
-    const [counts] = await sql<{ active: number; cycles: number }[]>`
-      select (select count(*)::int from recurrences where status = 'active') as active,
-             (select count(*)::int from transactions where recurrence_id is not null) as cycles`;
-    out(`active recurrences (PostgreSQL): ${counts!.active}; cycle charges so far: ${counts!.cycles}`);
+    // The simulator answers once the workflow took the authorization or the accept wait ran out: wait for all.
+    const activeCount = async () => (await sql<{ n: number }[]>`select count(*)::int as n from recurrences where status = 'active'`)[0]!.n;
+    const authorizedAt = Date.now();
+    for (let active = await activeCount(); active < N; active = await activeCount()) {
+      if (Date.now() - authorizedAt > BURST_DEADLINE_MS) throw new Error(`only ${active} of ${N} recurrences active`);
+      out(`  ${active} of ${N} recurrences active`);
+      await sleep(15_000);
+    }
+    const [cycles] = await sql<{ n: number }[]>`select count(*)::int as n from transactions where recurrence_id is not null`;
+    out(
+      `all ${N} recurrences active ${((Date.now() - authorizedAt) / 1000).toFixed(0)} s after the last answer; cycle charges so far: ${cycles!.n}`,
+    );
     rss('right after authorizing them');
     await sleep(IDLE_S * 1000);
     const idleKb = rss(`with ${N} active recurrences after ${IDLE_S} s idle`);
