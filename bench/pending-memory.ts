@@ -20,7 +20,7 @@
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
 // BENCH_DUE_DATE=1 creates due-date charges instead (issue 28): due in 30 days, with a fine, interest and a
 // discount, so they would stay pending for weeks (the PAY oldest are paid today, with the discount).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,7 @@ import { addDays, saoPauloDate } from '../src/domain/calendar.js';
 import { parsePrometheusText, type Family } from '../test/helpers/prometheus-text.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';
+import { childPids, mb, memoryKb } from './process-memory.js';
 
 const N = Number(process.argv[2] ?? 50_000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -64,19 +65,6 @@ const CHARGE = {
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY + 2 });
 const call = jsonCalls(agent);
-const mb = (kb: number) => (kb / 1024).toFixed(0);
-
-/** VmRSS and VmHWM of a process, in kB. */
-function memoryKb(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
-}
-
-/** The child processes of the engine's main thread: the embedded Temporal dev server. */
-function childPids(pid: number): number[] {
-  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-}
 
 /** The sum of every series named `name` (all label sets: the SDK labels its series by task queue, worker type…). */
 function total(families: Map<string, Family>, name: string): number {

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import type { TemporalServer } from '../config/config.js';
 import type { Logger } from '../runtime/log.js';
@@ -7,12 +7,16 @@ import { encryptingDataConverter } from './codec/data-converter.js';
 import type { PayloadKeys } from '../config/payload-keys.js';
 import { activeTracing } from '../tracing/provider.js';
 import { tracingClientInterceptors } from '../tracing/temporal.js';
+import { DrainingConnection } from './draining-connection.js';
 
 // Both connections to `server` carry its TLS, API key and gRPC metadata (config.ts reads them with envconfig).
 
-/** A client of the engine's namespace: every payload it sends is encrypted, every one it reads decrypted. */
+/**
+ * A client of the engine's namespace: every payload it sends is encrypted, every one it reads decrypted.
+ * Its connection's close() is safe with calls in flight (draining-connection.ts).
+ */
 export async function connectClient(server: TemporalServer, namespace: string, keys: PayloadKeys): Promise<Client> {
-  const connection = await Connection.connect(server);
+  const connection = await DrainingConnection.open(server);
   return new Client({
     connection,
     namespace,

@@ -1,0 +1,44 @@
+// Closing the engine's Temporal client while a call waits between two gRPC retry attempts (Temporal
+// unreachable): the SDK's own Connection would start the next attempt from its timer on the closed
+// channel and throw "Channel has been shut down" as an uncaught exception, as killed the engine at
+// shutdown. The engine's connection lets that attempt start first, retries no more, then closes: the
+// call ends with Temporal's unavailability and nothing is thrown outside it.
+import { describe, expect, inject, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DrainingConnection } from '../../src/temporal/draining-connection.js';
+import { freePort } from '../helpers/ports.js';
+import { tcpRelay } from '../helpers/tcp-relay.js';
+
+const UNAVAILABLE = 14;
+
+describe('closing the Temporal client connection with a call being retried', () => {
+  it('ends the call with UNAVAILABLE and throws nothing from a retry timer', async () => {
+    const port = await freePort();
+    const relay = tcpRelay(port, inject('temporalAddress'));
+    await relay.open();
+    const connection = await DrainingConnection.open({ address: `127.0.0.1:${port}` });
+    await relay.cut();
+    const uncaught: unknown[] = [];
+    const record = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', record);
+    try {
+      const call = connection.workflowService.getSystemInfo({});
+      const outcome = call.then(
+        () => 'answered',
+        (err: unknown) => err,
+      );
+      // A second in, its attempts (each refused at once) have failed a few times: it waits for the next one.
+      await sleep(1000);
+      const closedAt = Date.now();
+      await connection.close();
+      // The backoff after a few attempts is under 2 s: close() waited for that attempt, no longer.
+      expect(Date.now() - closedAt).toBeLessThan(3000);
+      // Past the longest backoff (5 s plus jitter), no retry started on the closed channel.
+      await sleep(6500);
+      expect(uncaught).toEqual([]);
+      expect(await Promise.race([outcome, 'still pending'])).toMatchObject({ code: UNAVAILABLE });
+    } finally {
+      process.off('uncaughtException', record);
+    }
+  }, 30_000);
+});
