@@ -8,7 +8,8 @@
 // time, the process's peak RSS, and the run's counts. With BENCH_LIVE=1 it starts the engine as its own
 // process (`src/main.ts all`, its embedded Temporal dev server), seeds its database, asks it for the run
 // (POST /admin/reconciliations) and waits for the workflow to complete it, sampling the engine process's
-// RSS (its Temporal dev server, a child process, not counted) from /proc every 100 ms.
+// RSS (its Temporal dev server, a child process, not counted) from /proc every 100 ms. The engine gets the Node
+// options `npm start` gives it (package.json), then BENCH_ENGINE_NODE_ARGS (`--heap-growing-percent=0`: V8's default).
 import { readFileSync } from 'node:fs';
 import { connect } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
@@ -121,7 +122,15 @@ function rssOf(pid: number): number {
   return Number(kb) * 1024;
 }
 
+/** The Node options of `npm start`'s command (package.json), such as its heap setting. */
+function startNodeOptions(): string {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  return /\bnode ((?:--\S+ )*)--import tsx/.exec(scripts.start)?.[1]?.trim() ?? '';
+}
+
 async function live() {
+  process.env.BENCH_ENGINE_NODE_ARGS = `${startNodeOptions()} ${process.env.BENCH_ENGINE_NODE_ARGS ?? ''}`;
+  process.stdout.write(`engine node options: ${process.env.BENCH_ENGINE_NODE_ARGS.trim() || 'none'}\n`);
   const engine = await startEngine({ RECONCILE_AT: 'off', LOG_LEVEL: 'error' });
   const sql = connect(engine.databaseUrl, { max: 4 });
   const adminUrl = `http://127.0.0.1:${engine.adminPort}/admin`;

@@ -54,8 +54,13 @@ export async function receivedFacts(sql: Sql, route: string, pixes: RouteReceive
     endToEndId: row.endToEndId,
     ...(row.dueDate ? { dueDate: true } : {}),
   });
-  const byEndToEndId = new Map(charges.filter((row) => row.endToEndId !== null).map((row) => [row.endToEndId!, charge(row)]));
-  const byTxid = new Map(charges.filter((row) => row.txid !== null).map((row) => [row.txid!, charge(row)]));
+  const byEndToEndId = new Map<string, EngineCharge>();
+  const byTxid = new Map<string, EngineCharge>();
+  for (const row of charges) {
+    const found = charge(row);
+    if (row.endToEndId !== null) byEndToEndId.set(row.endToEndId, found);
+    if (row.txid !== null) byTxid.set(row.txid, found);
+  }
   const ownRefunds = new Map<string, EngineRefund>([
     ...refunds.map((r) => [r.id, { id: r.id, status: r.status, amountCents: Number(r.amount), transactionId: r.transactionId }] as const),
     ...suspenseRefunds.map((r) => {

@@ -90,16 +90,17 @@ export function judgeReceived(pix: RouteReceivedRecord, charge: EngineCharge | n
   }
   const about = { engineId: charge.id, transactionId: charge.id, engineAmountCents: charge.amountCents };
   const sameAmount = pix.amountCents === charge.amountCents;
-  const values = `o PSP recebeu ${reais(pix.amountCents)}, a cobrança é de ${reais(charge.amountCents)}`;
+  // Built only for an item: a day's run judges a million Pix that agree.
+  const values = () => `o PSP recebeu ${reais(pix.amountCents)}, a cobrança é de ${reais(charge.amountCents)}`;
   if (charge.endToEndId === pix.endToEndId) {
     if (sameAmount) return { verdict: 'matched', engineId: charge.id };
-    return item('amount_mismatch', { type: 'none' }, { ...about, detail: `A cobrança foi aprovada por este Pix, mas ${values}` });
+    return item('amount_mismatch', { type: 'none' }, { ...about, detail: `A cobrança foi aprovada por este Pix, mas ${values()}` });
   }
   switch (charge.status) {
     case 'pending':
       return sameAmount || charge.dueDate
         ? item('late_settlement', { type: 'settle_charge' }, { ...about, detail: 'Pix do valor integral de uma cobrança ainda pendente' })
-        : item('amount_mismatch', hold, { ...about, detail: `Pix de outro valor para uma cobrança não paga: ${values}` });
+        : item('amount_mismatch', hold, { ...about, detail: `Pix de outro valor para uma cobrança não paga: ${values()}` });
     case 'cancelled':
     case 'failed':
       return item('paid_after_cancel', hold, {
