@@ -24,7 +24,7 @@ import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from './ro
 import type { RecurrenceBodySchema } from './schema.js';
 import type { Static } from 'typebox';
 import { startRecurrence } from './workflow-client.js';
-import { newTxid, SIMULATOR_ROUTE } from '../pix-routes/simulator.js';
+import { newTxid } from '../pix-routes/simulator.js';
 import { newCheckoutToken } from '../domain/checkout-token.js';
 import { recurrenceRoute } from '../pix-routes/registry.js';
 import { RouteRefused, type RecurrenceRoute } from '../pix-routes/types.js';
