@@ -365,6 +365,160 @@ describe('fake PSP', () => {
     });
   });
 
+  describe('Pix Automático (locrec, rec, cobr)', () => {
+    /** A day `days` from today in São Paulo, where the standard counts them. */
+    const day = (days: number) => new Date(Date.now() - 3 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+    const recBody = (loc: number, extra: Record<string, unknown> = {}) => ({
+      vinculo: { objeto: 'Academia', contrato: 'C-42', devedor: { cpf: '52998224725', nome: 'Fulana de Tal' } },
+      calendario: { dataInicial: day(5), periodicidade: 'MENSAL' },
+      valor: { valorRec: '49.90' },
+      politicaRetentativa: 'PERMITE_3R_7D',
+      loc,
+      ...extra,
+    });
+    const newLocation = async (): Promise<number> => {
+      const location = await call(psp, 'POST', `${psp.baseUrl}/locrec`, { token });
+      expect(location.status).toBe(201);
+      return location.body.id;
+    };
+    const createRec = async (extra: Record<string, unknown> = {}): Promise<string> => {
+      const created = await call(psp, 'POST', `${psp.baseUrl}/rec`, { token, body: recBody(await newLocation(), extra) });
+      expect(created.status).toBe(201);
+      return created.body.idRec;
+    };
+    const cobrBody = (idRec: string, original = '49.90', due = day(5)) => ({
+      idRec,
+      calendario: { dataDeVencimento: due },
+      valor: { original },
+      ajusteDiaUtil: true,
+      recebedor: { conta: '123456', tipoConta: 'CORRENTE', agencia: '0001' },
+    });
+    const putCobr = (txid: string, body: unknown) => call(psp, 'PUT', `${psp.baseUrl}/cobr/${txid}`, { token, body });
+    const approvedRec = async (extra: Record<string, unknown> = {}) => {
+      const idRec = await createRec(extra);
+      psp.answerRecurrence(idRec, 'APROVADA');
+      return idRec;
+    };
+
+    it('POST /locrec, then POST /rec on it → CRIADA with an idRec; GET /rec has the BR Code of its location (journey 2)', async () => {
+      const idRec = await createRec();
+      expect(lastRequest(psp)).toMatchObject({ method: 'POST', path: '/v2/rec', conforms: true, status: 201 });
+      expect(idRec).toMatch(/^RR09089356\d{8}[a-zA-Z0-9]{11}$/);
+      const read = await call(psp, 'GET', `${psp.baseUrl}/rec/${idRec}`, { token });
+      expect(read.status).toBe(200);
+      expect(violations('recCompleta', read.body)).toEqual([]);
+      expect(read.body).toMatchObject({ status: 'CRIADA', dadosQR: { jornada: 'JORNADA_2' }, ativacao: { tipoJornada: 'AGUARDANDO_DEFINICAO' } });
+      expect(getPixPayloadInfo(read.body.dadosQR.pixCopiaECola)).toMatchObject({ url: read.body.loc.location, pointOfInitiation: 'dynamic' });
+      const location = await call(psp, 'GET', `${psp.baseUrl}/locrec/${read.body.loc.id}`, { token });
+      expect(location.body).toMatchObject({ id: read.body.loc.id, idRec });
+      expect(psp.recurrences().at(-1)).toEqual(read.body);
+    });
+
+    it('journey 3 names an ATIVA cob; refuses a location used twice or unknown, an unknown cob, a body without a contract', async () => {
+      const { txid } = await createCob();
+      const idRec = await createRec({ ativacao: { dadosJornada: { txid } }, politicaRetentativa: 'NAO_PERMITE' });
+      expect(idRec.startsWith('RN')).toBe(true);
+      expect((await call(psp, 'GET', `${psp.baseUrl}/rec/${idRec}`, { token })).body.dadosQR.jornada).toBe('JORNADA_3');
+
+      const loc = psp.recurrences().at(-1)!.loc.id;
+      const refusals = [
+        recBody(loc),
+        recBody(1),
+        recBody(await newLocation(), { ativacao: { dadosJornada: { txid: txidOf(999_999) } } }),
+      ];
+      for (const body of refusals) {
+        const refused = await call(psp, 'POST', `${psp.baseUrl}/rec`, { token, body });
+        expect(refused.status).toBe(400);
+        expect(refused.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/RecOperacaoInvalida');
+      }
+      const noContract = recBody(await newLocation());
+      delete (noContract.vinculo as Partial<typeof noContract.vinculo>).contrato;
+      expect((await call(psp, 'POST', `${psp.baseUrl}/rec`, { token, body: noContract })).status).toBe(400);
+      expect(lastRequest(psp).conforms).toBe(false);
+    });
+
+    it('the payer answers in the app; PATCH /rec CANCELADA is the receiver’s cancellation, once', async () => {
+      const idRec = await approvedRec();
+      expect(psp.recurrences().at(-1)).toMatchObject({ status: 'APROVADA', pagador: { cpf: '52998224725' }, ativacao: { tipoJornada: 'JORNADA_2' } });
+      const cancelled = await call(psp, 'PATCH', `${psp.baseUrl}/rec/${idRec}`, { token, body: { status: 'CANCELADA' } });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body).toMatchObject({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } });
+      expect((await call(psp, 'PATCH', `${psp.baseUrl}/rec/${idRec}`, { token, body: { status: 'CANCELADA' } })).status).toBe(400);
+
+      const rejected = await createRec();
+      psp.answerRecurrence(rejected, 'REJEITADA');
+      const read = await call(psp, 'GET', `${psp.baseUrl}/rec/${rejected}`, { token });
+      expect(read.body).toMatchObject({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AP13' } } });
+      expect(violations('recCompleta', read.body)).toEqual([]);
+    });
+
+    it('a cobr: on an APROVADA rec, of its amount, due 2 to 10 days ahead; ATIVA with its attempt scheduled; paid → CONCLUIDA with a received Pix', async () => {
+      const pending = await createRec();
+      expect((await putCobr(txidOf(nextTxid++), cobrBody(pending))).status).toBe(400);
+      const idRec = await approvedRec();
+      for (const body of [cobrBody(idRec, '50.00'), cobrBody(idRec, '49.90', day(1)), cobrBody(idRec, '49.90', day(11))]) {
+        const refused = await putCobr(txidOf(nextTxid++), body);
+        expect(refused.status).toBe(400);
+        expect(refused.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida');
+      }
+      const noAdjustment: Partial<ReturnType<typeof cobrBody>> = cobrBody(idRec);
+      delete noAdjustment.ajusteDiaUtil;
+      expect((await putCobr(txidOf(nextTxid++), noAdjustment)).status).toBe(400);
+      expect(lastRequest(psp).conforms).toBe(false);
+
+      const txid = txidOf(nextTxid++);
+      const created = await putCobr(txid, cobrBody(idRec));
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ idRec, txid, status: 'ATIVA', tentativas: [{ status: 'AGENDADA', dataLiquidacao: day(5) }] });
+      expect((await putCobr(txid, cobrBody(idRec))).status).toBe(400);
+
+      psp.debitCobr(txid, 'PAGA');
+      const paid = await call(psp, 'GET', `${psp.baseUrl}/cobr/${txid}`, { token });
+      expect(violations('cobRCompleta', paid.body)).toEqual([]);
+      expect(paid.body).toMatchObject({ status: 'CONCLUIDA', pix: [{ txid, valor: '49.90' }], tentativas: [{ status: 'PAGA' }] });
+      const pix = await call(psp, 'GET', `${psp.baseUrl}/pix/${paid.body.pix[0].endToEndId}`, { token });
+      expect(pix.body).toMatchObject({ txid, valor: '49.90', chave: psp.pixKey });
+    });
+
+    it('a refused attempt is retried within the 7 days after the due date, at most 3 times; NAO_PERMITE takes no retry', async () => {
+      const idRec = await approvedRec();
+      const txid = txidOf(nextTxid++);
+      expect((await putCobr(txid, cobrBody(idRec))).status).toBe(201);
+      const retry = (on: string) => call(psp, 'POST', `${psp.baseUrl}/cobr/${txid}/retentativa/${on}`, { token });
+      expect((await retry(day(6))).status).toBe(400);
+      for (const on of [day(6), day(8), day(11)]) {
+        psp.debitCobr(txid, 'REJEITADA');
+        expect((await retry(day(5))).status).toBe(400);
+        expect((await retry(day(13))).status).toBe(400);
+        const asked = await retry(on);
+        expect(asked.status).toBe(201);
+        expect(asked.body.tentativas.at(-1)).toMatchObject({ status: 'AGENDADA', tipo: 'NTAG', dataLiquidacao: on });
+      }
+      psp.debitCobr(txid, 'REJEITADA');
+      expect((await retry(day(12))).status).toBe(400);
+      expect(violations('cobRCompleta', psp.cobr(txid))).toEqual([]);
+      expect((await call(psp, 'POST', `${psp.baseUrl}/cobr/${txid}/retentativa/2025-13-01`, { token })).status).toBe(400);
+      expect(lastRequest(psp).conforms).toBe(false);
+
+      const once = await approvedRec({ politicaRetentativa: 'NAO_PERMITE' });
+      const other = txidOf(nextTxid++);
+      expect((await putCobr(other, cobrBody(once))).status).toBe(201);
+      psp.debitCobr(other, 'REJEITADA');
+      expect((await call(psp, 'POST', `${psp.baseUrl}/cobr/${other}/retentativa/${day(6)}`, { token })).status).toBe(400);
+    });
+
+    it('PATCH /cobr CANCELADA withdraws it and its scheduled attempt, once', async () => {
+      const idRec = await approvedRec();
+      const txid = txidOf(nextTxid++);
+      await putCobr(txid, cobrBody(idRec));
+      const cancelled = await call(psp, 'PATCH', `${psp.baseUrl}/cobr/${txid}`, { token, body: { status: 'CANCELADA' } });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body).toMatchObject({ status: 'CANCELADA', tentativas: [{ status: 'CANCELADA' }] });
+      expect((await call(psp, 'PATCH', `${psp.baseUrl}/cobr/${txid}`, { token, body: { status: 'CANCELADA' } })).status).toBe(400);
+      expect(() => psp.debitCobr(txid, 'PAGA')).toThrow(/no attempt scheduled/);
+    });
+  });
+
   describe('Efí send', () => {
     const pagador = () => ({ chave: psp.pixKey, infoPagador: 'Saque 7' });
 
@@ -504,6 +658,41 @@ describe('fake PSP', () => {
       expect(received.at(-1)!.body).toMatchObject({ pix: [{ endToEndId, gnExtras: { idEnvio }, status: 'REALIZADO' }] });
       expect(await psp.sendWebhook({ body: { pix: [] }, url: `${listenerUrl}/pix` })).toBe(200);
       expect(received.at(-1)!.body).toEqual({ pix: [] });
+    });
+
+    it('PUT /webhookrec and /webhookcobr register the URL; their webhooks POST {recs} to URL + /rec and {cobsr} to URL + /cobr', async () => {
+      for (const resource of ['webhookrec', 'webhookcobr']) {
+        expect((await call(psp, 'PUT', `${psp.baseUrl}/${resource}`, { token, body: { webhookUrl: listenerUrl } })).status).toBe(200);
+      }
+      expect(psp.recurrenceWebhookUrls).toEqual({ rec: listenerUrl, cobr: listenerUrl });
+      const location = await call(psp, 'POST', `${psp.baseUrl}/locrec`, { token });
+      const due = new Date(Date.now() - 3 * 3_600_000 + 4 * 86_400_000).toISOString().slice(0, 10);
+      const { idRec } = (
+        await call(psp, 'POST', `${psp.baseUrl}/rec`, {
+          token,
+          body: {
+            vinculo: { contrato: 'C-7', devedor: { cnpj: '11222333000181', nome: 'Empresa Pagadora' } },
+            calendario: { dataInicial: due, periodicidade: 'SEMANAL' },
+            valor: { valorMinimoRecebedor: '10.00' },
+            politicaRetentativa: 'NAO_PERMITE',
+            loc: location.body.id,
+          },
+        })
+      ).body;
+      psp.answerRecurrence(idRec, 'APROVADA');
+      expect(await psp.sendRecurrenceWebhook({ kind: 'rec', ids: [idRec] })).toBe(200);
+      expect(received.at(-1)!.path).toBe('/psp-webhooks/psp/rec');
+      expect(received.at(-1)!.body).toMatchObject({ recs: [{ idRec, status: 'APROVADA' }] });
+      expect(violations('recNotification', received.at(-1)!.body.recs[0])).toEqual([]);
+
+      const txid = txidOf(nextTxid++);
+      const body = { idRec, calendario: { dataDeVencimento: due }, valor: { original: '12.00' }, ajusteDiaUtil: true, recebedor: { conta: '1', tipoConta: 'PAGAMENTO' } };
+      expect((await call(psp, 'PUT', `${psp.baseUrl}/cobr/${txid}`, { token, body })).status).toBe(201);
+      psp.debitCobr(txid, 'PAGA');
+      expect(await psp.sendRecurrenceWebhook({ kind: 'cobr', ids: [txid] })).toBe(200);
+      expect(received.at(-1)!).toMatchObject({ path: '/psp-webhooks/psp/cobr', peer: 'fake-psp-webhooks' });
+      expect(received.at(-1)!.body).toMatchObject({ cobsr: [{ idRec, txid, status: 'CONCLUIDA', pix: [{ valor: '12.00' }] }] });
+      expect(violations('cobRNotification', received.at(-1)!.body.cobsr[0])).toEqual([]);
     });
 
     it('without the client certificate the listener refuses the handshake', async () => {

@@ -1,8 +1,8 @@
 // A conformance fake of a PSP speaking the Central Bank's API Pix (reference file beside this module)
 // and Efí's send API, over HTTPS with mTLS and OAuth 2.0 client credentials, on 127.0.0.1. Tests
 // point a routes file at it and drive the payer's side through its controls (pay, complete an envio,
-// add a devolução, settle or refuse the devoluções asked for, go down, send a webhook, fill the lists
-// reconciliation reads).
+// add a devolução, settle or refuse the devoluções asked for, answer a recurrence and debit its
+// cobrs, go down, send a webhook, fill the lists reconciliation reads).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { startPspServer, type RecordedRequest } from './server.js';
 import { PspStore, type Cob, type Devolucao, type PixRecebido } from './store.js';
 import { findDevolucao, refuseDevolucoes, settleDevolucao, type DevolucaoRefusal } from './devolucoes.js';
 import { findCobv, payCobv, type CobV } from './cobv.js';
+import { answerRec, cobrNotification, debitCobr, recNotification, recurrenceState, type CobR, type Rec } from './recurrences.js';
 
 export interface FakePspOptions {
   tokenBody?: 'form' | 'json';
@@ -69,6 +70,19 @@ export interface FakePsp {
    *  withClientCert is false; body defaults to the pix entries of `endToEndIds`. Returns the HTTP status (or throws
    *  on a refused TLS handshake). */
   sendWebhook(input: { endToEndIds?: string[]; body?: unknown; withClientCert?: boolean; url?: string }): Promise<number>;
+  /** The recurrences (rec) created, in order, as the standard's RecCompleta. */
+  recurrences(): Rec[];
+  /** The payer's answer to recurrence `idRec` in the bank's app: authorized, refused or cancelled. No webhook is sent. */
+  answerRecurrence(idRec: string, answer: 'APROVADA' | 'REJEITADA' | 'CANCELADA'): void;
+  /** The stored cobr as the standard's CobRCompleta, or undefined. */
+  cobr(txid: string): CobR | undefined;
+  /** The payer's bank's debit attempt of cobr `txid` now: paid (a received Pix) or refused. No webhook is sent. */
+  debitCobr(txid: string, outcome: 'PAGA' | 'REJEITADA'): void;
+  /** POSTs a webhookrec (`{"recs": […]}` of recurrences `ids`) or a webhookcobr (`{"cobsr": […]}` of cobrs `ids`) to the URL
+   *  registered with PUT /webhookrec or /webhookcobr + '/rec' or '/cobr', as sendWebhook does. Returns the HTTP status. */
+  sendRecurrenceWebhook(input: { kind: 'rec' | 'cobr'; ids?: string[]; body?: unknown; withClientCert?: boolean }): Promise<number>;
+  /** The URLs registered with PUT /webhookrec and PUT /webhookcobr, or null. */
+  recurrenceWebhookUrls: { rec: string | null; cobr: string | null };
   /** Every request received, with whether its body and path conformed to the standard's schemas. */
   requests: RecordedRequest[];
   tokensIssued: number;
@@ -231,6 +245,41 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
       const target = input.url ?? `${store.webhookUrl}/pix`;
       const body = input.body ?? { pix: (input.endToEndIds ?? []).map(webhookEntry) };
       return post(target, body, input.withClientCert !== false);
+    },
+
+    recurrences() {
+      return structuredClone([...recurrenceState(store).recs.values()]);
+    },
+
+    answerRecurrence(idRec, answer) {
+      answerRec(store, idRec, answer);
+    },
+
+    cobr(txid) {
+      const cobr = recurrenceState(store).cobrs.get(txid);
+      return cobr && structuredClone(cobr);
+    },
+
+    debitCobr(txid, outcome) {
+      debitCobr(store, pixKey, txid, outcome);
+    },
+
+    async sendRecurrenceWebhook(input) {
+      const state = recurrenceState(store);
+      const registered = input.kind === 'rec' ? state.webhookRecUrl : state.webhookCobrUrl;
+      if (registered === null) throw new Error(`fake PSP: no webhook${input.kind} registered`);
+      const entries = (input.ids ?? []).map((id) => {
+        const entry = input.kind === 'rec' ? state.recs.get(id) : state.cobrs.get(id);
+        if (!entry) throw new Error(`fake PSP: no ${input.kind} ${id}`);
+        return input.kind === 'rec' ? recNotification(entry as Rec) : cobrNotification(entry as CobR);
+      });
+      const body = input.body ?? (input.kind === 'rec' ? { recs: entries } : { cobsr: entries });
+      return post(`${registered}/${input.kind}`, body, input.withClientCert !== false);
+    },
+
+    get recurrenceWebhookUrls() {
+      const state = recurrenceState(store);
+      return { rec: state.webhookRecUrl, cobr: state.webhookCobrUrl };
     },
 
     cob(txid) {

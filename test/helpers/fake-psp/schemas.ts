@@ -25,10 +25,15 @@ function visit(node: unknown, fn: (object: Json) => void): void {
 /**
  * The reference file's known defects (DESIGN.md): the CPF pattern is written between slashes
  * (`/^\d{11}$/`) and matches no CPF; patterns are unanchored (JSON Schema patterns match anywhere,
- * so "x10.00y" would pass); `retirada`'s `oneOf` branches (`saque`, `troco`) require nothing, so any
- * object matches both and the `oneOf` never passes; `location` is `format: uri` though the
+ * so "x10.00y" would pass); `retirada`'s `oneOf` branches (`saque`, `troco`) and `encerramento`'s (`rejeicao`,
+ * `cancelamento`) require nothing, so any object matches both and the `oneOf` never passes; `location` is `format: uri` though the
  * standard's locations carry no scheme; `PixConsultados` requires `cobs`, a property of the list of
- * cobs it has not (its list is `pix`).
+ * cobs it has not (its list is `pix`). Pix Automático's: `RecBase` requires `idRec`, which the PSP
+ * gives (a `POST /rec` cannot carry it), and `retentativa`, a property it has not (the policy is
+ * `politicaRetentativa`); `RecNotification` requires `atualizacao"` (a stray quote); `DadosPagadorRec`
+ * requires `ispbParticipante` beside `pagador` instead of in it (and before the payer answered);
+ * `PayloadLocationRecGerada` requires `tipo`, a property it has not; `PixAutomatico`'s `valor` is a
+ * string that must also match one of the objects of a cob's value components.
  */
 export function repairReference(document: Json): Json {
   visit(document, (node) => {
@@ -38,15 +43,26 @@ export function repairReference(document: Json): Json {
     }
     const properties = node.properties;
     if (!isObject(properties)) return;
-    const retirada = properties.retirada;
-    if (isObject(retirada) && Array.isArray(retirada.oneOf)) {
-      for (const branch of retirada.oneOf as Json[]) branch.required = Object.keys(branch.properties as Json);
+    for (const name of ['retirada', 'encerramento']) {
+      const choice = properties[name];
+      if (isObject(choice) && Array.isArray(choice.oneOf)) {
+        for (const branch of choice.oneOf as Json[]) branch.required = Object.keys(branch.properties as Json);
+      }
     }
     const location = properties.location;
     if (isObject(location) && location.format === 'uri') delete location.format;
   });
-  const pixConsultados = ((document.components as Json).schemas as Json).PixConsultados as Json;
+  const schemas = (document.components as Json).schemas as Json;
+  const pixConsultados = schemas.PixConsultados as Json;
   pixConsultados.required = (pixConsultados.required as string[]).filter((name) => name !== 'cobs');
+  const recBase = schemas.RecBase as Json;
+  recBase.required = (recBase.required as string[]).filter((name) => name !== 'idRec' && name !== 'retentativa');
+  const recNotification = schemas.RecNotification as Json;
+  recNotification.required = (recNotification.required as string[]).map((name) => name.replace(/"$/, ''));
+  delete (schemas.DadosPagadorRec as Json).required;
+  const locationRec = schemas.PayloadLocationRecGerada as Json;
+  locationRec.required = (locationRec.required as string[]).filter((name) => name !== 'tipo');
+  delete (((schemas.PixAutomatico as Json).properties as Json).valor as Json).anyOf;
   return document;
 }
 
@@ -67,6 +83,9 @@ const SCHEMAS = {
   chave: { type: 'string', minLength: 1, maxLength: 77 },
   idEnvio: { type: 'string', pattern: '^[a-zA-Z0-9]{1,35}$' },
   devolucaoId: ref('DevolucaoId'),
+  idRec: ref('RecId'),
+  locationId: { type: 'string', pattern: '^[0-9]{1,18}$' },
+  day: { type: 'string', format: 'date' },
   // Request bodies of the standard.
   cobSolicitada: ref('CobSolicitada'),
   cobRevisada: ref('CobRevisada'),
@@ -74,6 +93,12 @@ const SCHEMAS = {
   cobVRevisada: ref('CobVRevisada'),
   webhookSolicitado: ref('WebhookSolicitado'),
   devolucaoSolicitada: ref('DevolucaoSolicitada'),
+  recSolicitada: ref('RecSolicitada'),
+  recRevisada: ref('RecRevisada'),
+  cobRSolicitada: ref('CobRSolicitada'),
+  cobRRevisada: ref('CobRRevisada'),
+  webhookRecSolicitado: ref('WebhookRecSolicitado'),
+  webhookCobRSolicitado: ref('WebhookCobRSolicitado'),
   // Answers of the standard (the fake's own conformance tests check what it sends).
   cobGerada: ref('CobGerada'),
   cobCompleta: ref('CobCompleta'),
@@ -82,6 +107,10 @@ const SCHEMAS = {
   devolucao: ref('Devolucao'),
   pixConsultados: ref('PixConsultados'),
   problema: ref('Problema'),
+  recCompleta: ref('RecCompleta'),
+  cobRCompleta: ref('CobRCompleta'),
+  recNotification: ref('RecNotification'),
+  cobRNotification: ref('CobRNotification'),
   // Efí's send API: a Pix to a key, and a Pix paying a copy-and-paste (BR Code).
   efiEnvioChave: {
     type: 'object',

@@ -1,5 +1,6 @@
 // The fake PSP's HTTPS server: mTLS (the engine's client certificate or no handshake), OAuth 2.0
-// client credentials, the standard's cob/pix/webhook operations and Efí's send API, and the lists of
+// client credentials, the standard's cob/pix/webhook operations (cobv, devoluções and Pix Automático
+// in modules of their own) and Efí's send API, and the lists of
 // both (lists.ts). Every request (path parameter, query, body) is checked against the schemas, recorded
 // with the verdict, and a non-conforming one answered 400.
 import { once } from 'node:events';
@@ -13,6 +14,7 @@ import { queryViolations, violations, type QueryName, type SchemaName, type Viol
 import { centsToValor, type PspStore } from './store.js';
 import { devolucaoRoutes } from './devolucoes.js';
 import { cobvRoutes } from './cobv.js';
+import { recurrenceRoutes } from './recurrences.js';
 
 export interface RecordedRequest {
   method: string;
@@ -258,6 +260,7 @@ const ROUTES: Route[] = [
   ...listRoutes(problem),
   ...devolucaoRoutes({ json, problem, notFound }),
   ...cobvRoutes({ json, problem, notFound }),
+  ...recurrenceRoutes({ json, problem, notFound }),
 ];
 
 function createEnvio(
