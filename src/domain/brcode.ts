@@ -11,8 +11,8 @@ export interface BrCodeInput {
    */
   url?: string;
   amountCents?: number;
-  /** 1–25 characters of [A-Za-z0-9]. */
-  txid: string;
+  /** 1–25 characters of [A-Za-z0-9]; absent: `***`, a static code that names no txid. */
+  txid?: string;
   merchantName: string;
   merchantCity: string;
 }
@@ -36,7 +36,7 @@ export type ParsedBrCode =
 export function buildBrCode(input: BrCodeInput): string {
   const dynamic = input.url !== undefined;
   const payload = generatePixPayload({
-    ...(dynamic ? { url: input.url } : { key: input.pixKey, txid: input.txid }),
+    ...(dynamic ? { url: input.url } : { key: input.pixKey, ...(input.txid === undefined ? {} : { txid: input.txid }) }),
     ...(!dynamic && input.amountCents !== undefined ? { amount: centsToReais(input.amountCents) } : {}),
     merchantName: input.merchantName,
     merchantCity: input.merchantCity,

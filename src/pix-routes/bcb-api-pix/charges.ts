@@ -61,7 +61,8 @@ export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implem
 
   /**
    * A cycle charge is debited by the payer's bank, not paid by a code: its code is a static BR Code of the
-   * route's key naming the txid (as the simulator's cycles), which no PSP ties to the cobr.
+   * route's key and the amount. It names no txid: the cobr's (27 characters) does not fit a static code's 25,
+   * and no PSP ties a static code's txid to a cobr; a Pix paying it reaches reconciliation as one without txid.
    */
   private async createCycle(txid: string, request: RouteChargeRequest & { cycle: RouteCycle }): Promise<CreatedCharge> {
     const created = await this.cobr.put(txid, cobrBody(request, this.client));
@@ -72,7 +73,12 @@ export class BcbApiPixChargeRoute extends PspRouteSide<PspChargeSettings> implem
       if (!read.ok) throw read.rejected;
     }
     const { route } = this.client;
-    const copyPaste = buildBrCode({ pixKey: route.pixKey, txid, merchantName: request.merchantName, merchantCity: route.merchantCity });
+    const copyPaste = buildBrCode({
+      pixKey: route.pixKey,
+      amountCents: request.amountCents,
+      merchantName: request.merchantName,
+      merchantCity: route.merchantCity,
+    });
     return { routeRef: txid, copyPaste, qrCodeBase64: await qrPngBase64(copyPaste) };
   }
 

@@ -304,15 +304,19 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
 
 /**
  * The engine's environment for route `psp` on this fake, with its PSP webhook listener on HTTPS with mTLS
- * (the fake's certificates) on a free loopback port; `listenerUrl` is what the route registers.
+ * (the fake's certificates) on a free loopback port; `listenerUrl` is what the route registers. `route`
+ * is merged into the route (e.g. a receiverAccount, for recurrences).
  */
-export async function engineOnFakePsp(psp: FakePsp): Promise<{ listenerUrl: string; env: Record<string, string> }> {
+export async function engineOnFakePsp(
+  psp: FakePsp,
+  route: Record<string, unknown> = {},
+): Promise<{ listenerUrl: string; env: Record<string, string> }> {
   const listenerPort = await freePort();
   const listenerUrl = `https://127.0.0.1:${listenerPort}/psp-webhooks/psp`;
   return {
     listenerUrl,
     env: {
-      PIX_ROUTES_FILE: psp.writeRoutesFile({ webhookUrl: listenerUrl }),
+      PIX_ROUTES_FILE: psp.writeRoutesFile({ webhookUrl: listenerUrl, ...route }),
       PSP_WEBHOOK_HOST: '127.0.0.1',
       PSP_WEBHOOK_PORT: String(listenerPort),
       PSP_WEBHOOK_TLS_CERT_FILE: psp.certs.listenerCertFile,
