@@ -11,6 +11,7 @@
 //   npm run record-history -- --as coalesced-refresh charge-refresh charge-refresh-concurrent
 //   npm run record-history -- --as refunded-charge-status refund-whole-charge refund-approved
 //   npm run record-history -- --as recurrence-status-search-attribute recurrence-rejected recurrence-active recurrence-cancelled
+//   npm run record-history -- --as recurrence-at-route recurrence-psp-active recurrence-psp-cancelled recurrence-cycle-psp-paid recurrence-cycle-psp-declined
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
@@ -373,24 +374,49 @@ async function authorizedRecurrence(ctx: ScenarioContext, retryPolicy = 'none') 
   const recurrence = await createRecurrence(ctx, retryPolicy);
   const authorized = await ctx.admin('POST', `/simulator/recurrences/${recurrence.id}/authorize`);
   if (authorized.status !== 200) throw new Error(`authorization answered ${authorized.status}: ${JSON.stringify(authorized.body)}`);
+  return { ...recurrence, cycle: await firstCycleOf(ctx, recurrence.id) };
+}
+
+/** A recurrence on the `psp` route authorized in the payer's app, announced by the PSP's webhookrec; its first cycle once at the PSP. */
+async function pspAuthorizedRecurrence(ctx: ScenarioContext, retryPolicy = 'none') {
+  const moved = await ctx.admin('PATCH', `/accounts/${ctx.merchant.accountId}`, { route: 'psp' });
+  if (moved.status !== 200) throw new Error(`moving the account to psp answered ${moved.status}`);
+  const recurrence = await createRecurrence(ctx, retryPolicy);
+  const { idRec } = ctx.psp.recurrences().at(-1)!;
+  ctx.psp.answerRecurrence(idRec, 'APROVADA');
+  await until(async () => (ctx.psp.recurrenceWebhookUrls.rec ? true : undefined), 'PUT /webhookrec');
+  const status = await ctx.psp.sendRecurrenceWebhook({ kind: 'rec', ids: [idRec] });
+  if (status !== 200) throw new Error(`webhookrec answered ${status}`);
+  const cycle = await firstCycleOf(ctx, recurrence.id);
+  await until(async () => (ctx.psp.cobr(txidOf(cycle.id)) ? true : undefined), `the cobr of ${cycle.id}`);
+  return { ...recurrence, cycle };
+}
+
+/** The PSP's webhookcobr naming the cycle charge's cobr, after the payer's bank's debit attempt. */
+async function pspDebit(ctx: ScenarioContext, chargeId: string, outcome: 'PAGA' | 'REJEITADA'): Promise<void> {
+  ctx.psp.debitCobr(txidOf(chargeId), outcome);
+  const status = await ctx.psp.sendRecurrenceWebhook({ kind: 'cobr', ids: [txidOf(chargeId)] });
+  if (status !== 200) throw new Error(`webhookcobr answered ${status}`);
+}
+
+async function firstCycleOf(ctx: ScenarioContext, recurrenceId: string): Promise<{ id: string; workflowId: string }> {
   for (let tries = 0; tries < 200; tries += 1) {
-    const listed = await ctx.api('GET', `/transactions?recurrenceId=${recurrence.id}`);
+    const listed = await ctx.api('GET', `/transactions?recurrenceId=${recurrenceId}`);
     const cycle = listed.body.data?.[0];
     if (cycle?.pix)
-      return {
-        ...recurrence,
-        cycle: {
-          id: cycle.id as string,
-          workflowId: chargeWorkflowId(ctx.merchant.accountId, cycleChargeKey(recurrence.id, cycle.dueDate)),
-        },
-      };
+      return { id: cycle.id, workflowId: chargeWorkflowId(ctx.merchant.accountId, cycleChargeKey(recurrenceId, cycle.dueDate)) };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no cycle charge for ${recurrence.id}`);
+  throw new Error(`no cycle charge for ${recurrenceId}`);
 }
 
 /** Scenarios whose run is still going when recorded: a recurrence between cycles, a cycle waiting for its retry. */
-const RECORDED_RUNNING = new Set(['recurrence-active', 'recurrence-cycle-declined']);
+const RECORDED_RUNNING = new Set([
+  'recurrence-active',
+  'recurrence-cycle-declined',
+  'recurrence-psp-active',
+  'recurrence-cycle-psp-declined',
+]);
 
 const SCENARIOS: Record<string, Scenario> = {
   'charge-paid': async (ctx) => {
@@ -508,6 +534,33 @@ const SCENARIOS: Record<string, Scenario> = {
     await ctx.waitForStatus(cycle.id, 'failed');
     return cycle.workflowId;
   },
+  // Pix Automático on a PSP route (recurrence-at-route): the payer's answers and debits read from the PSP, woken by its webhooks.
+  'recurrence-psp-active': async (ctx) => {
+    const { workflowId } = await pspAuthorizedRecurrence(ctx);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return workflowId;
+  },
+  'recurrence-psp-cancelled': async (ctx) => {
+    const recurrence = await pspAuthorizedRecurrence(ctx);
+    await ctx.api('DELETE', `/recurrences/${recurrence.id}`);
+    await ctx.waitForStatus(recurrence.cycle.id, 'cancelled');
+    await ctx.temporal.workflow.getHandle(recurrence.workflowId).result();
+    return recurrence.workflowId;
+  },
+  'recurrence-cycle-psp-paid': async (ctx) => {
+    const { cycle } = await pspAuthorizedRecurrence(ctx);
+    await pspDebit(ctx, cycle.id, 'PAGA');
+    await ctx.waitForStatus(cycle.id, 'approved');
+    return cycle.workflowId;
+  },
+  'recurrence-cycle-psp-declined': async (ctx) => {
+    const { cycle } = await pspAuthorizedRecurrence(ctx, 'three_in_seven_days');
+    await pspDebit(ctx, cycle.id, 'REJEITADA');
+    // The run then waits for the retry's outcome.
+    await until(async () => (ctx.psp.cobr(txidOf(cycle.id))!.tentativas.length === 2 ? true : undefined), 'the retry asked at the PSP');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return cycle.workflowId;
+  },
 };
 
 async function call(url: string, method: string, auth: { authorization: string }, body?: unknown, headers: Record<string, string> = {}) {
@@ -561,7 +614,8 @@ async function main() {
     throw new Error(`already recorded (committed histories are never recorded again; use --as <label>): ${recorded.join(', ')}`);
 
   const psp = await startFakePsp();
-  const { listenerUrl, env: pspEnv } = await engineOnFakePsp(psp);
+  // A receiver's account: the route takes recurrences.
+  const { listenerUrl, env: pspEnv } = await engineOnFakePsp(psp, { receiverAccount: { conta: '1234567', tipoConta: 'CORRENTE' } });
   const engine = await startEngine({
     ...pspEnv,
     CHARGE_TTL_SECONDS: String(CHARGE_TTL_SECONDS),

@@ -407,8 +407,15 @@ describe('fake PSP', () => {
       const read = await call(psp, 'GET', `${psp.baseUrl}/rec/${idRec}`, { token });
       expect(read.status).toBe(200);
       expect(violations('recCompleta', read.body)).toEqual([]);
-      expect(read.body).toMatchObject({ status: 'CRIADA', dadosQR: { jornada: 'JORNADA_2' }, ativacao: { tipoJornada: 'AGUARDANDO_DEFINICAO' } });
-      expect(getPixPayloadInfo(read.body.dadosQR.pixCopiaECola)).toMatchObject({ url: read.body.loc.location, pointOfInitiation: 'dynamic' });
+      expect(read.body).toMatchObject({
+        status: 'CRIADA',
+        dadosQR: { jornada: 'JORNADA_2' },
+        ativacao: { tipoJornada: 'AGUARDANDO_DEFINICAO' },
+      });
+      expect(getPixPayloadInfo(read.body.dadosQR.pixCopiaECola)).toMatchObject({
+        url: read.body.loc.location,
+        pointOfInitiation: 'dynamic',
+      });
       const location = await call(psp, 'GET', `${psp.baseUrl}/locrec/${read.body.loc.id}`, { token });
       expect(location.body).toMatchObject({ id: read.body.loc.id, idRec });
       expect(psp.recurrences().at(-1)).toEqual(read.body);
@@ -421,11 +428,7 @@ describe('fake PSP', () => {
       expect((await call(psp, 'GET', `${psp.baseUrl}/rec/${idRec}`, { token })).body.dadosQR.jornada).toBe('JORNADA_3');
 
       const loc = psp.recurrences().at(-1)!.loc.id;
-      const refusals = [
-        recBody(loc),
-        recBody(1),
-        recBody(await newLocation(), { ativacao: { dadosJornada: { txid: txidOf(999_999) } } }),
-      ];
+      const refusals = [recBody(loc), recBody(1), recBody(await newLocation(), { ativacao: { dadosJornada: { txid: txidOf(999_999) } } })];
       for (const body of refusals) {
         const refused = await call(psp, 'POST', `${psp.baseUrl}/rec`, { token, body });
         expect(refused.status).toBe(400);
@@ -439,7 +442,11 @@ describe('fake PSP', () => {
 
     it('the payer answers in the app; PATCH /rec CANCELADA is the receiver’s cancellation, once', async () => {
       const idRec = await approvedRec();
-      expect(psp.recurrences().at(-1)).toMatchObject({ status: 'APROVADA', pagador: { cpf: '52998224725' }, ativacao: { tipoJornada: 'JORNADA_2' } });
+      expect(psp.recurrences().at(-1)).toMatchObject({
+        status: 'APROVADA',
+        pagador: { cpf: '52998224725' },
+        ativacao: { tipoJornada: 'JORNADA_2' },
+      });
       const cancelled = await call(psp, 'PATCH', `${psp.baseUrl}/rec/${idRec}`, { token, body: { status: 'CANCELADA' } });
       expect(cancelled.status).toBe(200);
       expect(cancelled.body).toMatchObject({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } });
@@ -686,7 +693,13 @@ describe('fake PSP', () => {
       expect(violations('recNotification', received.at(-1)!.body.recs[0])).toEqual([]);
 
       const txid = txidOf(nextTxid++);
-      const body = { idRec, calendario: { dataDeVencimento: due }, valor: { original: '12.00' }, ajusteDiaUtil: true, recebedor: { conta: '1', tipoConta: 'PAGAMENTO' } };
+      const body = {
+        idRec,
+        calendario: { dataDeVencimento: due },
+        valor: { original: '12.00' },
+        ajusteDiaUtil: true,
+        recebedor: { conta: '1', tipoConta: 'PAGAMENTO' },
+      };
       expect((await call(psp, 'PUT', `${psp.baseUrl}/cobr/${txid}`, { token, body })).status).toBe(201);
       psp.debitCobr(txid, 'PAGA');
       expect(await psp.sendRecurrenceWebhook({ kind: 'cobr', ids: [txid] })).toBe(200);

@@ -13,6 +13,8 @@
 // `transfer-local-steps` carry its marker first and accept in one local activity, persistAndSendTransfer,
 // which sends a simulator transfer itself; on the simulator they then ask the route and settle in local
 // activities.
+// Recurrences on a PSP route recorded after `recurrence-at-route` carry its marker first and take the
+// payer's answers from the route; their cycle charges open, read and retry their cobr at the route.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,6 +29,7 @@ import {
 } from '../../contracts/transaction-status.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
 import { TRANSFER_LOCAL_STEPS } from '../../contracts/transfer.contract.js';
+import { RECURRENCE_AT_ROUTE } from '../../contracts/recurrence.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 
@@ -42,6 +45,7 @@ interface HistoryEvent {
   activityTaskScheduledEventAttributes?: { activityType: { name: string } };
   markerRecordedEventAttributes?: { markerName: string; details?: Record<string, { payloads: Array<{ data: string }> }> };
   workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest: { input: { name: string } } };
+  workflowExecutionSignaledEventAttributes?: { signalName: string };
   timerStartedEventAttributes?: { startToFireTimeout: { seconds?: string } };
 }
 
@@ -85,6 +89,8 @@ const coalescedRefreshRuns = histories.filter(labelled(COALESCED_REFRESH));
 const statusAttributeRuns = histories.filter(labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE));
 /** Recorded after the patches above too. */
 const transferLocalStepsRuns = histories.filter(labelled(TRANSFER_LOCAL_STEPS));
+/** Recurrences and their cycle charges on a PSP route, recorded after RECURRENCE_AT_ROUTE. */
+const recurrenceAtRouteRuns = allHistories.filter(labelled(RECURRENCE_AT_ROUTE));
 /** The patches of a run besides PERSIST_AND_OPEN, which only changes how it accepts. */
 const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter((id) => id !== PERSIST_AND_OPEN);
 
@@ -347,7 +353,10 @@ describe('due-date charges', () => {
   });
 
   it(`no other run carries ${DUE_DATE_POLLING}`, () => {
-    for (const { file, events } of allHistories.filter((h) => !h.file.startsWith('due-date-charge-psp-')))
+    // A cycle charge at a PSP is a due-date charge on a remote route too (recorded after recurrence-at-route).
+    for (const { file, events } of allHistories.filter(
+      (h) => !h.file.startsWith('due-date-charge-psp-') && !h.file.startsWith('recurrence-cycle-psp-'),
+    ))
       expect(patchIds(events), file).not.toContain(DUE_DATE_POLLING);
   });
 });
@@ -382,7 +391,7 @@ describe(`patch ${TRANSACTION_STATUS_SEARCH_ATTRIBUTE}`, () => {
   });
 
   it('runs recorded before it upsert nothing', () => {
-    const later = [...statusRuns, ...refundedChargeRuns, ...recurrenceStatusRuns];
+    const later = [...statusRuns, ...refundedChargeRuns, ...recurrenceStatusRuns, ...recurrenceAtRouteRuns];
     for (const { file, events } of allHistories.filter((h) => !later.includes(h))) expect(shownStatuses(events), file).toEqual([]);
   });
 });
@@ -415,7 +424,8 @@ describe(`patch ${RECURRENCE_STATUS_SEARCH_ATTRIBUTE}`, () => {
   });
 
   it('recurrence runs recorded before it carry no marker', () => {
-    for (const { file, events } of allHistories.filter((h) => h.file.startsWith('recurrence-') && !recurrenceStatusRuns.includes(h)))
+    const later = [...recurrenceStatusRuns, ...recurrenceAtRouteRuns];
+    for (const { file, events } of allHistories.filter((h) => h.file.startsWith('recurrence-') && !later.includes(h)))
       expect(patchIds(events), file).not.toContain(RECURRENCE_STATUS_SEARCH_ATTRIBUTE);
   });
 });
@@ -456,5 +466,54 @@ describe(`patch ${TRANSFER_LOCAL_STEPS}`, () => {
       expect(patchIds(events), file).not.toContain(TRANSFER_LOCAL_STEPS);
       expect(localActivities(events)[0], file).toBe('persistTransfer');
     }
+  });
+});
+
+describe(`patch ${RECURRENCE_AT_ROUTE}`, () => {
+  const run = (name: string) => recurrenceAtRouteRuns.find((h) => h.file === `${name}-${RECURRENCE_AT_ROUTE}-encrypted.json`)!.events;
+  const signals = (events: HistoryEvent[]) =>
+    events.flatMap((e) => (e.workflowExecutionSignaledEventAttributes ? [e.workflowExecutionSignaledEventAttributes.signalName] : []));
+
+  it('has recorded recurrences and cycle charges on a PSP route after it', () => {
+    expect(recurrenceAtRouteRuns.map((h) => h.file).sort()).toEqual(
+      ['recurrence-cycle-psp-declined', 'recurrence-cycle-psp-paid', 'recurrence-psp-active', 'recurrence-psp-cancelled'].map(
+        (name) => `${name}-${RECURRENCE_AT_ROUTE}-encrypted.json`,
+      ),
+    );
+  });
+
+  it('a recurrence on a PSP route carries the marker first and takes the payer’s answer from the route when its webhook wakes it', () => {
+    for (const name of ['recurrence-psp-active', 'recurrence-psp-cancelled']) {
+      const events = run(name);
+      expect(patchIds(events)[0], name).toBe(RECURRENCE_AT_ROUTE);
+      expect(signals(events), name).toEqual(['recurrenceNotified']);
+      expect(scheduledActivities(events).slice(0, 3), name).toEqual([
+        'recurrenceTransitionAtRoute',
+        'transitionRecurrence',
+        'createCycleCharge',
+      ]);
+    }
+    // The merchant's cancellation is asked of the route first.
+    expect(scheduledActivities(run('recurrence-psp-cancelled')).slice(3)).toEqual([
+      'cancelRecurrenceAtRoute',
+      'transitionRecurrence',
+      'cancelCycleCharges',
+    ]);
+  });
+
+  it('a cycle charge at the PSP opens and reads its cobr in regular activities, and asks the retry of a refused debit at the route', () => {
+    expect(scheduledActivities(run('recurrence-cycle-psp-paid'))).toEqual(['openChargeAtRoute', 'chargeStateAtRoute', 'settleChargePaid']);
+    expect(scheduledActivities(run('recurrence-cycle-psp-declined'))).toEqual([
+      'openChargeAtRoute',
+      'chargeStateAtRoute',
+      'retryCycleAtRoute',
+    ]);
+    for (const name of ['recurrence-cycle-psp-paid', 'recurrence-cycle-psp-declined'])
+      expect(patchIds(run(name)), name).toContain(DUE_DATE_POLLING);
+  });
+
+  it('no run recorded before it carries the marker', () => {
+    for (const { file, events } of allHistories.filter((h) => !recurrenceAtRouteRuns.includes(h)))
+      expect(patchIds(events), file).not.toContain(RECURRENCE_AT_ROUTE);
   });
 });

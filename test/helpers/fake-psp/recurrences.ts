@@ -37,8 +37,7 @@ export interface Rec {
   dadosQR: { jornada: 'JORNADA_2' | 'JORNADA_3'; pixCopiaECola: string };
   pagador?: { ispbParticipante: string; cpf?: string; cnpj?: string };
   encerramento?:
-    | { rejeicao: { codigo: string; descricao: string } }
-    | { cancelamento: { solicitante: string; codigo: string; descricao: string } };
+    { rejeicao: { codigo: string; descricao: string } } | { cancelamento: { solicitante: string; codigo: string; descricao: string } };
 }
 
 interface Attempt {
@@ -116,7 +115,13 @@ function setAttemptStatus(attempt: Attempt, status: AttemptStatus): void {
 }
 
 function newAttempt(day: string, tipo: Attempt['tipo']): Attempt {
-  return { dataLiquidacao: day, tipo, status: 'AGENDADA', endToEndId: spiId('E', PAYER_ISPB), atualizacao: [{ status: 'AGENDADA', data: now() }] };
+  return {
+    dataLiquidacao: day,
+    tipo,
+    status: 'AGENDADA',
+    endToEndId: spiId('E', PAYER_ISPB),
+    atualizacao: [{ status: 'AGENDADA', data: now() }],
+  };
 }
 
 /** The payer's answer in the bank's app: authorized (with the first payment's cob in journey 3), refused, or a cancellation. */
@@ -204,7 +209,8 @@ function cobrProblem(rec: Rec | undefined, body: Record<string, any>): string | 
   const due: string = body.calendario.dataDeVencimento;
   if (due < plusDays(today(), 2) || due > plusDays(today(), 10))
     return `A data de vencimento ${due} não está entre 2 e 10 dias a partir de hoje.`;
-  if (rec.calendario.dataFinal !== undefined && due > rec.calendario.dataFinal) return `A data de vencimento ${due} é posterior ao fim da recorrência.`;
+  if (rec.calendario.dataFinal !== undefined && due > rec.calendario.dataFinal)
+    return `A data de vencimento ${due} é posterior ao fim da recorrência.`;
   return null;
 }
 
@@ -228,9 +234,19 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers): Route[] 
   const refuseRec = (_: string[], found: Violation[]) =>
     recInvalid('A requisição que busca alterar ou criar uma recorrência não respeita o _schema_ ou está semanticamente errada.', found);
   const refuseCobr = (_: string[], found: Violation[]) =>
-    cobrInvalid('A requisição que busca alterar ou criar uma cobrança recorrente não respeita o _schema_ ou está semanticamente errada.', found);
+    cobrInvalid(
+      'A requisição que busca alterar ou criar uma cobrança recorrente não respeita o _schema_ ou está semanticamente errada.',
+      found,
+    );
   const refuseWebhook = (_: string[], found: Violation[]) =>
-    problem(400, 'WebhookOperacaoInvalida', 'Webhook inválido.', 'A presente requisição busca criar um webhook sem respeitar o _schema_.', found, 'webhook');
+    problem(
+      400,
+      'WebhookOperacaoInvalida',
+      'Webhook inválido.',
+      'A presente requisição busca criar um webhook sem respeitar o _schema_.',
+      found,
+      'webhook',
+    );
   const rec = /^\/v2\/rec\/([^/]+)$/;
   const cobr = /^\/v2\/cobr\/([^/]+)$/;
   return [
@@ -239,7 +255,11 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers): Route[] 
       path: /^\/v2\/locrec$/,
       handle(_, { store }) {
         const criacao = now();
-        const location: Location = { id: ++lastLocationId, location: `pix.fake-psp.example/qr/v2/rec/${randomUUID().replace(/-/g, '')}`, criacao };
+        const location: Location = {
+          id: ++lastLocationId,
+          location: `pix.fake-psp.example/qr/v2/rec/${randomUUID().replace(/-/g, '')}`,
+          criacao,
+        };
         recurrenceState(store).locations.set(location.id, location);
         return json(201, { id: location.id, location: location.location, criacao });
       },
@@ -295,8 +315,11 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers): Route[] 
         const found = recurrenceState(store).recs.get(param);
         if (!found) return notFound();
         if ((body as { status?: string }).status !== 'CANCELADA') return recInvalid('Só o cancelamento é aceito pelo PSP.');
-        if (found.status !== 'CRIADA' && found.status !== 'APROVADA') return recInvalid(`A recorrência ${param} não pode ser cancelada: ${found.status}.`);
-        found.encerramento = { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuário recebedor.' } };
+        if (found.status !== 'CRIADA' && found.status !== 'APROVADA')
+          return recInvalid(`A recorrência ${param} não pode ser cancelada: ${found.status}.`);
+        found.encerramento = {
+          cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuário recebedor.' },
+        };
         setRecStatus(found, 'CANCELADA');
         const { dadosQR: _, ...gerada } = found;
         return json(200, gerada);
@@ -353,10 +376,13 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers): Route[] 
       handle({ param: txid }, { store }) {
         const found = recurrenceState(store).cobrs.get(txid);
         if (!found) return notFound();
-        if (found.status !== 'CRIADA' && found.status !== 'ATIVA') return cobrInvalid(`A cobrança ${txid} não pode ser cancelada: ${found.status}.`);
+        if (found.status !== 'CRIADA' && found.status !== 'ATIVA')
+          return cobrInvalid(`A cobrança ${txid} não pode ser cancelada: ${found.status}.`);
         const attempt = found.tentativas.at(-1);
         if (attempt?.status === 'AGENDADA') setAttemptStatus(attempt, 'CANCELADA');
-        found.encerramento = { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuário recebedor.' } };
+        found.encerramento = {
+          cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuário recebedor.' },
+        };
         setCobrStatus(found, 'CANCELADA');
         return json(200, found);
       },

@@ -57,7 +57,8 @@ export interface Envio {
 }
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-export const randomAlphanumeric = (length: number) => Array.from(randomBytes(length), (byte) => ALPHANUMERIC[byte % ALPHANUMERIC.length]).join('');
+export const randomAlphanumeric = (length: number) =>
+  Array.from(randomBytes(length), (byte) => ALPHANUMERIC[byte % ALPHANUMERIC.length]).join('');
 
 /** An id of the SPI's shape: prefix, the ISPB, yyyyMMddHHmm (UTC) and 11 letters or digits: 32 characters. */
 export function spiId(prefix: 'E' | 'D', ispb: string): string {
