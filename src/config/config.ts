@@ -96,7 +96,22 @@ export interface TracingConfig {
   endpoint: string;
   /** OTEL_SERVICE_NAME, default `pix-engine`. */
   serviceName: string;
+  /** OTEL_TRACES_SAMPLER, default `parentbased_always_on`: which traces are recorded and exported. */
+  sampler: TracesSampler;
+  /** OTEL_TRACES_SAMPLER_ARG, default 1: the share of traces a `traceidratio` sampler records. */
+  samplerRatio: number;
 }
+
+/** The standard values of OTEL_TRACES_SAMPLER that the engine honours. */
+export const TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TracesSampler = (typeof TRACES_SAMPLERS)[number];
 
 export interface ListenerBounds {
   /** A connection that sends no request within this is closed (HTTP_IDLE_TIMEOUT_MS); also a TLS handshake's bound. */
@@ -129,6 +144,15 @@ const integer = (fallback: number | null, minimum: number, maximum = Number.MAX_
     maximum,
     ...(fallback === null ? {} : { default: fallback }),
     [REFUSAL]: (text: unknown) => `must be an integer from ${minimum} to ${maximum}, got "${text}"`,
+  });
+
+/** A decimal number from `minimum` to `maximum`; `fallback` when unset. */
+const decimal = (fallback: number, minimum: number, maximum: number, meaning: string) =>
+  Type.Number({
+    minimum,
+    maximum,
+    default: fallback,
+    [REFUSAL]: (text: unknown) => `must be a number from ${minimum} to ${maximum} (${meaning}), got "${text}"`,
   });
 
 /** `true`/`1` or `false`/`0`; `fallback` when unset (null: none). */
@@ -240,9 +264,16 @@ const Environment = Type.Object({
     ),
   ),
   OTEL_SERVICE_NAME: textOr('pix-engine'),
+  OTEL_TRACES_SAMPLER: Type.Enum(TRACES_SAMPLERS, {
+    default: 'parentbased_always_on',
+    [REFUSAL]: (text: unknown) => `must be one of ${TRACES_SAMPLERS.join(', ')}, got "${text}"`,
+  }),
+  OTEL_TRACES_SAMPLER_ARG: decimal(1, 0, 1, 'the share of traces sampled, e.g. 0.1'),
 });
 
 type Settings = Static<typeof Environment>;
+
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 
 const FLAGS = new Map([
   ['true', true],
@@ -257,6 +288,7 @@ const FLAGS = new Map([
  */
 function fromText(schema: TSchema, text: string): unknown {
   if (Type.IsInteger(schema)) return Number(text);
+  if (Type.IsNumber(schema)) return DECIMAL.test(text) ? Number(text) : text;
   if (Type.IsBoolean(schema)) return FLAGS.get(text) ?? text;
   if (Type.IsArray(schema))
     return text
@@ -421,6 +453,13 @@ function listenerBounds(settings: Settings): ListenerBounds {
   };
 }
 
+function tracingConfig(endpoint: string, settings: Settings, env: Env, warnings: string[]): TracingConfig {
+  const sampler = settings.OTEL_TRACES_SAMPLER as TracesSampler;
+  if (env.OTEL_TRACES_SAMPLER_ARG && !sampler.endsWith('traceidratio'))
+    warnings.push(`OTEL_TRACES_SAMPLER_ARG is ignored: only a traceidratio sampler reads it, and OTEL_TRACES_SAMPLER is ${sampler}`);
+  return { endpoint, serviceName: settings.OTEL_SERVICE_NAME, sampler, samplerRatio: settings.OTEL_TRACES_SAMPLER_ARG };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const settings = settingsOf(env);
   const warnings: string[] = [];
@@ -472,7 +511,7 @@ export function loadConfig(env: Env = process.env): Config {
     pspWebhookHost: pspWebhookHost(settings, pspTls, warnings),
     pspWebhookTls: pspTls,
     pspWebhookHintIntervalMs: settings.PSP_WEBHOOK_HINT_INTERVAL_MS,
-    tracing: endpoint === undefined ? null : { endpoint, serviceName: settings.OTEL_SERVICE_NAME },
+    tracing: endpoint === undefined ? null : tracingConfig(endpoint, settings, env, warnings),
     warnings,
   };
 }

@@ -58,7 +58,7 @@ function validate(posting: Posting): Map<string, number> {
  * customer balance would become negative.
  */
 export function post(tx: TxSql, posting: Posting): Promise<boolean> {
-  return inSpan('ledger.post', { 'ledger.entries': posting.entries.length }, async (span) => {
+  return inSpan('ledger.post', () => ({ 'ledger.entries': posting.entries.length }), async (span) => {
     const posted = await postOnce(tx, posting);
     span?.setAttribute('ledger.posted', posted);
     return posted;
@@ -131,7 +131,7 @@ async function alreadyPosted(tx: TxSql, key: string): Promise<boolean> {
 export function postAllNew(tx: TxSql, postings: Posting[]): Promise<void> {
   return inSpan(
     'ledger.post',
-    { 'ledger.postings': postings.length, 'ledger.entries': postings.reduce((n, p) => n + p.entries.length, 0) },
+    () => ({ 'ledger.postings': postings.length, 'ledger.entries': postings.reduce((n, p) => n + p.entries.length, 0) }),
     async () => {
       const deltas = new Map<string, number>();
       for (const posting of postings) {

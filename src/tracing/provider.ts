@@ -1,12 +1,14 @@
 // The process's OpenTelemetry tracer provider: installed only when OTEL_EXPORTER_OTLP_ENDPOINT is set
 // (config.ts), so that tracing off costs nothing (no provider, no exporter, no interceptor; the hooks
-// of http/edge.ts, ledger/post.ts and webhooks/deliver.ts run their work directly).
+// of http/edge.ts, ledger/post.ts and webhooks/deliver.ts run their work directly). On, the sampler of
+// OTEL_TRACES_SAMPLER decides which traces are recorded; the others only carry their context on.
 import { trace, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { TracingConfig } from '../config/config.js';
+import { samplerOf } from './sampler.js';
 
 export interface Tracing {
   tracer: Tracer;
@@ -31,7 +33,7 @@ export function startTracing(config: TracingConfig | null): Tracing | null {
   // The exporter sends OTLP/HTTP JSON to <endpoint>/v1/traces, as the OTel spec derives it from the base endpoint.
   const exporter = new OTLPTraceExporter({ url: `${config.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const spanProcessor = new BatchSpanProcessor(exporter);
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  const provider = new NodeTracerProvider({ resource, sampler: samplerOf(config), spanProcessors: [spanProcessor] });
   provider.register();
   const tracing: Tracing = {
     tracer: trace.getTracer('pix-engine'),

@@ -51,7 +51,7 @@ function failure(err: Error, durationMs: number): AttemptResult {
 export function postWebhook(request: PostRequest): Promise<AttemptResult> {
   return inSpan(
     'webhook.post',
-    { 'http.request.method': 'POST' },
+    () => ({ 'http.request.method': 'POST' }),
     async (span) => {
       const result = await send({ ...request, headers: { ...request.headers, ...traceHeaders() } });
       if (result.statusCode !== null) span?.setAttribute('http.response.status_code', result.statusCode);

@@ -2,7 +2,8 @@
 // OTLP/HTTP to a collector of the test: one charge creation, continuing the caller's `traceparent`,
 // yields one trace covering the request, the Temporal update-with-start, the workflow, its activities,
 // the ledger posting and the webhook POST, whose receiver gets a `traceparent` of that trace; and the
-// traced run's history replays with tracing off as on.
+// traced run's history replays with tracing off as on. Sampled out (OTEL_TRACES_SAMPLER), a paid charge
+// exports no span at all, yet its webhook still carries its trace, flagged not sampled, and its run replays.
 import { randomBytes } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import { Resource } from '@opentelemetry/resources';
@@ -17,12 +18,64 @@ import { createCharge, newKey, payCharge, waitForStatus } from '../helpers/charg
 import { createMerchant } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/eventually.js';
 import { liveStack } from '../helpers/live-stack.js';
+import type { Stack } from '../helpers/stack.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
 const SERVER = 2;
 const CLIENT = 3;
+
+/** The run's history replays on a worker with tracing off and on (tracing/workflow-interceptors.ts). */
+async function replaysWithTracingOffAndOn(workflowId: string): Promise<void> {
+  const connection = await Connection.connect({ address: inject('temporalAddress') });
+  try {
+    const client = new Client({ connection, dataConverter: encryptingDataConverter(testPayloadKeys()) });
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const tracing = {
+      tracer: trace.getTracer('replay'),
+      resource: new Resource({}),
+      spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()),
+      shutdown: async () => {},
+    };
+    for (const options of [tracingWorkerOptions(null), tracingWorkerOptions(tracing)]) {
+      await Worker.runReplayHistory(
+        {
+          workflowBundle: { codePath: inject('workflowBundlePath') },
+          dataConverter: encryptingDataConverter(testPayloadKeys()),
+          ...options,
+        },
+        history,
+      );
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/** A merchant's client whose charge creations carry `traceparent`. */
+function withTraceparent(client: Awaited<ReturnType<typeof createMerchant>>['client'], traceparent: string) {
+  return {
+    ...client,
+    post: (path: string, body: unknown, headers: Record<string, string> = {}) => client.post(path, body, { ...headers, traceparent }),
+  };
+}
+
+/** A charge created with `traceparent` and paid: the `traceparent` its `transaction.approved` webhook came with, and its workflow id. */
+async function paidCharge(stack: Stack, webhooks: Receiver, traceparent: string) {
+  const { client, account } = await createMerchant(stack);
+  const key = newKey('sampled');
+  const created = await createCharge(withTraceparent(client, traceparent), { webhookUrl: webhooks.url }, key);
+  expect((await payCharge(stack, created.id)).status).toBe(200);
+  await waitForStatus(client, created.id, 'approved');
+  const webhook = await eventually(async () => webhooks.received.find((hook) => hook.rawBody.includes(created.id)), 20_000);
+  return { webhookTraceparent: webhook.headers.traceparent, workflowId: chargeWorkflowId(account.id, key) };
+}
+
+const newTraceparent = (flags: '00' | '01') => {
+  const traceId = randomBytes(16).toString('hex');
+  return { traceId, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}` };
+};
 
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   let collector: OtlpReceiver;
@@ -44,10 +97,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const traceparent = `00-${traceId}-${callerSpanId}-01`;
-    const tracedClient = {
-      ...client,
-      post: (path: string, body: unknown, headers: Record<string, string> = {}) => client.post(path, body, { ...headers, traceparent }),
-    };
+    const tracedClient = withTraceparent(client, traceparent);
     const key = newKey('traced');
     const created = await createCharge(tracedClient, { webhookUrl: webhooks.url }, key);
     expect((await payCharge(live.stack, created.id)).status).toBe(200);
@@ -96,28 +146,81 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(webhook.headers.traceparent).toBe(`00-${traceId}-${post.spanId}-01`);
 
     // The traced run replays alike on a worker with tracing off and on (tracing/workflow-interceptors.ts).
-    const connection = await Connection.connect({ address: inject('temporalAddress') });
-    try {
-      const client = new Client({ connection, dataConverter: encryptingDataConverter(testPayloadKeys()) });
-      const history = await client.workflow.getHandle(chargeWorkflowId(account.id, key)).fetchHistory();
-      const tracing = {
-        tracer: trace.getTracer('replay'),
-        resource: new Resource({}),
-        spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()),
-        shutdown: async () => {},
-      };
-      for (const options of [tracingWorkerOptions(null), tracingWorkerOptions(tracing)]) {
-        await Worker.runReplayHistory(
-          {
-            workflowBundle: { codePath: inject('workflowBundlePath') },
-            dataConverter: encryptingDataConverter(testPayloadKeys()),
-            ...options,
-          },
-          history,
-        );
-      }
-    } finally {
-      await connection.close();
-    }
+    await replaysWithTracingOffAndOn(chargeWorkflowId(account.id, key));
+  });
+});
+
+describe('tracing with OTEL_TRACES_SAMPLER=traceidratio and OTEL_TRACES_SAMPLER_ARG=0', () => {
+  let collector: OtlpReceiver;
+  let webhooks: Receiver;
+  beforeAll(async () => {
+    collector = await startOtlpReceiver();
+    webhooks = await startReceiver();
+  });
+  afterAll(async () => {
+    await collector?.close();
+    await webhooks?.close();
+  });
+  const live = liveStack(() => ({
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' },
+  }));
+
+  it("exports no span of a paid charge, even in a caller's sampled trace, and its webhook carries that trace unsampled", async () => {
+    const { traceId, traceparent } = newTraceparent('01');
+    const paid = await paidCharge(live.stack, webhooks, traceparent);
+    expect(paid.webhookTraceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+    await replaysWithTracingOffAndOn(paid.workflowId);
+    // A graceful stop exports every span still buffered.
+    expect(await live.stack.processes[0]!.stop()).toBe(0);
+    expect(collector.spans).toEqual([]);
+  });
+});
+
+describe('tracing with OTEL_TRACES_SAMPLER=parentbased_traceidratio and OTEL_TRACES_SAMPLER_ARG=0', () => {
+  let collector: OtlpReceiver;
+  let webhooks: Receiver;
+  beforeAll(async () => {
+    collector = await startOtlpReceiver();
+    webhooks = await startReceiver();
+  });
+  afterAll(async () => {
+    await collector?.close();
+    await webhooks?.close();
+  });
+  const live = liveStack(() => ({
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+    },
+  }));
+
+  it("follows the caller's sampled flag end to end: 01 is traced from the API to the webhook POST, 00 exports nothing", async () => {
+    const unsampled = newTraceparent('00');
+    const sampled = newTraceparent('01');
+    const notTraced = await paidCharge(live.stack, webhooks, unsampled.traceparent);
+    const traced = await paidCharge(live.stack, webhooks, sampled.traceparent);
+    expect(notTraced.webhookTraceparent).toMatch(new RegExp(`^00-${unsampled.traceId}-[0-9a-f]{16}-00$`));
+    expect(traced.webhookTraceparent).toMatch(new RegExp(`^00-${sampled.traceId}-[0-9a-f]{16}-01$`));
+    await replaysWithTracingOffAndOn(notTraced.workflowId);
+    await replaysWithTracingOffAndOn(traced.workflowId);
+    expect(await live.stack.processes[0]!.stop()).toBe(0);
+
+    // Only the sampled trace was exported (the rest, the payments' admin calls included, starts unsampled at ratio 0).
+    expect(new Set(collector.spans.map((span) => span.traceId))).toEqual(new Set([sampled.traceId]));
+    const names = collector.spans.map((span) => span.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'POST /v1/transactions',
+        'UpdateWithStartWorkflow:accept',
+        'HandleUpdate:accept',
+        'RunWorkflow:chargeWorkflow',
+        'RunActivity:settleChargePaid',
+        'ledger.post',
+        'webhook.post',
+      ]),
+    );
+    const post = collector.spans.find((span) => span.name === 'webhook.post')!;
+    expect(traced.webhookTraceparent).toBe(`00-${sampled.traceId}-${post.spanId}-01`);
   });
 });
