@@ -134,8 +134,11 @@ async function paidChargeLoop(engine: BenchEngine, receiver: WebhookReceiver, ch
   const keys: string[] = [];
   for (let i = 0; i < Math.ceil(charges / CHARGES_PER_KEY); i++) {
     keys.push(
-      (await call(engine.adminPort, 'POST', `/admin/accounts/${account.id}/api-keys`, engine.adminHeaders, { permissions: ['payments:write'] }))
-        .body.data.key,
+      (
+        await call(engine.adminPort, 'POST', `/admin/accounts/${account.id}/api-keys`, engine.adminHeaders, {
+          permissions: ['payments:write'],
+        })
+      ).body.data.key,
     );
   }
   const pay = async (i: number) => {
@@ -205,7 +208,13 @@ async function main() {
     `tracing bench: ${N} paid charges per mode (after ${WARMUP} of warm-up), ${CONCURRENCY} in flight, ${ROUNDS} round(s) of: ${MODES.map((m) => m.label).join(', ')}\n`,
   );
   const temporalPort = await freePort();
-  const temporalServer = await startDevServer({ port: temporalPort, uiPort: null, dbFile: null, namespace: 'default', searchPath: process.env.PATH ?? '' });
+  const temporalServer = await startDevServer({
+    port: temporalPort,
+    uiPort: null,
+    dbFile: null,
+    namespace: 'default',
+    searchPath: process.env.PATH ?? '',
+  });
   const figures = new Map<Mode, ModeFigures>();
   const cpuRows: { label: string; operations: number; cpu: CpuUse }[] = [];
   try {

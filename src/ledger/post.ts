@@ -58,11 +58,15 @@ function validate(posting: Posting): Map<string, number> {
  * customer balance would become negative.
  */
 export function post(tx: TxSql, posting: Posting): Promise<boolean> {
-  return inSpan('ledger.post', () => ({ 'ledger.entries': posting.entries.length }), async (span) => {
-    const posted = await postOnce(tx, posting);
-    span?.setAttribute('ledger.posted', posted);
-    return posted;
-  });
+  return inSpan(
+    'ledger.post',
+    () => ({ 'ledger.entries': posting.entries.length }),
+    async (span) => {
+      const posted = await postOnce(tx, posting);
+      span?.setAttribute('ledger.posted', posted);
+      return posted;
+    },
+  );
 }
 
 // A posting that debits a customer balance locks its rows (in id order, so that such postings cannot

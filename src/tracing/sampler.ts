@@ -2,7 +2,13 @@
 // (the `traceparent` flag, or the span that started a workflow or activity) and decides only for a trace
 // that starts here; the others decide by themselves, a ratio by the trace id, so that every process
 // sampling at the same ratio agrees on each trace.
-import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+} from '@opentelemetry/sdk-trace-base';
 import type { TracingConfig } from '../config/config.js';
 
 export function samplerOf({ sampler, samplerRatio }: Pick<TracingConfig, 'sampler' | 'samplerRatio'>): Sampler {

@@ -8,14 +8,13 @@
 import { fileURLToPath } from 'node:url';
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import type { ClientInterceptors, WorkflowClientInterceptor } from '@temporalio/client';
-import type { ActivityInboundCallsInterceptor } from '@temporalio/worker';
 import {
   makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
   OpenTelemetryActivityOutboundInterceptor,
   OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
-import type { WorkerOptions } from '@temporalio/worker';
+import type { ActivityInboundCallsInterceptor, WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from './provider.js';
 import { renamedHeader, SAMPLED_TRACE_HEADER, UNSAMPLED_TRACE_HEADER } from './trace-header.js';
 
@@ -31,9 +30,10 @@ const HEADER_FIELDS = ['headers', 'workflowStartHeaders', 'updateHeaders'] as co
 /** `input` as the OTel interceptor made it, its trace header renamed when the span it is sent from is not sampled. */
 function withSamplingHeader<T>(input: T): T {
   if ((trace.getSpanContext(context.active())?.traceFlags ?? TraceFlags.NONE) & TraceFlags.SAMPLED) return input;
-  const renamed: Record<string, unknown> = { ...input };
+  const renamed: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   for (const field of HEADER_FIELDS) {
-    if (field in renamed) renamed[field] = renamedHeader(renamed[field] as Parameters<typeof renamedHeader>[0], SAMPLED_TRACE_HEADER, UNSAMPLED_TRACE_HEADER);
+    if (field in renamed)
+      renamed[field] = renamedHeader(renamed[field] as Parameters<typeof renamedHeader>[0], SAMPLED_TRACE_HEADER, UNSAMPLED_TRACE_HEADER);
   }
   return renamed as T;
 }
@@ -45,9 +45,12 @@ function samplingClientInterceptor(otel: OpenTelemetryWorkflowClientInterceptor)
   return Object.fromEntries(
     calls.map((name) => {
       const call = (otel as unknown as Record<string, Call>)[name]!.bind(otel);
-      return [name, (input: unknown, next: (input: unknown) => Promise<unknown>) => call(input, (given) => next(withSamplingHeader(given)))];
+      return [
+        name,
+        (input: unknown, next: (input: unknown) => Promise<unknown>) => call(input, (given) => next(withSamplingHeader(given))),
+      ];
     }),
-  );
+  ) as WorkflowClientInterceptor;
 }
 
 export function tracingClientInterceptors(tracing: Tracing | null): ClientInterceptors | undefined {

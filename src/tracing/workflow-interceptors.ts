@@ -59,7 +59,12 @@ export const interceptors = (): WorkflowInterceptors => {
   let otel: { inbound: Interceptor; outbound: Interceptor; internals: Interceptor } | null = null;
   /** The header of the trace, not sampled, that this run was started in. */
   let unsampled: Headers[string] | undefined;
-  const inbound = gated(INBOUND, () => otel?.inbound ?? null, () => direct, asOtelInput);
+  const inbound = gated(
+    INBOUND,
+    () => otel?.inbound ?? null,
+    () => direct,
+    asOtelInput,
+  );
   const execute = inbound.execute!;
   // The start's headers decide, before any handler or command of the run.
   inbound.execute = (input, next) => {
@@ -76,7 +81,8 @@ export const interceptors = (): WorkflowInterceptors => {
     } else unsampled = headers[UNSAMPLED_TRACE_HEADER];
     return execute(input, next);
   };
-  const passOn: Method = (input, next) => next(unsampled ? { ...input, headers: { ...input.headers, [UNSAMPLED_TRACE_HEADER]: unsampled } } : input);
+  const passOn: Method = (input, next) =>
+    next(unsampled ? { ...input, headers: { ...input.headers, [UNSAMPLED_TRACE_HEADER]: unsampled } } : input);
   return {
     inbound: [inbound],
     outbound: [
