@@ -21,7 +21,7 @@
 // - PostgreSQL per charge, from pg_stat_database for the bench's database (pg_stat_statements needs a
 //   server restart to load, so it is not used): commits, rollbacks, rows inserted, updated and deleted;
 //   and WAL bytes, from pg_walinspect: the records over the run that touch the database's relations or
-//   belong to a transaction that does (its commit record);
+//   belong to a transaction that does (its commit record), kept until read by a temporary replication slot;
 // - Temporal per charge, from the histories of the charge workflows the run started
 //   (bench/temporal-actions.ts, as bench:charges counts them).
 import type { ChildProcess } from 'node:child_process';
@@ -150,11 +150,14 @@ async function main() {
   const adminHeaders = { authorization: `Bearer ${token}` };
   const processes: ChildProcess[] = [];
   let sql: Sql | undefined;
+  let releaseWal = () => {};
   try {
     const api = await startRole('api', { ...env, PORT: String(port), ADMIN_PORT: String(adminPort) }, `http://127.0.0.1:${port}/readyz`);
     processes.push(api);
     sql = connect(env.DATABASE_URL, { max: 1 });
     await sql`create extension if not exists pg_walinspect`;
+    const wal = await sql.reserve();
+    releaseWal = () => wal.release();
     const lifecycles = WORKERS.length * (WARMUP_CHARGES + CHARGES);
     const tokens = await bearerTokens(`http://127.0.0.1:${adminPort}/admin`, adminHeaders, Math.ceil(lifecycles / CHARGES_PER_KEY));
     let sequence = 0;
@@ -205,6 +208,9 @@ async function main() {
       const loadAverage = loadavg()
         .map((l) => l.toFixed(2))
         .join(' ');
+      // A temporary slot (dropped with its session) keeps the run's WAL from being recycled before it is read.
+      const slot = `${database}_${count}`;
+      await wal`select pg_create_physical_replication_slot(${slot}, true, true)`;
       const before = await databaseCounters(admin, database);
       const since = new Date().toISOString();
       const named = Object.fromEntries([['api', api.pid!], ...workers.slice(0, count).map((pid, i) => [`worker ${i + 1}`, pid])]);
@@ -228,14 +234,16 @@ async function main() {
           inserted: delta('inserted'),
           updated: delta('updated'),
           deleted: delta('deleted'),
-          walBytes: (await walBytes(sql, before.lsn, after.lsn)) / n,
+          walBytes: (await walBytes(wal, before.lsn, after.lsn)) / n,
         },
         actions: await actionsPerCharge(client, since, n),
       });
+      await wal`select pg_drop_replication_slot(${slot})`;
     }
     report(runs);
   } finally {
     for (const child of processes.reverse()) await stopProcess(child);
+    releaseWal();
     await sql?.end();
     await admin.unsafe(`drop database if exists "${database}" with (force)`);
     await admin.end();
