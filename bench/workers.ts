@@ -19,11 +19,15 @@
 //   bench's database and all of PostgreSQL (anyone else's databases on the server included), from /proc
 //   (bench/process-cpu.ts), with the machine's load average before the run (os.loadavg, as uptime shows);
 // - PostgreSQL per charge, from pg_stat_database for the bench's database (pg_stat_statements needs a
-//   server restart to load, so it is not used): commits, rollbacks, rows inserted, updated and deleted;
-//   and WAL bytes, from pg_walinspect: the records over the run that touch the database's relations or
-//   belong to a transaction that does (its commit record), kept until read by a temporary replication slot;
-// - Temporal per charge, from the histories of the charge workflows the run started
-//   (bench/temporal-actions.ts, as bench:charges counts them).
+//   server restart to load, so it is not used): commits (read-only transactions included), rollbacks,
+//   rows inserted, updated and deleted; and from pg_walinspect, the WAL records over the run that touch
+//   the database's relations or belong to a transaction that does: the transactions that wrote (their
+//   commit records), the WAL bytes and the full-page images among them. A temporary replication slot
+//   keeps the run's WAL until it is read;
+// - Temporal per charge, from the histories of every workflow the run started (bench/temporal-actions.ts,
+//   as bench:charges counts them), divided by the charges paid.
+// A lifecycle that fails (a 202 when the engine's wait for the workflow runs out, for instance) is
+// counted as an error and named on stderr; its charge's workflow, left waiting, is in the Temporal figures.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -78,10 +82,17 @@ interface PostgresWrites {
   inserted: number;
   updated: number;
   deleted: number;
-  walBytes: number;
+  /** Transactions that wrote (a commit record in the WAL). */
+  writeCommits: number;
+  bytes: number;
+  /** Of `bytes`: full-page images, written at a page's first change after a checkpoint. */
+  fullPageBytes: number;
 }
 
 type Sql = ReturnType<typeof connect>;
+
+const perCharge = <T extends Record<string, number>>(totals: T, charges: number) =>
+  Object.fromEntries(Object.entries(totals).map(([key, value]) => [key, value / charges])) as T;
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
 const call = jsonCalls(agent);
@@ -94,16 +105,23 @@ async function databaseCounters(admin: Sql, database: string) {
   return row!;
 }
 
-/** WAL bytes from `from` to `to` of the records on `database`'s relations and of the transactions that wrote them. */
-async function walBytes(sql: Sql, from: string, to: string): Promise<number> {
-  const [row] = await sql<{ bytes: string | null }[]>`
+/**
+ * The WAL from `from` to `to` of the records on `database`'s relations and of the transactions that wrote
+ * them: its bytes, and the commit records of those transactions (read-only ones write none).
+ */
+async function walWrites(sql: Sql, from: string, to: string): Promise<{ bytes: number; fullPageBytes: number; writeCommits: number }> {
+  const [row] = await sql<{ bytes: string | null; fpi: string | null; commits: string }[]>`
     with records as (
-      select xid, record_length, block_ref ~ ('rel \\d+/' || (select oid from pg_database where datname = current_database()) || '/') as ours
+      select xid, record_length, fpi_length, resource_manager, record_type,
+             block_ref ~ ('rel \\d+/' || (select oid from pg_database where datname = current_database()) || '/') as ours
         from pg_get_wal_records_info(${from}::pg_lsn, ${to}::pg_lsn)
+    ), written as (
+      select * from records where ours or xid in (select xid from records where ours and xid <> '0'::xid)
     )
-    select sum(record_length) as bytes from records
-     where ours or xid in (select xid from records where ours and xid <> '0'::xid)`;
-  return Number(row!.bytes ?? 0);
+    select sum(record_length) as bytes, sum(fpi_length) as fpi,
+           count(*) filter (where resource_manager = 'Transaction' and record_type = 'COMMIT') as commits
+      from written`;
+  return { bytes: Number(row!.bytes ?? 0), fullPageBytes: Number(row!.fpi ?? 0), writeCommits: Number(row!.commits) };
 }
 
 /** The Temporal work of every workflow started since `since` (charge workflows and any other), per charge. */
@@ -161,26 +179,26 @@ async function main() {
     const lifecycles = WORKERS.length * (WARMUP_CHARGES + CHARGES);
     const tokens = await bearerTokens(`http://127.0.0.1:${adminPort}/admin`, adminHeaders, Math.ceil(lifecycles / CHARGES_PER_KEY));
     let sequence = 0;
-    /** One charge created and paid: its latency, or null when a call failed. */
-    const lifecycle = async (): Promise<number | null> => {
+    /** One charge created and paid: its latency, or what failed. */
+    const lifecycle = async (): Promise<number | string> => {
       const i = sequence++;
       const started = performance.now();
       const headers = { authorization: `Bearer ${tokens[Math.floor(i / CHARGES_PER_KEY)]}`, 'idempotency-key': `workers-${i}` };
       const created = await call(port, 'POST', '/v1/transactions', headers, CHARGE_BODY);
-      if (created.status !== 201) return null;
+      if (created.status !== 201) return `create answered ${created.status}`;
       const paid = await call(adminPort, 'POST', `/admin/simulator/charges/${created.body.data.id}/pay`, adminHeaders);
-      return paid.status === 200 ? performance.now() - started : null;
+      return paid.status === 200 ? performance.now() - started : `pay answered ${paid.status}`;
     };
     /** `count` lifecycles, CONCURRENCY in flight, then the wait until Temporal shows every charge workflow since `since` completed. */
     const load = async (count: number, since: string) => {
       const latencies: number[] = [];
-      let errors = 0;
+      const errors = new Map<string, number>();
       let left = count;
       const loop = async () => {
         while (left-- > 0) {
-          const ms = await lifecycle();
-          if (ms === null) errors += 1;
-          else latencies.push(ms);
+          const outcome = await lifecycle();
+          if (typeof outcome === 'number') latencies.push(outcome);
+          else errors.set(outcome, (errors.get(outcome) ?? 0) + 1);
         }
       };
       const started = performance.now();
@@ -191,6 +209,7 @@ async function main() {
         await sleep(50);
       }
       latencies.sort((a, b) => a - b);
+      if (errors.size) process.stderr.write(`${[...errors].map(([what, times]) => `${times} × ${what}`).join(', ')}\n`);
       return { latencies, errors, seconds: (performance.now() - started) / 1000 };
     };
 
@@ -226,7 +245,7 @@ async function main() {
         perSecond: n / figures.seconds,
         p50: quantile(figures.latencies, 0.5),
         p99: quantile(figures.latencies, 0.99),
-        errors: figures.errors,
+        errors: [...figures.errors.values()].reduce((sum, times) => sum + times, 0),
         cpu,
         postgres: {
           commits: delta('commits'),
@@ -234,7 +253,7 @@ async function main() {
           inserted: delta('inserted'),
           updated: delta('updated'),
           deleted: delta('deleted'),
-          walBytes: (await walBytes(wal, before.lsn, after.lsn)) / n,
+          ...perCharge(await walWrites(wal, before.lsn, after.lsn), n),
         },
         actions: await actionsPerCharge(client, since, n),
       });
@@ -291,15 +310,27 @@ function report(runs: Run[]): void {
     }),
   );
   printTable(
-    ['PostgreSQL per charge (bench db)', 'commits', 'rollbacks', 'rows inserted', 'rows updated', 'rows deleted', 'WAL bytes'],
+    [
+      'PostgreSQL per charge (bench db)',
+      'commits',
+      'of which wrote',
+      'rollbacks',
+      'rows inserted',
+      'rows updated',
+      'rows deleted',
+      'WAL bytes',
+      'of which full pages',
+    ],
     runs.map(({ label, postgres: p }) => [
       label,
       f(p.commits),
+      f(p.writeCommits),
       f(p.rollbacks),
       f(p.inserted),
       f(p.updated),
       f(p.deleted),
-      f(p.walBytes, 0),
+      f(p.bytes, 0),
+      f(p.fullPageBytes, 0),
     ]),
   );
   printActionsTable(runs.map(({ label, actions }) => ({ label, counts: actions })));
