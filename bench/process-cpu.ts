@@ -15,6 +15,8 @@ export interface CpuParties {
   baselineWorker?: number;
   /** This bench's database, whose backends are also shown on their own. */
   database?: string;
+  /** More process trees, by name (the api and worker processes of bench/workers.ts). */
+  named?: Record<string, number>;
 }
 
 interface CpuSample {
@@ -36,6 +38,8 @@ export interface CpuUse {
   benchDatabaseBackends: number | null;
   loadGenerator: number;
   baselineWorker: number | null;
+  /** The trees of `CpuParties.named`, by the same names. */
+  named: Record<string, number>;
   machine: number;
 }
 
@@ -130,6 +134,7 @@ export async function measureCpu<T>(parties: CpuParties, run: () => Promise<T>):
       benchDatabaseBackends: parties.database === undefined ? null : delta((s) => databaseBackendTicks(s, parties.database!)),
       loadGenerator: after.loadGeneratorMs - before.loadGeneratorMs,
       baselineWorker: tree(parties.baselineWorker),
+      named: Object.fromEntries(Object.entries(parties.named ?? {}).map(([name, pid]) => [name, tree(pid)!])),
       machine: delta((s) => s.machineBusy),
     },
   ];
