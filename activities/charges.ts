@@ -2,6 +2,7 @@
 import type { Deps } from '../src/runtime/deps.js';
 import * as lifecycle from '../src/charges/lifecycle.js';
 import type { SettleOptions } from '../contracts/transaction.contract.js';
+import type { ConfirmedCharge } from '../contracts/charge.contract.js';
 import { settlement, type webhookActivities } from './webhooks.js';
 
 export function chargeActivities(deps: Deps) {
@@ -10,6 +11,12 @@ export function chargeActivities(deps: Deps) {
     persistAndOpenCharge: (input: Parameters<typeof lifecycle.persistCharge>[1]) => lifecycle.persistAndOpenCharge(deps, input),
     openChargeAtRoute: (transactionId: string) => lifecycle.openChargeAtRoute(deps, transactionId),
     chargeStateAtRoute: (transactionId: string) => lifecycle.chargeStateAtRoute(deps, transactionId),
+    /** The route's state; a paid charge is settled at once, on that answer (CONFIRM_AND_SETTLE). */
+    confirmChargeAtRoute: async (transactionId: string, options?: SettleOptions): Promise<ConfirmedCharge> => {
+      const state = await lifecycle.chargeStateAtRoute(deps, transactionId);
+      if (state.status !== 'paid') return { state };
+      return { state, settled: await settlement(deps, lifecycle.settleChargePaid(deps, transactionId, state), options) };
+    },
     cancelChargeAtRoute: (transactionId: string, reason?: 'expired' | 'other') =>
       lifecycle.cancelChargeAtRoute(deps, transactionId, reason),
     retryCycleAtRoute: (transactionId: string, day: string) => lifecycle.retryCycleAtRoute(deps, transactionId, day),

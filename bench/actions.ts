@@ -14,7 +14,8 @@ const HISTORIES = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'r
 
 const OPERATIONS: [label: string, file: string][] = [
   ['paid charge, simulator', 'charge-paid-transaction-status-search-attribute-encrypted.json'],
-  ['paid charge, PSP route', 'charge-psp-paid-persist-and-open-encrypted.json'],
+  ['paid charge, PSP route (before)', 'charge-psp-paid-persist-and-open-encrypted.json'],
+  ['paid charge, PSP route (confirm-and-settle)', 'charge-psp-paid-confirm-and-settle-encrypted.json'],
   ['transfer approved, simulator (before)', 'transfer-approved-transaction-status-search-attribute-encrypted.json'],
 
   ['transfer approved, simulator (transfer-local-steps)', 'transfer-approved-transfer-local-steps-encrypted.json'],

@@ -2,7 +2,7 @@
 // update every transaction workflow answers, transaction.contract.ts), what its activities answer, and
 // what it answers. One workflow per charge, id `charge:<accountId>:<idempotency key>`.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { DraftBasics, Persisted, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
+import type { DraftBasics, Persisted, Settled, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
 import type { CycleTerms } from './recurrence.contract.js';
 
 /** A split item after the body checks: amount in centavos or percent, recipient as sent. */
@@ -112,6 +112,21 @@ export type RouteChargeState =
   | { status: 'declined'; declined: number };
 
 export type PaidAtRoute = Extract<RouteChargeState, { status: 'paid' }>;
+
+/**
+ * From this patch on, a charge on a remote route asks the route for its state and, when the route says
+ * paid, settles in that same regular activity (confirmChargeAtRoute): a paid charge is approved one
+ * activity and one workflow task after the payment notice instead of two of each. Money still moves
+ * only on the route's own answer, read in that activity first. Runs started before it, and simulator
+ * runs, ask the route and settle in steps of their own.
+ */
+export const CONFIRM_AND_SETTLE = 'confirm-and-settle';
+
+/** What confirmChargeAtRoute answers: the route's state and, when it said paid, the settlement made on it. */
+export interface ConfirmedCharge {
+  state: RouteChargeState;
+  settled?: Settled<ChargeTransactionState>;
+}
 
 /** The settled charge; null when the accept step refused it (nothing was kept). */
 export type ChargeWorkflow = (input: ChargeWorkflowInput) => Promise<ChargeTransactionState | null>;

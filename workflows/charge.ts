@@ -9,6 +9,7 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patc
 import type { ChargeActivities } from '../activities/charges.js';
 import {
   COALESCED_REFRESH,
+  CONFIRM_AND_SETTLE,
   cycleCancelledSignal,
   DUE_DATE_POLLING,
   DUE_DATE_POLLS_PER_RUN,
@@ -46,6 +47,7 @@ import { showStatus } from './transaction-status.js';
 import { REFUSED_STATUS } from '../contracts/transaction-status.contract.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<ChargeActivities>();
+const SETTLE_OPTIONS: SettleOptions = { dispatch: true, firstAttemptNow: true };
 
 export const chargeWorkflow: ChargeWorkflow = async (input) => {
   const transactionId = input.draft.transactionId;
@@ -54,6 +56,8 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   let decision: AcceptDecision | null = null;
   let notified = false;
   let confirmedPayment: PaidAtRoute | null = null;
+  /** The charge as the activity that found it paid at the route settled it (CONFIRM_AND_SETTLE). */
+  let settledOnConfirmation: ChargeTransactionState | null = null;
 
   setHandler(acceptUpdate, async (request) => {
     await condition(() => decision !== null);
@@ -177,7 +181,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
       if (cycleCancelled && cycle && patched(RECURRENCE_CYCLES)) return settlementCalls().route.cancelChargeAtRoute(transactionId, 'other');
       if (notified || pollDue) {
         notified = false;
-        const state = await settlementCalls().route.chargeStateAtRoute(transactionId);
+        const state = await stateAtRoute();
         if (state.status === 'declined') {
           if (await retryDeclined(state.declined)) continue;
           return failAtRoute();
@@ -189,6 +193,14 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
       // Expired: cancel at the route. If the payer got there first, the route says paid and that prevails.
       return settlementCalls().route.cancelChargeAtRoute(transactionId);
     }
+  }
+
+  /** The route's state of the charge; on a remote route from CONFIRM_AND_SETTLE on, a paid one is settled by the same activity. */
+  async function stateAtRoute(): Promise<RouteChargeState> {
+    if (!remote || !patched(CONFIRM_AND_SETTLE)) return settlementCalls().route.chargeStateAtRoute(transactionId);
+    const confirmed = await remoteCalls.confirmChargeAtRoute(transactionId, SETTLE_OPTIONS);
+    if (confirmed.settled) settledOnConfirmation = readCharge(confirmed.settled.transaction);
+    return confirmed.state;
   }
 
   /** A cycle's debit failed: asks the route for the next attempt (`three_in_seven_days`); false when the cycle fails. */
@@ -207,9 +219,10 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   }
 
   async function settle(outcome: RouteChargeState | { status: 'failed' }): Promise<ChargeTransactionState> {
+    if (outcome.status === 'paid' && settledOnConfirmation) return settledOnConfirmation;
     // Runs started before the patch settle, then dispatch each event in an activity of its own.
     const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
-    const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true, firstAttemptNow: true }] : [];
+    const options: [SettleOptions] | [] = dispatching ? [SETTLE_OPTIONS] : [];
     const { ledger } = settlementCalls();
     const settled =
       outcome.status === 'paid'

@@ -27,6 +27,8 @@ export function transactionActivityCalls<A>() {
     // The accept step's creation or send call on a remote route (REMOTE_ROUTE_CALLS): a PSP can take
     // seconds and fail in ways of its own, so the call is a regular activity, scheduled by the server,
     // with a start-to-close bound above the PSP client's own timeouts, heartbeats, and the unbounded retry.
+    // A charge's confirmation at a remote route that settles a paid charge (CONFIRM_AND_SETTLE) is one
+    // too: a PSP call and then the settlement's first webhook attempts fit in its bound.
     remoteCalls: proxyActivities<A>({ startToCloseTimeout: '30 seconds', heartbeatTimeout: HEARTBEAT_TIMEOUT, retry }),
   };
 }

@@ -12,7 +12,8 @@
 // route recorded after `due-date-polling` carries its marker; no other run does. Transfers recorded after
 // `transfer-local-steps` carry its marker first and accept in one local activity, persistAndSendTransfer,
 // which sends a simulator transfer itself; on the simulator they then ask the route and settle in local
-// activities.
+// activities. Charges on a remote route recorded after `confirm-and-settle` carry its marker and settle in
+// the regular activity that read the route (confirmChargeAtRoute).
 // Recurrences on a PSP route recorded after `recurrence-at-route` carry its marker first and take the
 // payer's answers from the route; their cycle charges open, read and retry their cobr at the route.
 // replay.test.ts replays them all against today's code.
@@ -20,7 +21,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COALESCED_REFRESH, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
+import { COALESCED_REFRESH, CONFIRM_AND_SETTLE, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
 import {
   RECURRENCE_STATUS_SEARCH_ATTRIBUTE,
@@ -91,6 +92,8 @@ const statusAttributeRuns = histories.filter(labelled(TRANSACTION_STATUS_SEARCH_
 const transferLocalStepsRuns = histories.filter(labelled(TRANSFER_LOCAL_STEPS));
 /** Recurrences and their cycle charges on a PSP route, recorded after RECURRENCE_AT_ROUTE. */
 const recurrenceAtRouteRuns = allHistories.filter(labelled(RECURRENCE_AT_ROUTE));
+/** Charges on a remote route recorded after the patches above too. */
+const confirmAndSettleRuns = histories.filter(labelled(CONFIRM_AND_SETTLE));
 /** The patches of a run besides PERSIST_AND_OPEN, which only changes how it accepts. */
 const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter((id) => id !== PERSIST_AND_OPEN);
 
@@ -106,6 +109,7 @@ describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
         COALESCED_REFRESH,
         TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
         TRANSFER_LOCAL_STEPS,
+        CONFIRM_AND_SETTLE,
       ].some((label) => labelled(label)(h)),
   );
 
@@ -144,7 +148,7 @@ describe(`patch ${REMOTE_ROUTE_CALLS}`, () => {
   });
 
   it('remote runs carry the marker, hand over to the route in a regular activity and settle in one activity', () => {
-    for (const { file, events } of remoteRuns) {
+    for (const { file, events } of remoteRuns.filter((h) => !confirmAndSettleRuns.includes(h))) {
       const patches = patchesBesidesAccept(events).filter(
         (id) => id !== TRANSFER_LOCAL_STEPS && id !== TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
       );
@@ -239,7 +243,11 @@ describe(`patch ${PERSIST_AND_OPEN}`, () => {
 
   it('every charge recorded before it accepts in persistCharge, without the marker', () => {
     for (const { file, events } of chargeRuns.filter(
-      (h) => !persistAndOpenRuns.includes(h) && !coalescedRefreshRuns.includes(h) && !statusAttributeRuns.includes(h),
+      (h) =>
+        !persistAndOpenRuns.includes(h) &&
+        !coalescedRefreshRuns.includes(h) &&
+        !statusAttributeRuns.includes(h) &&
+        !confirmAndSettleRuns.includes(h),
     )) {
       expect(patchIds(events), file).not.toContain(PERSIST_AND_OPEN);
       expect(localActivities(events)[0], file).toBe('persistCharge');
@@ -326,6 +334,28 @@ describe(`patch ${COALESCED_REFRESH}`, () => {
   });
 });
 
+describe(`patch ${CONFIRM_AND_SETTLE}`, () => {
+  it('has recorded a charge paid on a PSP route after the patch', () => {
+    expect(confirmAndSettleRuns.map((h) => h.file)).toEqual([`charge-psp-paid-${CONFIRM_AND_SETTLE}-encrypted.json`]);
+  });
+
+  it('patched runs carry the marker and settle in the regular activity that read the route: no activity after it', () => {
+    for (const { file, events } of confirmAndSettleRuns) {
+      expect(patchIds(events), file).toContain(CONFIRM_AND_SETTLE);
+      expect(patchIds(events), file).not.toContain(SETTLE_DISPATCHES_EVENTS);
+      expect(scheduledActivities(events), file).toEqual(['openChargeAtRoute', 'confirmChargeAtRoute']);
+      expect(localActivities(events), file).toEqual(['persistAndOpenCharge']);
+    }
+  });
+
+  it('every run recorded before it carries no marker and reads the route apart from settling', () => {
+    for (const { file, events } of allHistories.filter((h) => !confirmAndSettleRuns.includes(h))) {
+      expect(patchIds(events), file).not.toContain(CONFIRM_AND_SETTLE);
+      expect(scheduledActivities(events), file).not.toContain('confirmChargeAtRoute');
+    }
+  });
+});
+
 describe('due-date charges', () => {
   const dueDateRun = (name: string) => allHistories.find((h) => h.file === `due-date-charge-${name}-encrypted.json`)!.events;
 
@@ -370,8 +400,10 @@ const shownStatuses = (events: HistoryEvent[]): string[] =>
     const field = (e as Upsert).upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.TransactionStatus;
     return field ? [JSON.parse(Buffer.from(field.data, 'base64').toString('utf8')) as string] : [];
   });
-/** Transfers recorded after TRANSFER_LOCAL_STEPS were recorded after this patch too. */
-const statusRuns = allHistories.filter((h) => labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE)(h) || labelled(TRANSFER_LOCAL_STEPS)(h));
+/** Transfers recorded after TRANSFER_LOCAL_STEPS and charges after CONFIRM_AND_SETTLE were recorded after this patch too. */
+const statusRuns = allHistories.filter((h) =>
+  [TRANSACTION_STATUS_SEARCH_ATTRIBUTE, TRANSFER_LOCAL_STEPS, CONFIRM_AND_SETTLE].some((label) => labelled(label)(h)),
+);
 const refundedChargeRuns = allHistories.filter(labelled(REFUNDED_CHARGE_STATUS));
 const recurrenceStatusRuns = allHistories.filter(labelled(RECURRENCE_STATUS_SEARCH_ATTRIBUTE));
 

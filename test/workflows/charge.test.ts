@@ -137,6 +137,7 @@ class FakeEngine extends FakeRoute {
         await this.record('dispatchEvent');
         this.dispatched.push(eventId);
       },
+      confirmChargeAtRoute: () => Promise.reject(new Error('only a remote route confirms and settles in one activity')),
     };
   }
 }

@@ -1,14 +1,16 @@
 // The charge and transfer workflows on a remote route (a PSP), on the time-skipping test server: the
 // creation/send call runs as a regular activity, and while the transaction is pending the workflow
 // polls the route 5 s after the accept step, then 10 s, 20 s, 40 s and once a minute; a signal is acted
-// on at once. A run whose persist step does not say `remote` (the simulator, and every run recorded
-// before the flag existed) schedules exactly what it did before: a local creation call, no polling of
-// a pending charge, the transfer's simulator schedule, and no patch marker.
+// on at once, and the charge's read that finds it paid settles it in the same activity. A run whose
+// persist step does not say `remote` (the simulator, and every run recorded before the flag existed)
+// schedules exactly what it did before: a local creation call, no polling of a pending charge, the
+// transfer's simulator schedule, and no patch marker.
 import { Context } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
 import type { TransferActivities } from '../../activities/transfers.js';
 import {
+  CONFIRM_AND_SETTLE,
   DUE_DATE_POLLING,
   DUE_DATE_POLLS_PER_RUN,
   dueDatePollDelayMs,
@@ -90,6 +92,15 @@ class ChargeRouteFake extends Calls {
 
   activities(): ChargeActivities {
     const fail = () => Promise.reject(new Error('not called in these runs'));
+    const chargeStateAtRoute: ChargeActivities['chargeStateAtRoute'] = async () => {
+      await this.record('chargeStateAtRoute');
+      if (this.called('chargeStateAtRoute').length === this.payAtCall) this.pay();
+      return this.state;
+    };
+    const settleChargePaid: ChargeActivities['settleChargePaid'] = async (_id, _paid, options) => {
+      await this.record('settleChargePaid');
+      return settled(this.transaction!, 'approved', options);
+    };
     const persistCharge: ChargeActivities['persistCharge'] = async ({ draft, createdAtMs, ttlSeconds }) => {
       await this.record('persistCharge');
       this.createdAtMs = createdAtMs;
@@ -123,10 +134,12 @@ class ChargeRouteFake extends Calls {
         return { ...persisted, transaction: await openChargeAtRoute(persisted.transaction.id) };
       },
       openChargeAtRoute,
-      chargeStateAtRoute: async () => {
-        await this.record('chargeStateAtRoute');
-        if (this.called('chargeStateAtRoute').length === this.payAtCall) this.pay();
-        return this.state;
+      chargeStateAtRoute,
+      // As activities/charges.ts composes them: a paid charge is settled in the activity that read the route.
+      confirmChargeAtRoute: async (id, options) => {
+        await this.record('confirmChargeAtRoute');
+        const state = await chargeStateAtRoute(id);
+        return state.status === 'paid' ? { state, settled: await settleChargePaid(id, state, options) } : { state };
       },
       cancelChargeAtRoute: async () => {
         await this.record('cancelChargeAtRoute');
@@ -136,10 +149,7 @@ class ChargeRouteFake extends Calls {
       retryCycleAtRoute: async () => {
         throw new Error('a charge of these tests is no recurrence cycle');
       },
-      settleChargePaid: async (_id, paid, options) => {
-        await this.record('settleChargePaid');
-        return settled(this.transaction!, 'approved', options);
-      },
+      settleChargePaid,
       settleChargeCancelled: async (_id, expired, options) => {
         await this.record('settleChargeCancelled');
         this.expired = expired;
@@ -282,6 +292,7 @@ describe('polling of a remote route (time-skipping)', () => {
     await withCharge(fake, async ({ result, patches }) => {
       expect((await result())!.status).toBe('approved');
       expect(await patches()).toContain(REMOTE_ROUTE_CALLS);
+      expect(await patches()).toContain(CONFIRM_AND_SETTLE);
       expect(await patches()).not.toContain(LOCAL_SETTLEMENT);
     });
     expect(fake.local.get('openChargeAtRoute')).toBe(false);
@@ -289,6 +300,9 @@ describe('polling of a remote route (time-skipping)', () => {
     expect(fake.local.get('chargeStateAtRoute')).toBe(false);
     expect(fake.local.get('settleChargePaid')).toBe(false);
     expectSchedule(fake.gaps('chargeStateAtRoute', fake.acceptedAtMs), REMOTE_GAPS);
+    // Each poll one confirmation; only the one that found it paid settled.
+    expect(fake.called('confirmChargeAtRoute')).toHaveLength(polls);
+    expect(fake.called('settleChargePaid')).toHaveLength(1);
     expect(fake.called('cancelChargeAtRoute')).toHaveLength(0);
   });
 
@@ -306,6 +320,27 @@ describe('polling of a remote route (time-skipping)', () => {
       expect(firstAfterSignal(types)).toBe('work');
     });
     expect(fake.called('chargeStateAtRoute')).toHaveLength(2);
+  });
+
+  it('charge: the read that finds it paid settles it in the same regular activity (confirm-and-settle), the one activity after the signal', async () => {
+    const fake = new ChargeRouteFake(true);
+    await withCharge(fake, async ({ workflowId, result, patches }) => {
+      await server.env.sleep(7000);
+      fake.pay();
+      const handle = server.env.client.workflow.getHandle(workflowId);
+      await handle.signal(paymentNotifiedSignal);
+      expect((await result())!.status).toBe('approved');
+      expect(await patches()).toContain(CONFIRM_AND_SETTLE);
+      const { events } = await handle.fetchHistory();
+      const signalled = (events ?? []).findIndex((event) => event.workflowExecutionSignaledEventAttributes);
+      const after = (events ?? []).slice(signalled + 1);
+      expect(after.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual([
+        'confirmChargeAtRoute',
+      ]);
+      expect(after.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(0);
+    });
+    expect(fake.called('settleChargePaid')).toHaveLength(1);
+    expect(fake.local.get('settleChargePaid')).toBe(false);
   });
 
   it('charge: polls until the expiry, then cancels at the route exactly at expiresAt', async () => {
@@ -330,6 +365,7 @@ describe('polling of a remote route (time-skipping)', () => {
       await withCharge(fake, async ({ result, patches }) => {
         expect((await result())!.status).toBe('cancelled');
         expect(await patches()).not.toContain(REMOTE_ROUTE_CALLS);
+        expect(await patches()).not.toContain(CONFIRM_AND_SETTLE);
         expect(await patches()).toContain(LOCAL_SETTLEMENT);
       });
       expect(fake.local.get('openChargeAtRoute')).toBe(true);
