@@ -32,8 +32,7 @@ import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/clie
 import { CHARGE_WORKFLOW } from '../contracts/charge.contract.js';
 import { TRANSFER_WORKFLOW } from '../contracts/transfer.contract.js';
 import { connect } from '../src/db/database.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { freePort } from '../test/helpers/ports.js';
+import { startBenchDevServer } from './dev-server.js';
 import { startBaselineWorker, stopProcess } from './child-process.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { bearerTokens } from './merchants.js';
@@ -153,14 +152,7 @@ async function main() {
   process.stdout.write(
     `charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up), then ${DURATION_S} s open loop at ${OPEN_LOOP_SHARE * 100} % of that rate\n`,
   );
-  const temporalPort = await freePort();
-  const temporalServer = await startDevServer({
-    port: temporalPort,
-    uiPort: null,
-    dbFile: null,
-    namespace: 'default',
-    searchPath: process.env.PATH ?? '',
-  });
+  const { server: temporalServer, port: temporalPort } = await startBenchDevServer();
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
   let baselineWorker: ChildProcess | undefined;
   let engine: BenchEngine | undefined;

@@ -21,8 +21,7 @@ import { once } from 'node:events';
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { freePort } from '../test/helpers/ports.js';
+import { startBenchDevServer } from './dev-server.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, printTable } from './measure.js';
 import { measureCpu, printCpuTable, type CpuUse } from './process-cpu.js';
@@ -207,14 +206,7 @@ async function main() {
   process.stdout.write(
     `tracing bench: ${N} paid charges per mode (after ${WARMUP} of warm-up), ${CONCURRENCY} in flight, ${ROUNDS} round(s) of: ${MODES.map((m) => m.label).join(', ')}\n`,
   );
-  const temporalPort = await freePort();
-  const temporalServer = await startDevServer({
-    port: temporalPort,
-    uiPort: null,
-    dbFile: null,
-    namespace: 'default',
-    searchPath: process.env.PATH ?? '',
-  });
+  const { server: temporalServer, port: temporalPort } = await startBenchDevServer();
   const figures = new Map<Mode, ModeFigures>();
   const cpuRows: { label: string; operations: number; cpu: CpuUse }[] = [];
   try {

@@ -39,7 +39,7 @@ import { Client, Connection } from '@temporalio/client';
 import { CHARGE_WORKFLOW } from '../contracts/charge.contract.js';
 import { newPayloadKeysJson } from '../src/config/payload-keys.js';
 import { connect } from '../src/db/database.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
+import { startBenchDevServer } from './dev-server.js';
 import { freePort } from '../test/helpers/ports.js';
 import { spawnProcess, stopProcess } from './child-process.js';
 import { bearerTokens } from './merchants.js';
@@ -142,14 +142,7 @@ async function main() {
   process.stdout.write(
     `workers bench: ${CHARGES} charges created and paid per configuration (after ${WARMUP_CHARGES} unmeasured), ${CONCURRENCY} lifecycles in flight; workers: ${WORKERS.join(', ')}\n`,
   );
-  const temporalPort = await freePort();
-  const temporalServer = await startDevServer({
-    port: temporalPort,
-    uiPort: null,
-    dbFile: null,
-    namespace: 'default',
-    searchPath: process.env.PATH ?? '',
-  });
+  const { server: temporalServer, port: temporalPort } = await startBenchDevServer();
   const client = new Client({ connection: await Connection.connect({ address: temporalServer.address }) });
   const database = `pix_bench_${randomBytes(4).toString('hex')}`;
   const admin = connect(`${PG}/postgres`, { max: 1 });

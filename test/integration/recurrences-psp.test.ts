@@ -4,7 +4,6 @@
 // bank debits each cobr) and sends the PSP's webhooks, which the engine only takes as hints: it reads
 // the rec or cobr back before anything changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { newKey, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
@@ -13,6 +12,7 @@ import { engineOnFakePsp, startFakePsp, type FakePsp } from '../helpers/fake-psp
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { http } from '../helpers/stack.js';
+import { day, recurrenceBody } from '../helpers/recurrences.js';
 import { balanceOf } from '../helpers/transfers.js';
 
 const RECEIVER_ACCOUNT = { conta: '1234567', tipoConta: 'CORRENTE', agencia: '0001' };
@@ -31,18 +31,7 @@ afterAll(async () => {
 
 describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
   const live = liveStack(() => ({ env }));
-  const day = (offset: number) => addDays(saoPauloDate(new Date()), offset);
   type Merchant = Awaited<ReturnType<typeof createMerchant>>;
-
-  const recurrenceBody = (overrides: Record<string, unknown> = {}) => ({
-    payer: { name: 'Maria da Silva', document: CPF.valid },
-    contract: 'CTR-2026-0042',
-    description: 'Academia plano mensal',
-    frequency: 'monthly',
-    firstDueDate: day(5),
-    amount: 99.9,
-    ...overrides,
-  });
 
   async function created(m: Merchant, overrides: Record<string, unknown> = {}) {
     const res = await m.client.post('/recurrences', recurrenceBody(overrides), { 'Idempotency-Key': newKey('rec') });

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { generateCpf } from '@brazilian-utils/brazilian-utils';
 import { parseBrCode } from '../../src/domain/brcode.js';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { newKey, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { CNPJ, CPF, createMerchant } from '../helpers/fixtures.js';
@@ -15,21 +14,10 @@ import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 import { admin, http } from '../helpers/stack.js';
+import { day, recurrenceBody } from '../helpers/recurrences.js';
 
 describe('recurrences (Pix Automático) on the simulator', () => {
   const live = liveStack();
-  const today = saoPauloDate(new Date());
-  const day = (offset: number) => addDays(today, offset);
-
-  const recurrenceBody = (overrides: Record<string, unknown> = {}) => ({
-    payer: { name: 'Maria da Silva', document: CPF.valid },
-    contract: 'CTR-2026-0042',
-    description: 'Academia plano mensal',
-    frequency: 'monthly',
-    firstDueDate: day(5),
-    amount: 99.9,
-    ...overrides,
-  });
 
   type Merchant = Awaited<ReturnType<typeof createMerchant>>;
   const post = (m: Merchant, body: unknown, key: string | null = newKey('rec')) =>

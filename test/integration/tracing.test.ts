@@ -77,20 +77,42 @@ const newTraceparent = (flags: '00' | '01') => {
   return { traceId, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}` };
 };
 
-describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
-  let collector: OtlpReceiver;
-  let webhooks: Receiver;
+/** The spans of a paid charge in its caller's trace, beside the API's (the settlement makes the webhook's attempt 1 itself). */
+const PAID_CHARGE_SPANS = [
+  'UpdateWithStartWorkflow:accept',
+  'HandleUpdate:accept',
+  'RunWorkflow:chargeWorkflow',
+  'RunActivity:settleChargePaid',
+  'ledger.post',
+  'webhook.post',
+];
+
+/** Registers, for the tests of a describe block, an OTLP collector, a webhook receiver and an engine exporting to the collector with `env`. */
+function tracedStack(env: Record<string, string>) {
+  const parts = {} as { collector: OtlpReceiver; webhooks: Receiver };
   beforeAll(async () => {
-    collector = await startOtlpReceiver();
-    webhooks = await startReceiver();
+    parts.collector = await startOtlpReceiver();
+    parts.webhooks = await startReceiver();
   });
   afterAll(async () => {
-    await collector?.close();
-    await webhooks?.close();
+    await parts.collector?.close();
+    await parts.webhooks?.close();
   });
-  const live = liveStack(() => ({
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_SERVICE_NAME: 'pix-engine-test', OTEL_BSP_SCHEDULE_DELAY: '100' },
-  }));
+  const live = liveStack(() => ({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: parts.collector.endpoint, ...env } }));
+  return {
+    live,
+    get collector() {
+      return parts.collector;
+    },
+    get webhooks() {
+      return parts.webhooks;
+    },
+  };
+}
+
+describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
+  const tracing = tracedStack({ OTEL_SERVICE_NAME: 'pix-engine-test', OTEL_BSP_SCHEDULE_DELAY: '100' });
+  const { live } = tracing;
 
   it("puts a charge creation, its workflow, activities, ledger posting and webhook POST in the caller's trace", async () => {
     const { client, account } = await createMerchant(live.stack);
@@ -99,12 +121,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const traceparent = `00-${traceId}-${callerSpanId}-01`;
     const tracedClient = withTraceparent(client, traceparent);
     const key = newKey('traced');
-    const created = await createCharge(tracedClient, { webhookUrl: webhooks.url }, key);
+    const created = await createCharge(tracedClient, { webhookUrl: tracing.webhooks.url }, key);
     expect((await payCharge(live.stack, created.id)).status).toBe(200);
     await waitForStatus(client, created.id, 'approved');
-    const webhook = await eventually(async () => webhooks.received[0], 20_000);
+    const webhook = await eventually(async () => tracing.webhooks.received[0], 20_000);
 
-    const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
+    const inTrace = () => tracing.collector.spans.filter((span) => span.traceId === traceId);
     const names = () => new Set(inTrace().map((span) => span.name));
     // A workflow's span is exported when the workflow completes: the charge's, after its settlement's POST.
     await eventually(
@@ -120,17 +142,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       service: 'pix-engine-test',
       attributes: { 'http.route': 'POST /v1/transactions', 'http.response.status_code': 201 },
     });
-    expect(spans.map((span) => span.name)).toEqual(
-      expect.arrayContaining([
-        'UpdateWithStartWorkflow:accept',
-        'HandleUpdate:accept',
-        'RunWorkflow:chargeWorkflow',
-        'RunActivity:settleChargePaid',
-        'ledger.post',
-        // The settlement makes the delivery's attempt 1 itself.
-        'webhook.post',
-      ]),
-    );
+    expect(spans.map((span) => span.name)).toEqual(expect.arrayContaining(PAID_CHARGE_SPANS));
     // It was delivered: no delivery workflow was needed for retries.
     expect(spans.filter((span) => span.name.includes('webhookDeliveryWorkflow') || span.name.includes('firstAttempt'))).toEqual([]);
     expect(spans.find((span) => span.name === 'UpdateWithStartWorkflow:accept')?.parentSpanId).toBe(request!.spanId);
@@ -139,7 +151,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     );
     expect(spans.some((span) => span.name.startsWith('RunActivity:') && span.name !== 'RunActivity:settleChargePaid')).toBe(true);
     // No identifier in any span name of the run.
-    expect(collector.spans.filter((span) => span.name.includes(created.id) || /txn_|acc_|evt_/.test(span.name))).toEqual([]);
+    expect(tracing.collector.spans.filter((span) => span.name.includes(created.id) || /txn_|acc_|evt_/.test(span.name))).toEqual([]);
 
     const post = spans.find((span) => span.name === 'webhook.post')!;
     expect(post).toMatchObject({ kind: CLIENT, attributes: { 'http.response.status_code': 200 } });
@@ -151,55 +163,32 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
 });
 
 describe('tracing with OTEL_TRACES_SAMPLER=traceidratio and OTEL_TRACES_SAMPLER_ARG=0', () => {
-  let collector: OtlpReceiver;
-  let webhooks: Receiver;
-  beforeAll(async () => {
-    collector = await startOtlpReceiver();
-    webhooks = await startReceiver();
-  });
-  afterAll(async () => {
-    await collector?.close();
-    await webhooks?.close();
-  });
-  const live = liveStack(() => ({
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' },
-  }));
+  const tracing = tracedStack({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' });
+  const { live } = tracing;
 
   it("exports no span of a paid charge, even in a caller's sampled trace, and its webhook carries that trace unsampled", async () => {
     const { traceId, traceparent } = newTraceparent('01');
-    const paid = await paidCharge(live.stack, webhooks, traceparent);
+    const paid = await paidCharge(live.stack, tracing.webhooks, traceparent);
     expect(paid.webhookTraceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
     await replaysWithTracingOffAndOn(paid.workflowId);
     // A graceful stop exports every span still buffered.
     expect(await live.stack.processes[0]!.stop()).toBe(0);
-    expect(collector.spans).toEqual([]);
+    expect(tracing.collector.spans).toEqual([]);
   });
 });
 
 describe('tracing with OTEL_TRACES_SAMPLER=parentbased_traceidratio and OTEL_TRACES_SAMPLER_ARG=0', () => {
-  let collector: OtlpReceiver;
-  let webhooks: Receiver;
-  beforeAll(async () => {
-    collector = await startOtlpReceiver();
-    webhooks = await startReceiver();
+  const tracing = tracedStack({
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: '0',
   });
-  afterAll(async () => {
-    await collector?.close();
-    await webhooks?.close();
-  });
-  const live = liveStack(() => ({
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0',
-    },
-  }));
+  const { live } = tracing;
 
   it("follows the caller's sampled flag end to end: 01 is traced from the API to the webhook POST, 00 exports nothing", async () => {
     const unsampled = newTraceparent('00');
     const sampled = newTraceparent('01');
-    const notTraced = await paidCharge(live.stack, webhooks, unsampled.traceparent);
-    const traced = await paidCharge(live.stack, webhooks, sampled.traceparent);
+    const notTraced = await paidCharge(live.stack, tracing.webhooks, unsampled.traceparent);
+    const traced = await paidCharge(live.stack, tracing.webhooks, sampled.traceparent);
     expect(notTraced.webhookTraceparent).toMatch(new RegExp(`^00-${unsampled.traceId}-[0-9a-f]{16}-00$`));
     expect(traced.webhookTraceparent).toMatch(new RegExp(`^00-${sampled.traceId}-[0-9a-f]{16}-01$`));
     await replaysWithTracingOffAndOn(notTraced.workflowId);
@@ -207,20 +196,10 @@ describe('tracing with OTEL_TRACES_SAMPLER=parentbased_traceidratio and OTEL_TRA
     expect(await live.stack.processes[0]!.stop()).toBe(0);
 
     // Only the sampled trace was exported (the rest, the payments' admin calls included, starts unsampled at ratio 0).
-    expect(new Set(collector.spans.map((span) => span.traceId))).toEqual(new Set([sampled.traceId]));
-    const names = collector.spans.map((span) => span.name);
-    expect(names).toEqual(
-      expect.arrayContaining([
-        'POST /v1/transactions',
-        'UpdateWithStartWorkflow:accept',
-        'HandleUpdate:accept',
-        'RunWorkflow:chargeWorkflow',
-        'RunActivity:settleChargePaid',
-        'ledger.post',
-        'webhook.post',
-      ]),
-    );
-    const post = collector.spans.find((span) => span.name === 'webhook.post')!;
+    expect(new Set(tracing.collector.spans.map((span) => span.traceId))).toEqual(new Set([sampled.traceId]));
+    const names = tracing.collector.spans.map((span) => span.name);
+    expect(names).toEqual(expect.arrayContaining(['POST /v1/transactions', ...PAID_CHARGE_SPANS]));
+    const post = tracing.collector.spans.find((span) => span.name === 'webhook.post')!;
     expect(traced.webhookTraceparent).toBe(`00-${sampled.traceId}-${post.spanId}-01`);
   });
 });

@@ -226,7 +226,7 @@ function retryProblem(cobr: CobR, day: string): string | null {
   return null;
 }
 
-export function recurrenceRoutes({ json, problem, notFound }: Answers): Route[] {
+export function recurrenceRoutes({ json, problem, notFound }: Answers, refuseWebhook: NonNullable<Route['refuse']>): Route[] {
   const recInvalid = (detail: string, found?: Violation[]): Answer =>
     problem(400, 'RecOperacaoInvalida', 'Recorrência inválida.', detail, found, 'rec');
   const cobrInvalid = (detail: string, found?: Violation[]): Answer =>
@@ -237,15 +237,6 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers): Route[] 
     cobrInvalid(
       'A requisição que busca alterar ou criar uma cobrança recorrente não respeita o _schema_ ou está semanticamente errada.',
       found,
-    );
-  const refuseWebhook = (_: string[], found: Violation[]) =>
-    problem(
-      400,
-      'WebhookOperacaoInvalida',
-      'Webhook inválido.',
-      'A presente requisição busca criar um webhook sem respeitar o _schema_.',
-      found,
-      'webhook',
     );
   const rec = /^\/v2\/rec\/([^/]+)$/;
   const cobr = /^\/v2\/cobr\/([^/]+)$/;

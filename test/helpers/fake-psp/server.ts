@@ -107,6 +107,17 @@ const refuseCob = (_: string[], found: Violation[]) =>
     found,
   );
 
+/** A webhook registration (PUT /webhook/{chave}, /webhookrec, /webhookcobr) that does not conform. */
+const refuseWebhook = (_: string[], found: Violation[]) =>
+  problem(
+    400,
+    'WebhookOperacaoInvalida',
+    'Webhook inválido.',
+    'A presente requisição busca criar um webhook sem respeitar o _schema_.',
+    found,
+    'webhook',
+  );
+
 function issueToken(call: Call, ctx: PspServerContext): Answer {
   const [scheme, encoded] = (call.headers.authorization ?? '').split(' ');
   const [id, secret] = Buffer.from(encoded ?? '', 'base64')
@@ -201,15 +212,7 @@ const ROUTES: Route[] = [
     path: /^\/v2\/webhook\/([^/]+)$/,
     param: 'chave',
     body: 'webhookSolicitado',
-    refuse: (_, found) =>
-      problem(
-        400,
-        'WebhookOperacaoInvalida',
-        'Webhook inválido.',
-        'A presente requisição busca criar um webhook sem respeitar o _schema_.',
-        found,
-        'webhook',
-      ),
+    refuse: refuseWebhook,
     handle({ param: chave, body }, { store, pixKey }) {
       if (chave !== pixKey) return notFound();
       store.webhookUrl = (body as { webhookUrl: string }).webhookUrl;
@@ -260,7 +263,7 @@ const ROUTES: Route[] = [
   ...listRoutes(problem),
   ...devolucaoRoutes({ json, problem, notFound }),
   ...cobvRoutes({ json, problem, notFound }),
-  ...recurrenceRoutes({ json, problem, notFound }),
+  ...recurrenceRoutes({ json, problem, notFound }, refuseWebhook),
 ];
 
 function createEnvio(
