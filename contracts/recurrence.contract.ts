@@ -17,6 +17,19 @@ export type RetryPolicy = (typeof RETRY_POLICIES)[number];
 
 export type CancelledBy = 'merchant' | 'payer' | 'route';
 
+/** What the payer authorizes: the parties' contract, its calendar, the amounts and the retry policy (the read model's row and a route's request both hold them). */
+export interface RecurrenceTerms {
+  payer: { name: string; document: string };
+  contract: string;
+  description: string;
+  frequency: RecurrenceFrequency;
+  firstDueDate: string;
+  endDate: string | null;
+  amountCents: number | null;
+  minimumAmountCents: number | null;
+  retryPolicy: RetryPolicy;
+}
+
 /** A cycle charge's tie to its recurrence, as the charge's draft carries it (ChargeAsked.cycle). */
 export interface CycleTerms {
   recurrenceId: string;

@@ -4,7 +4,7 @@
 
 import { ROUTE_REFUSED } from '../../contracts/transaction.contract.js';
 import type { DueDateTerms } from '../../contracts/charge.contract.js';
-import type { RecurrenceFrequency, RetryPolicy } from '../../contracts/recurrence.contract.js';
+import type { RecurrenceTerms } from '../../contracts/recurrence.contract.js';
 
 export interface RoutePayer {
   name?: string;
@@ -107,17 +107,8 @@ export interface ChargeRoute {
 }
 
 /** A recurrence as a route creates it (Pix Automático): what the payer authorizes in their bank's app. */
-export interface RouteRecurrenceRequest {
+export interface RouteRecurrenceRequest extends RecurrenceTerms {
   recurrenceId: string;
-  payer: { name: string; document: string };
-  contract: string;
-  description: string;
-  frequency: RecurrenceFrequency;
-  firstDueDate: string;
-  endDate: string | null;
-  amountCents: number | null;
-  minimumAmountCents: number | null;
-  retryPolicy: RetryPolicy;
   /** Journey 3: the immediate charge paid with the authorization, already created at the route. */
   firstPaymentTransactionId: string | null;
 }

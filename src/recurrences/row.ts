@@ -1,22 +1,19 @@
 // A row of the `recurrences` read model as the code sees it: centavos as numbers, camelCase.
 import type { Metadata } from '../transactions/metadata.js';
-import type { CancelledBy, RecurrenceFrequency, RecurrenceStatus, RetryPolicy } from '../../contracts/recurrence.contract.js';
+import type {
+  CancelledBy,
+  RecurrenceFrequency,
+  RecurrenceStatus,
+  RecurrenceTerms,
+  RetryPolicy,
+} from '../../contracts/recurrence.contract.js';
 
-export interface RecurrenceRow {
+export interface RecurrenceRow extends RecurrenceTerms {
   id: string;
   accountId: string;
   externalId: string;
   status: RecurrenceStatus;
-  payer: { name: string; document: string };
-  contract: string;
-  description: string;
-  frequency: RecurrenceFrequency;
-  firstDueDate: string;
-  endDate: string | null;
-  amountCents: number | null;
-  minimumAmountCents: number | null;
   payerMaximumAmountCents: number | null;
-  retryPolicy: RetryPolicy;
   authorization: { copyPaste: string; qrCodeBase64: string; expiresAt: Date };
   firstPaymentAmountCents: number | null;
   firstPaymentTransactionId: string | null;
