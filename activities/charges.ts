@@ -6,6 +6,8 @@ import type { ConfirmedCharge } from '../contracts/charge.contract.js';
 import { settlement, type webhookActivities } from './webhooks.js';
 
 export function chargeActivities(deps: Deps) {
+  const settleChargePaid = (transactionId: string, paid: Parameters<typeof lifecycle.settleChargePaid>[2], options?: SettleOptions) =>
+    settlement(deps, lifecycle.settleChargePaid(deps, transactionId, paid), options);
   return {
     persistCharge: (input: Parameters<typeof lifecycle.persistCharge>[1]) => lifecycle.persistCharge(deps, input),
     persistAndOpenCharge: (input: Parameters<typeof lifecycle.persistCharge>[1]) => lifecycle.persistAndOpenCharge(deps, input),
@@ -15,13 +17,12 @@ export function chargeActivities(deps: Deps) {
     confirmChargeAtRoute: async (transactionId: string, options?: SettleOptions): Promise<ConfirmedCharge> => {
       const state = await lifecycle.chargeStateAtRoute(deps, transactionId);
       if (state.status !== 'paid') return { state };
-      return { state, settled: await settlement(deps, lifecycle.settleChargePaid(deps, transactionId, state), options) };
+      return { state, settled: await settleChargePaid(transactionId, state, options) };
     },
     cancelChargeAtRoute: (transactionId: string, reason?: 'expired' | 'other') =>
       lifecycle.cancelChargeAtRoute(deps, transactionId, reason),
     retryCycleAtRoute: (transactionId: string, day: string) => lifecycle.retryCycleAtRoute(deps, transactionId, day),
-    settleChargePaid: (transactionId: string, paid: Parameters<typeof lifecycle.settleChargePaid>[2], options?: SettleOptions) =>
-      settlement(deps, lifecycle.settleChargePaid(deps, transactionId, paid), options),
+    settleChargePaid,
     settleChargeCancelled: (transactionId: string, expired: boolean, options?: SettleOptions) =>
       settlement(deps, lifecycle.settleChargeCancelled(deps, transactionId, expired), options),
     settleChargeFailed: (transactionId: string, options?: SettleOptions) =>
