@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
+import { saoPauloDay } from '../helpers/fake-psp/recurrences.js';
 import { violations } from '../helpers/fake-psp/schemas.js';
 import { createTestCa, issueCertificate } from '../helpers/tls-certs.js';
 
@@ -366,11 +367,9 @@ describe('fake PSP', () => {
   });
 
   describe('Pix Automático (locrec, rec, cobr)', () => {
-    /** A day `days` from today in São Paulo, where the standard counts them. */
-    const day = (days: number) => new Date(Date.now() - 3 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
     const recBody = (loc: number, extra: Record<string, unknown> = {}) => ({
       vinculo: { objeto: 'Academia', contrato: 'C-42', devedor: { cpf: '52998224725', nome: 'Fulana de Tal' } },
-      calendario: { dataInicial: day(5), periodicidade: 'MENSAL' },
+      calendario: { dataInicial: saoPauloDay(5), periodicidade: 'MENSAL' },
       valor: { valorRec: '49.90' },
       politicaRetentativa: 'PERMITE_3R_7D',
       loc,
@@ -386,7 +385,7 @@ describe('fake PSP', () => {
       expect(created.status).toBe(201);
       return created.body.idRec;
     };
-    const cobrBody = (idRec: string, original = '49.90', due = day(5)) => ({
+    const cobrBody = (idRec: string, original = '49.90', due = saoPauloDay(5)) => ({
       idRec,
       calendario: { dataDeVencimento: due },
       valor: { original },
@@ -463,7 +462,7 @@ describe('fake PSP', () => {
       const pending = await createRec();
       expect((await putCobr(txidOf(nextTxid++), cobrBody(pending))).status).toBe(400);
       const idRec = await approvedRec();
-      for (const body of [cobrBody(idRec, '50.00'), cobrBody(idRec, '49.90', day(1)), cobrBody(idRec, '49.90', day(11))]) {
+      for (const body of [cobrBody(idRec, '50.00'), cobrBody(idRec, '49.90', saoPauloDay(1)), cobrBody(idRec, '49.90', saoPauloDay(11))]) {
         const refused = await putCobr(txidOf(nextTxid++), body);
         expect(refused.status).toBe(400);
         expect(refused.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida');
@@ -476,7 +475,12 @@ describe('fake PSP', () => {
       const txid = txidOf(nextTxid++);
       const created = await putCobr(txid, cobrBody(idRec));
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ idRec, txid, status: 'ATIVA', tentativas: [{ status: 'AGENDADA', dataLiquidacao: day(5) }] });
+      expect(created.body).toMatchObject({
+        idRec,
+        txid,
+        status: 'ATIVA',
+        tentativas: [{ status: 'AGENDADA', dataLiquidacao: saoPauloDay(5) }],
+      });
       expect((await putCobr(txid, cobrBody(idRec))).status).toBe(400);
 
       psp.debitCobr(txid, 'PAGA');
@@ -492,17 +496,17 @@ describe('fake PSP', () => {
       const txid = txidOf(nextTxid++);
       expect((await putCobr(txid, cobrBody(idRec))).status).toBe(201);
       const retry = (on: string) => call(psp, 'POST', `${psp.baseUrl}/cobr/${txid}/retentativa/${on}`, { token });
-      expect((await retry(day(6))).status).toBe(400);
-      for (const on of [day(6), day(8), day(11)]) {
+      expect((await retry(saoPauloDay(6))).status).toBe(400);
+      for (const on of [saoPauloDay(6), saoPauloDay(8), saoPauloDay(11)]) {
         psp.debitCobr(txid, 'REJEITADA');
-        expect((await retry(day(5))).status).toBe(400);
-        expect((await retry(day(13))).status).toBe(400);
+        expect((await retry(saoPauloDay(5))).status).toBe(400);
+        expect((await retry(saoPauloDay(13))).status).toBe(400);
         const asked = await retry(on);
         expect(asked.status).toBe(201);
         expect(asked.body.tentativas.at(-1)).toMatchObject({ status: 'AGENDADA', tipo: 'NTAG', dataLiquidacao: on });
       }
       psp.debitCobr(txid, 'REJEITADA');
-      expect((await retry(day(12))).status).toBe(400);
+      expect((await retry(saoPauloDay(12))).status).toBe(400);
       expect(violations('cobRCompleta', psp.cobr(txid))).toEqual([]);
       expect((await call(psp, 'POST', `${psp.baseUrl}/cobr/${txid}/retentativa/2025-13-01`, { token })).status).toBe(400);
       expect(lastRequest(psp).conforms).toBe(false);
@@ -511,7 +515,7 @@ describe('fake PSP', () => {
       const other = txidOf(nextTxid++);
       expect((await putCobr(other, cobrBody(once))).status).toBe(201);
       psp.debitCobr(other, 'REJEITADA');
-      expect((await call(psp, 'POST', `${psp.baseUrl}/cobr/${other}/retentativa/${day(6)}`, { token })).status).toBe(400);
+      expect((await call(psp, 'POST', `${psp.baseUrl}/cobr/${other}/retentativa/${saoPauloDay(6)}`, { token })).status).toBe(400);
     });
 
     it('PATCH /cobr CANCELADA withdraws it and its scheduled attempt, once', async () => {
@@ -673,7 +677,7 @@ describe('fake PSP', () => {
       }
       expect(psp.recurrenceWebhookUrls).toEqual({ rec: listenerUrl, cobr: listenerUrl });
       const location = await call(psp, 'POST', `${psp.baseUrl}/locrec`, { token });
-      const due = new Date(Date.now() - 3 * 3_600_000 + 4 * 86_400_000).toISOString().slice(0, 10);
+      const due = saoPauloDay(4);
       const { idRec } = (
         await call(psp, 'POST', `${psp.baseUrl}/rec`, {
           token,

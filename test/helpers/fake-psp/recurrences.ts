@@ -90,9 +90,21 @@ export function recurrenceState(store: PspStore): RecurrenceState {
 
 let lastLocationId = 2_000_000;
 const now = () => new Date().toISOString();
-/** Today in São Paulo (UTC−3), where the standard's dates are counted. */
-const today = () => new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
+/** The day `offset` days from today in São Paulo (UTC−3), where the standard's dates are counted. */
+export const saoPauloDay = (offset = 0) => new Date(Date.now() - 3 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
+const today = () => saoPauloDay();
 const plusDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The receiver's cancellation (PATCH CANCELADA), as a rec's and a cobr's `encerramento` record it. */
+const CANCELLED_BY_RECEIVER = {
+  cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuário recebedor.' },
+};
+
+/** A rec as POST and PATCH /rec answer it (the standard's RecGerada): without the QR data GET /rec adds. */
+function recGerada(rec: Rec): Omit<Rec, 'dadosQR'> {
+  const { dadosQR: _, ...gerada } = rec;
+  return gerada;
+}
 
 /** RxISPByyyyMMdd + 11: R, then R (retries allowed) or N, the receiver's ISPB, the day, a sequence. */
 function recId(policy: Rec['politicaRetentativa']): string {
@@ -281,9 +293,7 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers, refuseWeb
           return recInvalid(`A cobrança ${firstPayment} da jornada 3 não existe ou não está ATIVA.`);
         if (request.calendario.dataFinal !== undefined && request.calendario.dataFinal < request.calendario.dataInicial)
           return recInvalid('A data final é anterior à data inicial.');
-        const created = createRec(state, request, location, firstPayment);
-        const { dadosQR: _, ...gerada } = created;
-        return json(201, gerada);
+        return json(201, recGerada(createRec(state, request, location, firstPayment)));
       },
     },
     {
@@ -308,12 +318,9 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers, refuseWeb
         if ((body as { status?: string }).status !== 'CANCELADA') return recInvalid('Só o cancelamento é aceito pelo PSP.');
         if (found.status !== 'CRIADA' && found.status !== 'APROVADA')
           return recInvalid(`A recorrência ${param} não pode ser cancelada: ${found.status}.`);
-        found.encerramento = {
-          cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuário recebedor.' },
-        };
+        found.encerramento = structuredClone(CANCELLED_BY_RECEIVER);
         setRecStatus(found, 'CANCELADA');
-        const { dadosQR: _, ...gerada } = found;
-        return json(200, gerada);
+        return json(200, recGerada(found));
       },
     },
     {
@@ -371,9 +378,7 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers, refuseWeb
           return cobrInvalid(`A cobrança ${txid} não pode ser cancelada: ${found.status}.`);
         const attempt = found.tentativas.at(-1);
         if (attempt?.status === 'AGENDADA') setAttemptStatus(attempt, 'CANCELADA');
-        found.encerramento = {
-          cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuário recebedor.' },
-        };
+        found.encerramento = structuredClone(CANCELLED_BY_RECEIVER);
         setCobrStatus(found, 'CANCELADA');
         return json(200, found);
       },
