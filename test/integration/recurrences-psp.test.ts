@@ -65,6 +65,21 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
 
   const merchantOnPsp = () => createMerchant(live.stack, { route: 'psp' });
 
+  /** The payer's answers in the bank's app, then the PSP's webhookrec naming the rec. */
+  async function payerAnswers(idRec: string, ...answers: Array<'APROVADA' | 'REJEITADA' | 'CANCELADA'>) {
+    for (const answer of answers) psp.answerRecurrence(idRec, answer);
+    expect(await psp.sendRecurrenceWebhook({ kind: 'rec', ids: [idRec] })).toBe(200);
+  }
+
+  /** Authorized in the app and announced: once the recurrence is active, its first cycle and that cycle's cobr at the PSP. */
+  async function authorizedAtPsp(m: Merchant, recurrenceId: string, idRec: string) {
+    await payerAnswers(idRec, 'APROVADA');
+    await eventually(async () => ((await statusOf(m, recurrenceId)) === 'active' ? true : undefined));
+    const cycle = await cycleOf(m, recurrenceId);
+    const txid = txidOf(cycle.id);
+    return { cycle, txid, cobr: await eventually(async () => psp.cobr(txid)) };
+  }
+
   it('registers webhookrec and webhookcobr at start; creates the recurrence with POST /locrec and POST /rec as the standard says; the authorization is the PSP’s code', async () => {
     await eventually(async () => (psp.recurrenceWebhookUrls.cobr !== null ? true : undefined));
     expect(psp.recurrenceWebhookUrls).toEqual({ rec: listenerUrl, cobr: listenerUrl });
@@ -101,12 +116,7 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
     await readsOf(`/v2/rec/${idRec}`, reads + 1);
     expect(await statusOf(m, rec.id)).toBe('pending_authorization');
 
-    psp.answerRecurrence(idRec, 'APROVADA');
-    expect(await psp.sendRecurrenceWebhook({ kind: 'rec', ids: [idRec] })).toBe(200);
-    await eventually(async () => ((await statusOf(m, rec.id)) === 'active' ? true : undefined));
-    const cycle = await cycleOf(m, rec.id);
-    const txid = txidOf(cycle.id);
-    await eventually(async () => psp.cobr(txid));
+    const { cycle, txid } = await authorizedAtPsp(m, rec.id, idRec);
     const cobrReads = psp.requests.filter((r) => r.path === `/v2/cobr/${txid}`).length;
     const paidLie = {
       cobsr: [{ idRec, txid, status: 'CONCLUIDA', atualizacao: [{ status: 'CONCLUIDA', data: new Date().toISOString() }] }],
@@ -120,14 +130,8 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
     const m = await createMerchant(live.stack, { route: 'psp', fees: { charge: { fixed: 0, percent: 0 } } });
     const rec = await created(m, { contract: 'J2-PAID' });
     const { idRec } = recOf('J2-PAID');
-    psp.answerRecurrence(idRec, 'APROVADA');
-    expect(await psp.sendRecurrenceWebhook({ kind: 'rec', ids: [idRec] })).toBe(200);
-    await eventually(async () => ((await statusOf(m, rec.id)) === 'active' ? true : undefined));
-
-    const cycle = await cycleOf(m, rec.id);
+    const { cycle, txid, cobr } = await authorizedAtPsp(m, rec.id, idRec);
     expect(cycle).toMatchObject({ status: 'pending', amount: 99.9, dueDate: day(5), recurrenceId: rec.id });
-    const txid = txidOf(cycle.id);
-    const cobr = await eventually(async () => psp.cobr(txid));
     expect(cobr).toMatchObject({
       idRec,
       calendario: { dataDeVencimento: day(5) },
@@ -151,12 +155,7 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
   it('a refused debit is retried at the PSP on the 1st, 3rd and 6th day after the due date (retentativa), then the cycle fails', async () => {
     const m = await merchantOnPsp();
     const rec = await created(m, { contract: 'RETRY', retryPolicy: 'three_in_seven_days' });
-    const { idRec } = recOf('RETRY');
-    psp.answerRecurrence(idRec, 'APROVADA');
-    await psp.sendRecurrenceWebhook({ kind: 'rec', ids: [idRec] });
-    const cycle = await cycleOf(m, rec.id);
-    const txid = txidOf(cycle.id);
-    await eventually(async () => psp.cobr(txid));
+    const { cycle, txid } = await authorizedAtPsp(m, rec.id, recOf('RETRY').idRec);
     for (const [attempts, retryDay] of [
       [2, day(6)],
       [3, day(8)],
@@ -186,12 +185,7 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
   it('the merchant cancels: PATCH /rec and PATCH /cobr CANCELADA at the PSP; the payer’s refusal and cancellation in the app are read back', async () => {
     const m = await merchantOnPsp();
     const rec = await created(m, { contract: 'CANCEL' });
-    const { idRec } = recOf('CANCEL');
-    psp.answerRecurrence(idRec, 'APROVADA');
-    await psp.sendRecurrenceWebhook({ kind: 'rec', ids: [idRec] });
-    const cycle = await cycleOf(m, rec.id);
-    const txid = txidOf(cycle.id);
-    await eventually(async () => psp.cobr(txid));
+    const { cycle, txid } = await authorizedAtPsp(m, rec.id, recOf('CANCEL').idRec);
 
     const cancelled = await http('DELETE', `${live.stack.baseUrl}/recurrences/${rec.id}`, { token: m.key });
     expect(cancelled.status).toBe(200);
@@ -201,14 +195,11 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
     expect(psp.cobr(txid)!.status).toBe('CANCELADA');
 
     const refused = await created(m, { contract: 'REFUSED' });
-    psp.answerRecurrence(recOf('REFUSED').idRec, 'REJEITADA');
-    await psp.sendRecurrenceWebhook({ kind: 'rec', ids: [recOf('REFUSED').idRec] });
+    await payerAnswers(recOf('REFUSED').idRec, 'REJEITADA');
     await eventually(async () => ((await statusOf(m, refused.id)) === 'rejected' ? true : undefined));
 
     const byPayer = await created(m, { contract: 'BYPAYER' });
-    psp.answerRecurrence(recOf('BYPAYER').idRec, 'APROVADA');
-    psp.answerRecurrence(recOf('BYPAYER').idRec, 'CANCELADA');
-    await psp.sendRecurrenceWebhook({ kind: 'rec', ids: [recOf('BYPAYER').idRec] });
+    await payerAnswers(recOf('BYPAYER').idRec, 'APROVADA', 'CANCELADA');
     const read = await eventually(async () => {
       const data = (await m.client.get(`/recurrences/${byPayer.id}`)).body.data;
       return data.status === 'cancelled' ? data : undefined;
