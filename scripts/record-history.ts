@@ -411,6 +411,29 @@ async function firstCycleOf(ctx: ScenarioContext, recurrenceId: string): Promise
   throw new Error(`no cycle charge for ${recurrenceId}`);
 }
 
+/** How a scenario's recurrence is authorized: by the simulated payer, or in the app of a PSP route's payer. */
+type Authorize = typeof authorizedRecurrence;
+
+/** The recurrence workflow authorized, recorded while it waits for its next cycle. */
+const activeRecurrence =
+  (authorize: Authorize): Scenario =>
+  async (ctx) => {
+    const { workflowId } = await authorize(ctx);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return workflowId;
+  };
+
+/** The recurrence workflow authorized, then cancelled by the merchant: its cycle not yet due is cancelled. */
+const cancelledRecurrence =
+  (authorize: Authorize): Scenario =>
+  async (ctx) => {
+    const recurrence = await authorize(ctx);
+    await ctx.api('DELETE', `/recurrences/${recurrence.id}`);
+    await ctx.waitForStatus(recurrence.cycle.id, 'cancelled');
+    await ctx.temporal.workflow.getHandle(recurrence.workflowId).result();
+    return recurrence.workflowId;
+  };
+
 /** Scenarios whose run is still going when recorded: a recurrence between cycles, a cycle waiting for its retry. */
 const RECORDED_RUNNING = new Set([
   'recurrence-active',
@@ -499,18 +522,8 @@ const SCENARIOS: Record<string, Scenario> = {
     await ctx.temporal.workflow.getHandle(recurrence.workflowId).result();
     return recurrence.workflowId;
   },
-  'recurrence-active': async (ctx) => {
-    const { workflowId } = await authorizedRecurrence(ctx);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    return workflowId;
-  },
-  'recurrence-cancelled': async (ctx) => {
-    const recurrence = await authorizedRecurrence(ctx);
-    await ctx.api('DELETE', `/recurrences/${recurrence.id}`);
-    await ctx.waitForStatus(recurrence.cycle.id, 'cancelled');
-    await ctx.temporal.workflow.getHandle(recurrence.workflowId).result();
-    return recurrence.workflowId;
-  },
+  'recurrence-active': activeRecurrence(authorizedRecurrence),
+  'recurrence-cancelled': cancelledRecurrence(authorizedRecurrence),
   'recurrence-cycle-paid': async (ctx) => {
     const { cycle } = await authorizedRecurrence(ctx);
     await ctx.admin('POST', `/simulator/charges/${cycle.id}/pay`);
@@ -536,18 +549,8 @@ const SCENARIOS: Record<string, Scenario> = {
     return cycle.workflowId;
   },
   // Pix Automático on a PSP route (recurrence-at-route): the payer's answers and debits read from the PSP, woken by its webhooks.
-  'recurrence-psp-active': async (ctx) => {
-    const { workflowId } = await pspAuthorizedRecurrence(ctx);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    return workflowId;
-  },
-  'recurrence-psp-cancelled': async (ctx) => {
-    const recurrence = await pspAuthorizedRecurrence(ctx);
-    await ctx.api('DELETE', `/recurrences/${recurrence.id}`);
-    await ctx.waitForStatus(recurrence.cycle.id, 'cancelled');
-    await ctx.temporal.workflow.getHandle(recurrence.workflowId).result();
-    return recurrence.workflowId;
-  },
+  'recurrence-psp-active': activeRecurrence(pspAuthorizedRecurrence),
+  'recurrence-psp-cancelled': cancelledRecurrence(pspAuthorizedRecurrence),
   'recurrence-cycle-psp-paid': async (ctx) => {
     const { cycle } = await pspAuthorizedRecurrence(ctx);
     await pspDebit(ctx, cycle.id, 'PAGA');
