@@ -24,6 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startBenchDevServer } from './dev-server.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, printTable } from './measure.js';
+import { bearerTokens } from './merchants.js';
 import { measureCpu, printCpuTable, type CpuUse } from './process-cpu.js';
 
 const N = Number(process.argv[2] ?? 300);
@@ -118,28 +119,11 @@ interface ModeFigures {
   sampledWebhooks: number;
 }
 
-/** A merchant with enough API keys for `charges` under the quota, and a `pay(i)` that creates, pays and awaits the webhook of charge i. */
+/** Merchants with enough API keys for `charges` under the quota, and a `pay(i)` that creates, pays and awaits the webhook of charge i. */
 async function paidChargeLoop(engine: BenchEngine, receiver: WebhookReceiver, charges: number, run: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
   const call = jsonCalls(agent);
-  const account = (
-    await call(engine.adminPort, 'POST', '/admin/accounts', engine.adminHeaders, {
-      name: 'Bench Tracing',
-      document: '11222333000181',
-      email: `bench.tracing.${run}@example.com`,
-      kycStatus: 'approved',
-    })
-  ).body.data;
-  const keys: string[] = [];
-  for (let i = 0; i < Math.ceil(charges / CHARGES_PER_KEY); i++) {
-    keys.push(
-      (
-        await call(engine.adminPort, 'POST', `/admin/accounts/${account.id}/api-keys`, engine.adminHeaders, {
-          permissions: ['payments:write'],
-        })
-      ).body.data.key,
-    );
-  }
+  const keys = await bearerTokens(`http://127.0.0.1:${engine.adminPort}/admin`, engine.adminHeaders, Math.ceil(charges / CHARGES_PER_KEY));
   const pay = async (i: number) => {
     const charge = await call(
       engine.port,
