@@ -2,8 +2,9 @@
 // network would accept and refuses what cannot exist: a key outside the DICT formats, an invalid BR
 // Code, a code whose amount differs from what is sent, a one-time code already paid. A BR Code of a
 // charge issued by this network is paid on the spot (the receiver's side learns it through the
-// `onChargePaid` notification); any other transfer settles by itself after `settleAfterMs` (approved),
-// or only through `completeTransfer` (the admin API) when `settleAfterMs` is -1.
+// `onChargePaid` notification); any other transfer settles by itself after `settleAfterMs` (approved;
+// in the hand-over's answer when it is 0), or only through `completeTransfer` (the admin API) when
+// `settleAfterMs` is -1.
 import type { Sql } from '../db/database.js';
 import { parseBrCode } from '../domain/brcode.js';
 import { isPixKeyType, validatePixKey } from '../domain/pix-keys.js';
@@ -96,7 +97,9 @@ export class SimulatorTransferRoute implements TransferRoute {
     if (verdict.kind === 'refused') row = await this.refuse(request, verdict.reason);
     else if (verdict.kind === 'code' && verdict.chargeTxid !== null) row = await this.payNetworkCharge(request, verdict.chargeTxid);
     else {
-      row = await this.insert(request, { one_time_code: verdict.kind === 'code' ? verdict.oneTimeCode : null });
+      // With no delay the network settles in the hand-over itself, as it does a devolução.
+      const status = this.options.settleAfterMs === 0 ? 'approved' : 'pending';
+      row = await this.insert(request, { one_time_code: verdict.kind === 'code' ? verdict.oneTimeCode : null, status });
       // Nothing inserted and no row of ours: another transfer holds this one-time code.
       if (!row && !(await this.byTransaction(request.transactionId))) row = await this.refuse(request, 'already_paid');
     }

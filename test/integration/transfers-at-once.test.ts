@@ -1,0 +1,45 @@
+// SIMULATOR_TRANSFER_DELAY_MS=0: the simulated network settles a transfer in its answer to the
+// hand-over, as it does a devolução, so the workflow settles in the same task that accepted it, with no
+// poll (no timer) and no signal. The balance and the ledger end as after any approved transfer.
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { transferWorkflowId } from '../../contracts/transfer.contract.js';
+import { newKey } from '../helpers/charges.js';
+import { eventually } from '../helpers/eventually.js';
+import { createMerchant } from '../helpers/fixtures.js';
+import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { liveStack } from '../helpers/live-stack.js';
+import { balanceOf, cpfKeyBody, fund, ledgerEntriesOf, postTransfer, settledTransferEntries } from '../helpers/transfers.js';
+import { eventTypes } from '../helpers/workflow-history.js';
+
+const live = liveStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '0' } });
+
+describe('transfers on a network that settles at once', () => {
+  let temporal: Client;
+  beforeAll(async () => {
+    temporal = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
+  });
+  afterAll(async () => {
+    await temporal?.connection.close();
+  });
+
+  it('settles approved in the accepting workflow task: no timer, no signal, one workflow task', async () => {
+    const merchant = await createMerchant(live.stack, { fees: { transfer: { fixed: 1, percent: 0 } } });
+    await fund(live.stack, merchant.client, 25);
+    const key = newKey('t');
+    const res = await postTransfer(merchant.client, cpfKeyBody({ amount: 25 }), key);
+    expect(res.status, res.text).toBe(201);
+    const handle = temporal.workflow.getHandle(transferWorkflowId(merchant.account.id, key));
+    // The run's result is encrypted (payload codec): its end is read from Temporal, its transfer from the API.
+    await eventually(async () => (await handle.describe()).status.name === 'COMPLETED', 15_000);
+
+    const types = await eventTypes(handle);
+    expect(types.filter((type) => type === 'WORKFLOW_TASK_COMPLETED')).toHaveLength(1);
+    expect(types).not.toContain('TIMER_STARTED');
+    expect(types).not.toContain('WORKFLOW_EXECUTION_SIGNALED');
+    expect((await merchant.client.get(`/transactions/${res.body.data.id}`)).body.data.status).toBe('approved');
+    expect(await balanceOf(merchant.client)).toEqual({ available: 0, reserved: 0 });
+    expect(await ledgerEntriesOf(live.sql, res.body.data.id)).toEqual(settledTransferEntries(res.body.data.id, merchant.account.id, 2500, 2400));
+    await expectLedgerConsistent(live.stack.databaseUrl);
+  });
+});
