@@ -22,4 +22,4 @@ USER node
 EXPOSE 3000 3001
 # V8 lets its old generation grow to ~4x the live heap before a full collection; 1.3x keeps a day's reconciliation
 # (a million records streamed a page at a time, nothing held) near 300 MB instead of 540 (docs/configuration.md).
-CMD ["node", "--heap-growing-percent=30", "--import", "tsx", "src/main.ts", "all"]
+CMD ["node", "--heap-growing-percent=30", "--max-semi-space-size=4", "--import", "tsx", "src/main.ts", "all"]

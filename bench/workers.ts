@@ -134,7 +134,7 @@ async function actionsPerCharge(client: Client, since: string, charges: number):
 /** A process of the engine in `role`, ready when `url` answers 200. */
 function startRole(role: 'api' | 'worker', env: Record<string, string>, url: string): Promise<ChildProcess> {
   // The Node options `npm run api` and `npm run worker` give (package.json).
-  const nodeArgs = role === 'worker' ? ['--heap-growing-percent=30'] : [];
+  const nodeArgs = role === 'worker' ? ['--heap-growing-percent=30', '--max-semi-space-size=4'] : [];
   return spawnProcess([...nodeArgs, 'src/main.ts', role], env, async () => (await fetch(url)).status === 200);
 }
 
