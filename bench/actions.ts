@@ -21,9 +21,15 @@ const OPERATIONS: [label: string, file: string][] = [
   ['transfer approved, simulator (transfer-local-steps)', 'transfer-approved-transfer-local-steps-encrypted.json'],
   ['transfer failed, simulator (before)', 'transfer-failed-transaction-status-search-attribute-encrypted.json'],
   ['transfer failed, simulator (transfer-local-steps)', 'transfer-failed-transfer-local-steps-encrypted.json'],
+  ['transfer approved later, simulator (transfer-settles-in-accept)', 'transfer-approved-transfer-settles-in-accept-encrypted.json'],
+  [
+    'transfer settled at hand-over, simulator (transfer-settles-in-accept)',
+    'transfer-pays-charge-transfer-settles-in-accept-encrypted.json',
+  ],
 
   ['transfer approved, PSP route (before)', 'transfer-psp-approved-remote-route-calls-encrypted.json'],
   ['transfer approved, PSP route (transfer-local-steps)', 'transfer-psp-approved-transfer-local-steps-encrypted.json'],
+  ['transfer approved, PSP route (transfer-settles-in-accept)', 'transfer-psp-approved-transfer-settles-in-accept-encrypted.json'],
   ['refund approved, simulator', 'refund-approved-transaction-status-search-attribute-encrypted.json'],
   ['due-date charge paid late, simulator', 'due-date-charge-paid-late-encrypted.json'],
   ['due-date charge paid, PSP route', 'due-date-charge-psp-paid-encrypted.json'],

@@ -2,7 +2,7 @@
 // every transaction workflow answers, transaction.contract.ts), what its activities answer, and what it
 // answers. One workflow per transfer, id `transfer:<accountId>:<idempotency key>`.
 import { defineSignal } from '@temporalio/workflow';
-import type { DraftBasics, Persisted, RouteState, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
+import type { DraftBasics, Persisted, RouteState, Settled, TransactionState, TransactionWorkflowInput } from './transaction.contract.js';
 
 /** Where a transfer goes, as the API resolved it from the body (src/transfers/destination.ts). */
 export type TransferDestination =
@@ -72,6 +72,24 @@ export type PersistedTransfer = Persisted | (Extract<Persisted, { outcome: 'pers
  * local activities and settle in regular ones; remote routes keep regular activities after the accept.
  */
 export const TRANSFER_LOCAL_STEPS = 'transfer-local-steps';
+
+/**
+ * What the accept step answers from TRANSFER_SETTLES_IN_ACCEPT: persistAndSendTransfer's answer and,
+ * when the route answered the hand-over with its final word (approved or failed), the settlement it
+ * made then (absent: the workflow settles in its own step, as before).
+ */
+export type AcceptedTransfer = PersistedTransfer | (Extract<PersistedTransfer, { sent: RouteTransferState }> & { settled: Settled });
+
+/**
+ * From this patch on, a transfer accepts in one local activity, acceptTransfer, which also settles it
+ * when the route answered the hand-over with its final word (the simulator paying a charge of its own
+ * network, refusing a destination, or settling at once with SIMULATOR_TRANSFER_DELAY_MS=0): one local
+ * activity and one workflow task for the whole transfer. Its runs carry this marker alone: the
+ * patches before it (the status attribute, the settlement's dispatch, remote route calls, local
+ * steps) hold for every run that has it, so they are not asked again, and a transfer settled in the
+ * accept step shows its status once, the final one. Runs started before it keep their steps.
+ */
+export const TRANSFER_SETTLES_IN_ACCEPT = 'transfer-settles-in-accept';
 
 /** The settled transfer; null when the accept step refused it (nothing was kept). */
 export type TransferWorkflow = (input: TransferWorkflowInput) => Promise<TransactionState | null>;

@@ -12,6 +12,7 @@
 //   npm run record-history -- --as coalesced-refresh charge-refresh charge-refresh-concurrent
 //   npm run record-history -- --as refunded-charge-status refund-whole-charge refund-approved
 //   npm run record-history -- --as recurrence-status-search-attribute recurrence-rejected recurrence-active recurrence-cancelled
+//   npm run record-history -- --as transfer-settles-in-accept transfer-approved transfer-failed transfer-psp-approved transfer-pays-charge
 //   npm run record-history -- --as recurrence-at-route recurrence-psp-active recurrence-psp-cancelled recurrence-cycle-psp-paid recurrence-cycle-psp-declined
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
@@ -137,6 +138,29 @@ async function settledTransfer(ctx: ScenarioContext, outcome: 'approved' | 'fail
   if (created.status !== 201) throw new Error(`transfer creation answered ${created.status}: ${JSON.stringify(created.body)}`);
   await ctx.admin('POST', `/simulator/transfers/${created.body.data.id}/complete`, { outcome });
   await ctx.waitForStatus(created.body.data.id, outcome);
+  return transferWorkflowId(ctx.merchant.accountId, key);
+}
+
+/** Pays a charge of the simulated network's by its BR Code: the network pays it at the hand-over, so the transfer settles in its accept step. */
+async function transferPayingCharge(ctx: ScenarioContext): Promise<string> {
+  await paidCharge(ctx);
+  const charge = await ctx.api(
+    'POST',
+    '/transactions',
+    { ...chargeBody, amount: 10 },
+    { 'Idempotency-Key': `replay-${randomBytes(6).toString('hex')}` },
+  );
+  if (charge.status !== 201) throw new Error(`charge creation answered ${charge.status}: ${JSON.stringify(charge.body)}`);
+  const key = `replay-${randomBytes(6).toString('hex')}`;
+  const created = await ctx.api(
+    'POST',
+    '/transfers',
+    { amount: 10, destination: { type: 'pix_copy_paste', value: charge.body.data.pix.copyPaste } },
+    { 'Idempotency-Key': key },
+  );
+  if (created.status !== 201) throw new Error(`transfer creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+  await ctx.waitForStatus(created.body.data.id, 'approved');
+  await ctx.waitForStatus(charge.body.data.id, 'approved');
   return transferWorkflowId(ctx.merchant.accountId, key);
 }
 
@@ -485,6 +509,7 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'transfer-approved': (ctx) => settledTransfer(ctx, 'approved'),
   'transfer-failed': (ctx) => settledTransfer(ctx, 'failed'),
+  'transfer-pays-charge': transferPayingCharge,
   'refund-approved': (ctx) => settledRefund(ctx, 'approved'),
   'refund-failed': (ctx) => settledRefund(ctx, 'failed'),
   // The refund of all the charge received: the charge becomes refunded.

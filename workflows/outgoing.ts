@@ -24,8 +24,11 @@ type RouteAnswer = Exclude<RouteState, { status: 'pending' }>;
 export interface OutgoingSteps {
   /** The transaction the run creates (out_…, rfd_…). */
   id: string;
-  /** `sent`: the route's answer when the accept step handed the transaction over itself (no send step then). */
-  persist(): Promise<Persisted | (Extract<Persisted, { outcome: 'persisted' }> & { sent: RouteState })>;
+  /**
+   * `sent`: the route's answer when the accept step handed the transaction over itself (no send step
+   * then); `settled`: the settlement it made too, when that answer was final (no settle step then).
+   */
+  persist(): Promise<Persisted | (Extract<Persisted, { outcome: 'persisted' }> & { sent: RouteState; settled?: Settled })>;
   /** Set when the regular activities of a remote route came after the kind's first runs (REMOTE_ROUTE_CALLS). */
   remotePatch?: string;
   /** The hand-over: `remote`, by a regular activity rather than a local one. */
@@ -37,6 +40,8 @@ export interface OutgoingSteps {
   settle(answer: RouteAnswer, remote: boolean): Promise<Settled>;
   /** The status the run shows once settled, when not its transaction's own. */
   shownStatus?(settled: Settled): string | undefined;
+  /** How the run shows a status: by default behind TRANSACTION_STATUS_SEARCH_ATTRIBUTE (showStatus). */
+  showStatus?(status: string): void;
 }
 
 /** The run: the settled transaction, the key's other transaction as it is, or null when the accept step refused. */
@@ -45,6 +50,7 @@ export async function runOutgoing<I extends { requestId: string }>(input: I, ste
   let decision: AcceptDecision | null = null;
   let notified = false;
   let remote = false;
+  const show = steps.showStatus ?? ((status: string) => showStatus(status));
 
   setHandler(acceptUpdate, async (request) => {
     await condition(() => decision !== null);
@@ -61,7 +67,7 @@ export async function runOutgoing<I extends { requestId: string }>(input: I, ste
   });
   if (persisted.outcome === 'refused') {
     decision = { refusal: persisted.refusal };
-    showStatus(REFUSED_STATUS);
+    show(REFUSED_STATUS);
     await condition(allHandlersFinished);
     return null;
   }
@@ -75,12 +81,15 @@ export async function runOutgoing<I extends { requestId: string }>(input: I, ste
     // Answered once the route holds the transaction, so that it can be settled from then on.
     const sent = 'sent' in persisted ? persisted.sent : await send();
     decision = accepted;
-    showStatus(transaction.status);
-    await steps.accepted?.();
-    const answer = sent.status === 'pending' ? await awaitAnswer() : sent;
-    const settled = await steps.settle(answer, remote);
+    let settled = 'settled' in persisted ? persisted.settled : undefined;
+    if (!settled) {
+      show(transaction.status);
+      await steps.accepted?.();
+      const answer = sent.status === 'pending' ? await awaitAnswer() : sent;
+      settled = await steps.settle(answer, remote);
+    }
     transaction = readTransaction(settled.transaction);
-    showStatus(steps.shownStatus?.(settled) ?? transaction.status);
+    show(steps.shownStatus?.(settled) ?? transaction.status);
   } else {
     decision = accepted;
   }

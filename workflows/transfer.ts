@@ -4,32 +4,42 @@
 // answer (the `networkAnswered` signal, with polling as a fallback), and settles once: approved
 // settles the reservation, failed releases it (outgoing.ts). On a remote route (a PSP) the send is a
 // regular activity and the polling follows the remote schedule. On the simulator the accept is one
-// local activity, and so are the route call and the settlement (TRANSFER_LOCAL_STEPS).
+// local activity, and so are the route call and the settlement (TRANSFER_LOCAL_STEPS); a route that
+// answers the hand-over with its final word is settled in that same activity (TRANSFER_SETTLES_IN_ACCEPT).
 import { patched } from '@temporalio/workflow';
 import type { TransferActivities } from '../activities/transfers.js';
 import { REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS, type SettleOptions } from '../contracts/transaction.contract.js';
-import { TRANSFER_LOCAL_STEPS, type TransferWorkflow } from '../contracts/transfer.contract.js';
+import { TRANSFER_LOCAL_STEPS, TRANSFER_SETTLES_IN_ACCEPT, type TransferWorkflow } from '../contracts/transfer.contract.js';
 import { runOutgoing } from './outgoing.js';
 import { transactionActivityCalls } from './transaction-activities.js';
+import { setStatusAttribute } from './transaction-status.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<TransferActivities>();
 
 export const transferWorkflow: TransferWorkflow = (input) => {
   const transactionId = input.draft.transactionId;
-  // Decided before the first step, so that a run started before the patch keeps its steps to the end.
-  const localSteps = patched(TRANSFER_LOCAL_STEPS);
+  // Decided before the first step, so that a run started before a patch keeps its steps to the end.
+  // Runs of TRANSFER_SETTLES_IN_ACCEPT ask no earlier patch: they all hold for them.
+  const settlesInAccept = patched(TRANSFER_SETTLES_IN_ACCEPT);
+  const localSteps = settlesInAccept || patched(TRANSFER_LOCAL_STEPS);
   /** The route call and the settlement: local activities on the simulator from TRANSFER_LOCAL_STEPS on. */
   const settlementCalls = (remote: boolean) =>
     localSteps && !remote ? { route: acceptCalls, ledger: acceptCalls } : { route: routeCalls, ledger: ledgerCalls };
   return runOutgoing(input, {
     id: transactionId,
-    persist: () => (localSteps ? acceptCalls.persistAndSendTransfer(input.draft) : acceptCalls.persistTransfer(input.draft)),
-    remotePatch: REMOTE_ROUTE_CALLS,
+    persist: () =>
+      settlesInAccept
+        ? acceptCalls.acceptTransfer(input.draft)
+        : localSteps
+          ? acceptCalls.persistAndSendTransfer(input.draft)
+          : acceptCalls.persistTransfer(input.draft),
+    remotePatch: settlesInAccept ? undefined : REMOTE_ROUTE_CALLS,
+    showStatus: settlesInAccept ? setStatusAttribute : undefined,
     send: (remote) => (remote ? remoteCalls : acceptCalls).sendTransferAtRoute(input.draft),
     stateAtRoute: (remote) => settlementCalls(remote).route.transferStateAtRoute(transactionId),
     async settle(answer, remote) {
       // Runs started before the patch settle, then dispatch each event in an activity of its own.
-      const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
+      const dispatching = settlesInAccept || patched(SETTLE_DISPATCHES_EVENTS);
       const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true, firstAttemptNow: true }] : [];
       const { ledger } = settlementCalls(remote);
       const settled =

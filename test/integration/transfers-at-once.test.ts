@@ -39,7 +39,9 @@ describe('transfers on a network that settles at once', () => {
     expect(types).not.toContain('WORKFLOW_EXECUTION_SIGNALED');
     expect((await merchant.client.get(`/transactions/${res.body.data.id}`)).body.data.status).toBe('approved');
     expect(await balanceOf(merchant.client)).toEqual({ available: 0, reserved: 0 });
-    expect(await ledgerEntriesOf(live.sql, res.body.data.id)).toEqual(settledTransferEntries(res.body.data.id, merchant.account.id, 2500, 2400));
+    expect(await ledgerEntriesOf(live.sql, res.body.data.id)).toEqual(
+      settledTransferEntries(res.body.data.id, merchant.account.id, 2500, 2400),
+    );
     await expectLedgerConsistent(live.stack.databaseUrl);
   });
 });

@@ -14,6 +14,8 @@
 // which sends a simulator transfer itself; on the simulator they then ask the route and settle in local
 // activities. Charges on a remote route recorded after `confirm-and-settle` carry its marker and settle in
 // the regular activity that read the route (confirmChargeAtRoute).
+// Transfers recorded after `transfer-settles-in-accept` carry its marker alone and accept in acceptTransfer,
+// which settles a transfer the route answered at the hand-over: one local activity, one workflow task.
 // Recurrences on a PSP route recorded after `recurrence-at-route` carry its marker first and take the
 // payer's answers from the route; their cycle charges open, read and retry their cobr at the route.
 // replay.test.ts replays them all against today's code.
@@ -29,7 +31,7 @@ import {
   TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
 } from '../../contracts/transaction-status.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
-import { TRANSFER_LOCAL_STEPS } from '../../contracts/transfer.contract.js';
+import { TRANSFER_LOCAL_STEPS, TRANSFER_SETTLES_IN_ACCEPT } from '../../contracts/transfer.contract.js';
 import { RECURRENCE_AT_ROUTE } from '../../contracts/recurrence.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
@@ -90,6 +92,8 @@ const coalescedRefreshRuns = histories.filter(labelled(COALESCED_REFRESH));
 const statusAttributeRuns = histories.filter(labelled(TRANSACTION_STATUS_SEARCH_ATTRIBUTE));
 /** Recorded after the patches above too. */
 const transferLocalStepsRuns = histories.filter(labelled(TRANSFER_LOCAL_STEPS));
+/** Transfers recorded after every patch above: they carry this one's marker alone. */
+const settlesInAcceptRuns = histories.filter(labelled(TRANSFER_SETTLES_IN_ACCEPT));
 /** Recurrences and their cycle charges on a PSP route, recorded after RECURRENCE_AT_ROUTE. */
 const recurrenceAtRouteRuns = allHistories.filter(labelled(RECURRENCE_AT_ROUTE));
 /** Charges on a remote route recorded after the patches above too. */
@@ -110,6 +114,7 @@ describe(`patch ${SETTLE_DISPATCHES_EVENTS}`, () => {
         TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
         TRANSFER_LOCAL_STEPS,
         CONFIRM_AND_SETTLE,
+        TRANSFER_SETTLES_IN_ACCEPT,
       ].some((label) => labelled(label)(h)),
   );
 
@@ -148,7 +153,7 @@ describe(`patch ${REMOTE_ROUTE_CALLS}`, () => {
   });
 
   it('remote runs carry the marker, hand over to the route in a regular activity and settle in one activity', () => {
-    for (const { file, events } of remoteRuns.filter((h) => !confirmAndSettleRuns.includes(h))) {
+    for (const { file, events } of remoteRuns.filter((h) => !confirmAndSettleRuns.includes(h) && !settlesInAcceptRuns.includes(h))) {
       const patches = patchesBesidesAccept(events).filter(
         (id) => id !== TRANSFER_LOCAL_STEPS && id !== TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
       );
@@ -206,7 +211,8 @@ describe(`patch ${LOCAL_SETTLEMENT}`, () => {
         !persistAndOpenRuns.includes(h) &&
         !coalescedRefreshRuns.includes(h) &&
         !statusAttributeRuns.includes(h) &&
-        !transferLocalStepsRuns.includes(h),
+        !transferLocalStepsRuns.includes(h) &&
+        !settlesInAcceptRuns.includes(h),
     )) {
       expect(patchIds(events), file).not.toContain(LOCAL_SETTLEMENT);
       expect(
@@ -423,7 +429,7 @@ describe(`patch ${TRANSACTION_STATUS_SEARCH_ATTRIBUTE}`, () => {
   });
 
   it('runs recorded before it upsert nothing', () => {
-    const later = [...statusRuns, ...refundedChargeRuns, ...recurrenceStatusRuns, ...recurrenceAtRouteRuns];
+    const later = [...statusRuns, ...refundedChargeRuns, ...recurrenceStatusRuns, ...recurrenceAtRouteRuns, ...settlesInAcceptRuns];
     for (const { file, events } of allHistories.filter((h) => !later.includes(h))) expect(shownStatuses(events), file).toEqual([]);
   });
 });
@@ -494,7 +500,7 @@ describe(`patch ${TRANSFER_LOCAL_STEPS}`, () => {
   });
 
   it('every transfer recorded before it accepts in persistTransfer, without the marker', () => {
-    for (const { file, events } of transferRuns.filter((h) => !transferLocalStepsRuns.includes(h))) {
+    for (const { file, events } of transferRuns.filter((h) => !transferLocalStepsRuns.includes(h) && !settlesInAcceptRuns.includes(h))) {
       expect(patchIds(events), file).not.toContain(TRANSFER_LOCAL_STEPS);
       expect(localActivities(events)[0], file).toBe('persistTransfer');
     }
@@ -547,5 +553,48 @@ describe(`patch ${RECURRENCE_AT_ROUTE}`, () => {
   it('no run recorded before it carries the marker', () => {
     for (const { file, events } of allHistories.filter((h) => !recurrenceAtRouteRuns.includes(h)))
       expect(patchIds(events), file).not.toContain(RECURRENCE_AT_ROUTE);
+  });
+});
+
+describe(`patch ${TRANSFER_SETTLES_IN_ACCEPT}`, () => {
+  const run = (name: string) => settlesInAcceptRuns.find((h) => h.file === `${name}-${TRANSFER_SETTLES_IN_ACCEPT}-encrypted.json`)!.events;
+  const workflowTasks = (events: HistoryEvent[]) => events.filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED').length;
+
+  it('has recorded approved, failed, PSP and at-once transfers after the patch', () => {
+    expect(settlesInAcceptRuns.map((h) => h.file).sort()).toEqual(
+      ['transfer-approved', 'transfer-failed', 'transfer-pays-charge', 'transfer-psp-approved'].map(
+        (name) => `${name}-${TRANSFER_SETTLES_IN_ACCEPT}-encrypted.json`,
+      ),
+    );
+  });
+
+  it('patched runs carry its marker alone and accept in acceptTransfer; a regular activity sent the PSP one', () => {
+    for (const { file, events } of settlesInAcceptRuns) {
+      expect(patchIds(events), file).toEqual([TRANSFER_SETTLES_IN_ACCEPT]);
+      expect(localActivities(events)[0], file).toBe('acceptTransfer');
+      const sent = scheduledActivities(events).filter((name) => name === 'sendTransferAtRoute');
+      expect(sent, file).toHaveLength(remoteRuns.some((h) => h.file === file) ? 1 : 0);
+    }
+  });
+
+  it('a transfer the network paid at the hand-over settles in that one local activity, in one workflow task, its status shown once', () => {
+    const events = run('transfer-pays-charge');
+    expect(localActivities(events)).toEqual(['acceptTransfer']);
+    expect(scheduledActivities(events)).toEqual([]);
+    expect(workflowTasks(events)).toBe(1);
+    expect(shownStatuses(events)).toEqual(['approved']);
+  });
+
+  it('a transfer the network answered later shows pending, then asks the route and settles in local activities on the simulator', () => {
+    for (const [name, settle, status] of [
+      ['transfer-approved', 'settleTransferApproved', 'approved'],
+      ['transfer-failed', 'settleTransferFailed', 'failed'],
+    ]) {
+      const events = run(name!);
+      expect(localActivities(events), name).toEqual(['acceptTransfer', 'transferStateAtRoute', settle]);
+      expect(scheduledActivities(events), name).toEqual([]);
+      expect(shownStatuses(events), name).toEqual(['pending', status]);
+    }
+    expect(shownStatuses(run('transfer-psp-approved'))).toEqual(['pending', 'approved']);
   });
 });

@@ -13,6 +13,7 @@ import {
   type TransactionState,
   type TransactionStatus,
 } from '../../contracts/transaction.contract.js';
+import { acceptTransferOver } from '../helpers/accept-transfer.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
@@ -58,31 +59,35 @@ class FakeNetwork extends FakeRoute {
       await this.recordHandOver('sendTransferAtRoute', 'invalid_pix_key');
       return this.next();
     };
+    // As src/transfers/lifecycle.ts composes them: a send that fails is left to the workflow's send step.
+    const persistAndSendTransfer: TransferActivities['persistAndSendTransfer'] = async (draft) => {
+      const persisted = await persistTransfer(draft);
+      if (persisted.outcome === 'refused' || persisted.transaction.status !== 'pending') return persisted;
+      return sendTransferAtRoute(draft).then(
+        (sent) => ({ ...persisted, sent }),
+        () => persisted,
+      );
+    };
+    const settleTransferApproved: TransferActivities['settleTransferApproved'] = async (_id, settledAt, options) => {
+      await this.record('settleTransferApproved');
+      this.settledAt = settledAt;
+      return this.settle('approved', options);
+    };
+    const settleTransferFailed: TransferActivities['settleTransferFailed'] = async (_id, _reason, options) => {
+      await this.record('settleTransferFailed');
+      return this.settle('failed', options);
+    };
     return {
+      acceptTransfer: acceptTransferOver({ persistAndSendTransfer, settleTransferApproved, settleTransferFailed }),
       persistTransfer,
-      // As src/transfers/lifecycle.ts composes them: a send that fails is left to the workflow's send step.
-      persistAndSendTransfer: async (draft) => {
-        const persisted = await persistTransfer(draft);
-        if (persisted.outcome === 'refused' || persisted.transaction.status !== 'pending') return persisted;
-        return sendTransferAtRoute(draft).then(
-          (sent) => ({ ...persisted, sent }),
-          () => persisted,
-        );
-      },
+      persistAndSendTransfer,
       sendTransferAtRoute,
       transferStateAtRoute: async () => {
         await this.record('transferStateAtRoute');
         return this.next();
       },
-      settleTransferApproved: async (_id, settledAt, options) => {
-        await this.record('settleTransferApproved');
-        this.settledAt = settledAt;
-        return this.settle('approved', options);
-      },
-      settleTransferFailed: async (_id, _reason, options) => {
-        await this.record('settleTransferFailed');
-        return this.settle('failed', options);
-      },
+      settleTransferApproved,
+      settleTransferFailed,
       dispatchEvent: async (eventId) => {
         await this.record('dispatchEvent');
         this.dispatched.push(eventId);
@@ -178,13 +183,22 @@ describe('transfer workflow (time-skipping)', () => {
     expect(network.dispatched).toEqual([`evt_${network.transaction!.id}_failed`]);
   });
 
-  it('a route that settles at once (an internal payment) needs no wait at all', async () => {
+  it('a route that settles at once (an internal payment) needs no wait at all: settled in the accepting task, shown once', async () => {
     const network = new FakeNetwork();
     network.answers = [APPROVED];
-    await withTransfer(network, async ({ result }) => {
+    await withTransfer(network, async ({ accepted, workflowId, result }) => {
+      expect(accepted).toMatchObject({ outcome: 'created', transaction: { status: 'pending' } });
       expect((await result())!.status).toBe('approved');
+      const types = await eventTypes(server.env.client.workflow.getHandle(workflowId));
+      expect(types.filter((type) => type === 'WORKFLOW_TASK_COMPLETED')).toHaveLength(1);
+      expect(types.filter((type) => type === 'MARKER_RECORDED')).toHaveLength(2); // the patch, the accept step
+      expect(types).not.toContain('TIMER_STARTED');
+      const statusUpserts = types.filter((type) => type === 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES');
+      expect(statusUpserts).toHaveLength(2); // the patch's version, then the final status
     });
     expect(network.called('transferStateAtRoute')).toHaveLength(0);
+    expect(network.called('settleTransferApproved')).toHaveLength(1);
+    expect(network.dispatched).toEqual([`evt_${network.transaction!.id}_approved`]);
   });
 
   it('a route that refuses the destination for good fails the transfer without polling', async () => {
