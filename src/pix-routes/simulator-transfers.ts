@@ -86,24 +86,32 @@ export class SimulatorTransferRoute implements TransferRoute {
   }
 
   async sendTransfer(request: RouteTransferRequest): Promise<TransferState> {
+    const verdict = await this.verdict(request);
+    if (verdict.kind === 'key') {
+      // Nothing inserted: the transfer is at the network already (a repeated call), as it is.
+      const row = await this.insert(request, { status: this.handOverStatus() });
+      return stateOf(row ?? (await this.byTransaction(request.transactionId))!);
+    }
     const existing = await this.byTransaction(request.transactionId);
     if (existing) {
       // A repeated call after a crash: the receiver may not have heard of the payment yet.
       if (existing.paid_charge_txid !== null) await this.notifyChargePaid(existing.paid_charge_txid);
       return stateOf(existing);
     }
-    const verdict = await this.verdict(request);
     let row: SimulatorTransferRow | null;
     if (verdict.kind === 'refused') row = await this.refuse(request, verdict.reason);
-    else if (verdict.kind === 'code' && verdict.chargeTxid !== null) row = await this.payNetworkCharge(request, verdict.chargeTxid);
+    else if (verdict.chargeTxid !== null) row = await this.payNetworkCharge(request, verdict.chargeTxid);
     else {
-      // With no delay the network settles in the hand-over itself, as it does a devolução.
-      const status = this.options.settleAfterMs === 0 ? 'approved' : 'pending';
-      row = await this.insert(request, { one_time_code: verdict.kind === 'code' ? verdict.oneTimeCode : null, status });
+      row = await this.insert(request, { one_time_code: verdict.oneTimeCode, status: this.handOverStatus() });
       // Nothing inserted and no row of ours: another transfer holds this one-time code.
       if (!row && !(await this.byTransaction(request.transactionId))) row = await this.refuse(request, 'already_paid');
     }
     return stateOf(row ?? (await this.byTransaction(request.transactionId))!);
+  }
+
+  /** With no delay the network settles in the hand-over itself, as it does a devolução. */
+  private handOverStatus(): 'approved' | 'pending' {
+    return this.options.settleAfterMs === 0 ? 'approved' : 'pending';
   }
 
   /**

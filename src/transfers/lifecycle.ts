@@ -41,6 +41,14 @@ function legacyTerms(draft: TransferDraft, account: Account): TransferTerms {
  * one-pending-transfer index and a balance that cannot go negative refuse it with nothing kept.
  */
 export async function persistTransfer(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<Persisted> {
+  return (await persistTransferRow(deps, draft)).persisted;
+}
+
+/** persistTransfer, with the key's row when there is one (the hand-over reads its amount from it). */
+async function persistTransferRow(
+  deps: TransferLifecycleDeps,
+  draft: TransferDraft,
+): Promise<{ persisted: Persisted; row?: TransactionRow }> {
   const decided = await accept(deps.sql, draft.accountId, async (tx, account) => {
     const existing = await findTransactionByKey(tx, draft.accountId, draft.externalId);
     if (existing) return { row: existing, created: false };
@@ -79,16 +87,19 @@ export async function persistTransfer(deps: TransferLifecycleDeps, draft: Transf
     }
     return { row: toTransactionRow(inserted), created: true };
   });
-  if ('refused' in decided) return { outcome: 'refused', refusal: decided.refused };
+  if ('refused' in decided) return { persisted: { outcome: 'refused', refusal: decided.refused } };
   const { row, created } = decided.accepted;
   if (created) countStatusReached(row);
   return {
-    outcome: 'persisted',
-    transaction: transactionState(row),
-    fingerprint: row.fingerprint,
-    created,
-    // A route name no route answers to is refused later, at send.
-    remote: routeIsRemote(() => deps.transferRoute(row.route)),
+    persisted: {
+      outcome: 'persisted',
+      transaction: transactionState(row),
+      fingerprint: row.fingerprint,
+      created,
+      // A route name no route answers to is refused later, at send.
+      remote: routeIsRemote(() => deps.transferRoute(row.route)),
+    },
+    row,
   };
 }
 
@@ -106,7 +117,10 @@ async function rememberRouteRef(sql: Sql, transactionId: string, state: Transfer
 
 /** Sends the accepted transfer through the account's route (idempotent by transaction id at the route). */
 export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<RouteTransferState> {
-  const row = await loadTransactionRow(deps.sql, draft.transactionId);
+  return sendTransferRow(deps, draft, await loadTransactionRow(deps.sql, draft.transactionId));
+}
+
+async function sendTransferRow(deps: TransferLifecycleDeps, draft: TransferDraft, row: TransactionRow): Promise<RouteTransferState> {
   const state = await deps.transferRoute(draft.route).sendTransfer({
     transactionId: draft.transactionId,
     amountCents: row.recipientAmountCents!,
@@ -129,11 +143,11 @@ export async function transferStateAtRoute(deps: TransferLifecycleDeps, transact
  * workflow's own send step, which retries it or fails the transfer on a refusal.
  */
 export async function persistAndSendTransfer(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<PersistedTransfer> {
-  const persisted = await persistTransfer(deps, draft);
+  const { persisted, row } = await persistTransferRow(deps, draft);
   if (persisted.outcome === 'refused' || persisted.remote || persisted.transaction.id !== draft.transactionId) return persisted;
   if (persisted.transaction.status !== 'pending') return persisted;
   try {
-    return { ...persisted, sent: await sendTransferAtRoute(deps, draft) };
+    return { ...persisted, sent: await sendTransferRow(deps, draft, row!) };
   } catch {
     return persisted;
   }
