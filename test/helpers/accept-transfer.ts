@@ -1,6 +1,6 @@
 // acceptTransfer over a fake's own steps, as activities/transfers.ts composes it for the workflow tests:
 // persist and send, then, when the route's answer at the hand-over is final, settle in the same step
-// with the settlement's events dispatched.
+// with the settlement's events dispatched; a settlement that fails is left to the workflow's settle step.
 import type { TransferActivities } from '../../activities/transfers.js';
 
 type Steps = Pick<TransferActivities, 'persistAndSendTransfer' | 'settleTransferApproved' | 'settleTransferFailed'>;
@@ -11,10 +11,14 @@ export function acceptTransferOver(steps: Steps): TransferActivities['acceptTran
     if (!('sent' in accepted) || accepted.sent.status === 'pending') return accepted;
     const { sent } = accepted;
     const dispatch = { dispatch: true, firstAttemptNow: true };
-    const settled =
+    const settling =
       sent.status === 'approved'
-        ? await steps.settleTransferApproved(draft.transactionId, sent.settledAt, dispatch)
-        : await steps.settleTransferFailed(draft.transactionId, sent.reason, dispatch);
-    return { ...accepted, sent, settled };
+        ? steps.settleTransferApproved(draft.transactionId, sent.settledAt, dispatch)
+        : steps.settleTransferFailed(draft.transactionId, sent.reason, dispatch);
+    // A settlement that fails is left to the workflow's own settle step.
+    return settling.then(
+      (settled) => ({ ...accepted, sent, settled }),
+      () => accepted,
+    );
   };
 }

@@ -28,6 +28,8 @@ class FakeNetwork extends FakeRoute {
   settledAt: string | null = null;
   dispatched: string[] = [];
   refusal: Persisted | null = null;
+  /** Approvals that fail before one succeeds. */
+  settleOutage = 0;
   /** What the route answers at send, then at each status call (the last answer repeats). */
   answers: RouteTransferState[] = [{ status: 'pending' }];
 
@@ -70,6 +72,7 @@ class FakeNetwork extends FakeRoute {
     };
     const settleTransferApproved: TransferActivities['settleTransferApproved'] = async (_id, settledAt, options) => {
       await this.record('settleTransferApproved');
+      if (this.settleOutage-- > 0) throw new Error('database unavailable');
       this.settledAt = settledAt;
       return this.settle('approved', options);
     };
@@ -198,6 +201,20 @@ describe('transfer workflow (time-skipping)', () => {
     });
     expect(network.called('transferStateAtRoute')).toHaveLength(0);
     expect(network.called('settleTransferApproved')).toHaveLength(1);
+    expect(network.dispatched).toEqual([`evt_${network.transaction!.id}_approved`]);
+  });
+
+  it('a settlement that fails in the accept step is made by the workflow’s own settle step, once', async () => {
+    const network = new FakeNetwork();
+    network.answers = [APPROVED];
+    network.settleOutage = 1;
+    await withTransfer(network, async ({ accepted, result }) => {
+      expect(accepted).toMatchObject({ outcome: 'created', transaction: { status: 'pending' } });
+      expect((await result())!.status).toBe('approved');
+    });
+    expect(network.called('persistTransfer')).toHaveLength(1);
+    expect(network.called('settleTransferApproved')).toHaveLength(2);
+    expect(network.called('transferStateAtRoute')).toHaveLength(0);
     expect(network.dispatched).toEqual([`evt_${network.transaction!.id}_approved`]);
   });
 
