@@ -159,3 +159,6 @@ export interface SettleOptions {
    */
   firstAttemptNow?: boolean;
 }
+
+/** What every settlement asks from SETTLE_DISPATCHES_EVENTS on: its events dispatched, each first attempt made at once. */
+export const DISPATCH_AT_ONCE: SettleOptions = { dispatch: true, firstAttemptNow: true };

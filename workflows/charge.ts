@@ -27,6 +27,7 @@ import {
 import { retryDay, saoPauloDay } from '../contracts/recurrence.contract.js';
 import {
   acceptUpdate,
+  DISPATCH_AT_ONCE,
   LOCAL_SETTLEMENT,
   PERSIST_AND_OPEN,
   REMOTE_ROUTE_CALLS,
@@ -47,7 +48,6 @@ import { showStatus } from './transaction-status.js';
 import { REFUSED_STATUS } from '../contracts/transaction-status.contract.js';
 
 const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivityCalls<ChargeActivities>();
-const SETTLE_OPTIONS: SettleOptions = { dispatch: true, firstAttemptNow: true };
 
 export const chargeWorkflow: ChargeWorkflow = async (input) => {
   const transactionId = input.draft.transactionId;
@@ -198,7 +198,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   /** The route's state of the charge; on a remote route from CONFIRM_AND_SETTLE on, a paid one is settled by the same activity. */
   async function stateAtRoute(): Promise<RouteChargeState> {
     if (!remote || !patched(CONFIRM_AND_SETTLE)) return settlementCalls().route.chargeStateAtRoute(transactionId);
-    const confirmed = await remoteCalls.confirmChargeAtRoute(transactionId, SETTLE_OPTIONS);
+    const confirmed = await remoteCalls.confirmChargeAtRoute(transactionId, DISPATCH_AT_ONCE);
     if (confirmed.settled) settledOnConfirmation = readCharge(confirmed.settled.transaction);
     return confirmed.state;
   }
@@ -222,7 +222,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     if (outcome.status === 'paid' && settledOnConfirmation) return settledOnConfirmation;
     // Runs started before the patch settle, then dispatch each event in an activity of its own.
     const dispatching = patched(SETTLE_DISPATCHES_EVENTS);
-    const options: [SettleOptions] | [] = dispatching ? [SETTLE_OPTIONS] : [];
+    const options: [SettleOptions] | [] = dispatching ? [DISPATCH_AT_ONCE] : [];
     const { ledger } = settlementCalls();
     const settled =
       outcome.status === 'paid'

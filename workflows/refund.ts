@@ -7,6 +7,7 @@ import { patched } from '@temporalio/workflow';
 import type { RefundActivities } from '../activities/refunds.js';
 import { REFUNDED_CHARGE_STATUS } from '../contracts/transaction-status.contract.js';
 import type { RefundWorkflow } from '../contracts/refund.contract.js';
+import { DISPATCH_AT_ONCE } from '../contracts/transaction.contract.js';
 import { runOutgoing } from './outgoing.js';
 import { transactionActivityCalls } from './transaction-activities.js';
 
@@ -14,7 +15,6 @@ const { routeCalls, ledgerCalls, acceptCalls, remoteCalls } = transactionActivit
 
 export const refundWorkflow: RefundWorkflow = (input) => {
   const { refundId, transactionId } = input.draft;
-  const options = { dispatch: true, firstAttemptNow: true };
   return runOutgoing(input, {
     id: refundId,
     persist: () => acceptCalls.persistRefund(input.draft),
@@ -23,8 +23,8 @@ export const refundWorkflow: RefundWorkflow = (input) => {
     stateAtRoute: () => routeCalls.refundStateAtRoute(refundId),
     settle: (answer) =>
       answer.status === 'approved'
-        ? ledgerCalls.settleRefundApproved(refundId, answer.settledAt, options)
-        : ledgerCalls.settleRefundFailed(refundId, answer.reason, options),
+        ? ledgerCalls.settleRefundApproved(refundId, answer.settledAt, DISPATCH_AT_ONCE)
+        : ledgerCalls.settleRefundFailed(refundId, answer.reason, DISPATCH_AT_ONCE),
     // The settlement that left the charge fully refunded recorded its `transaction.refunded`.
     shownStatus: (settled) =>
       settled.eventIds.includes(`evt_${transactionId}_refunded`) && patched(REFUNDED_CHARGE_STATUS) ? 'refunded' : undefined,

@@ -8,7 +8,7 @@
 // answers the hand-over with its final word is settled in that same activity (TRANSFER_SETTLES_IN_ACCEPT).
 import { patched } from '@temporalio/workflow';
 import type { TransferActivities } from '../activities/transfers.js';
-import { REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS, type SettleOptions } from '../contracts/transaction.contract.js';
+import { DISPATCH_AT_ONCE, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS, type SettleOptions } from '../contracts/transaction.contract.js';
 import { TRANSFER_LOCAL_STEPS, TRANSFER_SETTLES_IN_ACCEPT, type TransferWorkflow } from '../contracts/transfer.contract.js';
 import { runOutgoing } from './outgoing.js';
 import { transactionActivityCalls } from './transaction-activities.js';
@@ -40,7 +40,7 @@ export const transferWorkflow: TransferWorkflow = (input) => {
     async settle(answer, remote) {
       // Runs started before the patch settle, then dispatch each event in an activity of its own.
       const dispatching = settlesInAccept || patched(SETTLE_DISPATCHES_EVENTS);
-      const options: [SettleOptions] | [] = dispatching ? [{ dispatch: true, firstAttemptNow: true }] : [];
+      const options: [SettleOptions] | [] = dispatching ? [DISPATCH_AT_ONCE] : [];
       const { ledger } = settlementCalls(remote);
       const settled =
         answer.status === 'approved'

@@ -8,7 +8,7 @@
 import { Context } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
 import type { ChargeActivities } from '../../activities/charges.js';
-import type { TransferActivities } from '../../activities/transfers.js';
+import { acceptTransferWith, type TransferActivities } from '../../activities/transfers.js';
 import {
   CONFIRM_AND_SETTLE,
   DUE_DATE_POLLING,
@@ -30,7 +30,6 @@ import {
   type TransactionStatus,
 } from '../../contracts/transaction.contract.js';
 import { pollDelayMs, TRANSFER_SETTLES_IN_ACCEPT, type RouteTransferState } from '../../contracts/transfer.contract.js';
-import { acceptTransferOver } from '../helpers/accept-transfer.js';
 import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
 import { eventTypes, firstAfterSignal, timersBeforeSignal } from '../helpers/workflow-history.js';
 import { draftBasics, pendingCharge, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
@@ -204,7 +203,7 @@ class TransferRouteFake extends Calls {
     const settleTransferFailed: TransferActivities['settleTransferFailed'] = async (_id, _reason, options) =>
       settled(this.transaction!, 'failed', options);
     return {
-      acceptTransfer: acceptTransferOver({ persistAndSendTransfer, settleTransferApproved, settleTransferFailed }),
+      acceptTransfer: acceptTransferWith({ persistAndSendTransfer, settleTransferApproved, settleTransferFailed }),
       persistTransfer,
       persistAndSendTransfer,
       sendTransferAtRoute,

@@ -3,7 +3,7 @@
 // by polling, retries, refusals), and the server's clock says when each step ran.
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import type { TransferActivities } from '../../activities/transfers.js';
+import { acceptTransferWith, type TransferActivities } from '../../activities/transfers.js';
 import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, type RouteTransferState } from '../../contracts/transfer.contract.js';
 import {
   acceptUpdate,
@@ -13,7 +13,6 @@ import {
   type TransactionState,
   type TransactionStatus,
 } from '../../contracts/transaction.contract.js';
-import { acceptTransferOver } from '../helpers/accept-transfer.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
@@ -81,7 +80,7 @@ class FakeNetwork extends FakeRoute {
       return this.settle('failed', options);
     };
     return {
-      acceptTransfer: acceptTransferOver({ persistAndSendTransfer, settleTransferApproved, settleTransferFailed }),
+      acceptTransfer: acceptTransferWith({ persistAndSendTransfer, settleTransferApproved, settleTransferFailed }),
       persistTransfer,
       persistAndSendTransfer,
       sendTransferAtRoute,
