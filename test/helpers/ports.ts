@@ -1,15 +1,34 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// Ports the kernel hands to outgoing connections (to PostgreSQL, Temporal, webhooks) are not offered: a port
+// the kernel chose with listen(0) could be taken by such a connection before the engine binds it (EADDRINUSE).
+const EPHEMERAL_START = ephemeralStart();
+const LOWEST = 10_000;
+
+function ephemeralStart(): number {
+  try {
+    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(first) && first > LOWEST + 1_000 ? first : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A TCP port, below the kernel's ephemeral range, that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = LOWEST + Math.floor(Math.random() * (EPHEMERAL_START - LOWEST));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port between ${LOWEST} and ${EPHEMERAL_START}`);
 }
