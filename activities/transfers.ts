@@ -27,30 +27,35 @@ function transferLifecycleDeps(deps: Deps): lifecycle.TransferLifecycleDeps {
 
 /** The steps the accept step of TRANSFER_SETTLES_IN_ACCEPT is made of (the workflow tests give fakes of them). */
 export interface AcceptSteps {
-  persistAndSendTransfer(draft: TransferDraft): Promise<PersistedTransfer>;
-  settleTransferApproved(transactionId: string, settledAt: string, options?: SettleOptions): Promise<Settled>;
-  settleTransferFailed(transactionId: string, reason: string, options?: SettleOptions): Promise<Settled>;
+  /** `routeRef`: a final answer's route reference, left for the settlement to write. */
+  persistAndSendTransfer(draft: TransferDraft): Promise<PersistedTransfer & { routeRef?: string }>;
+  settleTransferApproved(transactionId: string, settledAt: string, options?: SettleOptions, routeRef?: string): Promise<Settled>;
+  settleTransferFailed(transactionId: string, reason: string, options?: SettleOptions, routeRef?: string): Promise<Settled>;
+  /** Writes the route reference a settlement that failed did not. */
+  rememberRouteRef(transactionId: string, routeRef: string): Promise<void>;
 }
 
 /**
  * The accept step of TRANSFER_SETTLES_IN_ACCEPT: persistAndSendTransfer, then, when the route's answer
- * is final, the settlement, its events dispatched as the workflow's settle step would. A settlement
- * that fails is left to the workflow's own settle step, which retries it, as a failed send is left to
- * its send step: a retry of this activity would find the transfer persisted already and answer the
+ * is final, the settlement (which writes the route's reference too), its events dispatched as the
+ * workflow's settle step would. A settlement that fails is left to the workflow's own settle step,
+ * which retries it, as a failed send is left to its send step (the reference is written then, without
+ * waiting for it): a retry of this activity would find the transfer persisted already and answer the
  * API's request as a repeat.
  */
 export function acceptTransferWith(steps: AcceptSteps): (draft: TransferDraft) => Promise<AcceptedTransfer> {
   return async (draft) => {
-    const accepted = await steps.persistAndSendTransfer(draft);
+    const { routeRef, ...accepted } = await steps.persistAndSendTransfer(draft);
     if (!('sent' in accepted) || accepted.sent.status === 'pending') return accepted;
     const { sent } = accepted;
     const settling =
       sent.status === 'approved'
-        ? steps.settleTransferApproved(draft.transactionId, sent.settledAt, DISPATCH_AT_ONCE)
-        : steps.settleTransferFailed(draft.transactionId, sent.reason, DISPATCH_AT_ONCE);
+        ? steps.settleTransferApproved(draft.transactionId, sent.settledAt, DISPATCH_AT_ONCE, routeRef)
+        : steps.settleTransferFailed(draft.transactionId, sent.reason, DISPATCH_AT_ONCE, routeRef);
     try {
       return { ...accepted, sent, settled: await settling };
     } catch {
+      if (routeRef !== undefined) await steps.rememberRouteRef(draft.transactionId, routeRef).catch(() => undefined);
       return accepted;
     }
   };
@@ -58,16 +63,20 @@ export function acceptTransferWith(steps: AcceptSteps): (draft: TransferDraft) =
 
 export function transferActivities(deps: Deps) {
   const lifecycleDeps = transferLifecycleDeps(deps);
-  const acceptSteps = {
-    persistAndSendTransfer: (draft: TransferDraft) => lifecycle.persistAndSendTransfer(lifecycleDeps, draft),
-    settleTransferApproved: (transactionId: string, settledAt: string, options?: SettleOptions) =>
-      settlement(deps, lifecycle.settleTransferApproved(lifecycleDeps, transactionId, settledAt), options),
-    settleTransferFailed: (transactionId: string, reason: string, options?: SettleOptions) =>
-      settlement(deps, lifecycle.settleTransferFailed(lifecycleDeps, transactionId, reason), options),
+  const settleSteps = {
+    settleTransferApproved: (transactionId: string, settledAt: string, options?: SettleOptions, routeRef?: string) =>
+      settlement(deps, lifecycle.settleTransferApproved(lifecycleDeps, transactionId, settledAt, routeRef), options),
+    settleTransferFailed: (transactionId: string, reason: string, options?: SettleOptions, routeRef?: string) =>
+      settlement(deps, lifecycle.settleTransferFailed(lifecycleDeps, transactionId, reason, routeRef), options),
   };
   return {
-    ...acceptSteps,
-    acceptTransfer: acceptTransferWith(acceptSteps),
+    ...settleSteps,
+    acceptTransfer: acceptTransferWith({
+      ...settleSteps,
+      persistAndSendTransfer: (draft) => lifecycle.persistAndSendTransfer(lifecycleDeps, draft, { refWithSettlement: true }),
+      rememberRouteRef: (transactionId, routeRef) => lifecycle.rememberRouteRef(deps.sql, transactionId, routeRef),
+    }),
+    persistAndSendTransfer: (draft: TransferDraft) => lifecycle.persistAndSendTransfer(lifecycleDeps, draft),
     persistTransfer: (draft: TransferDraft) => lifecycle.persistTransfer(lifecycleDeps, draft),
     sendTransferAtRoute: (draft: TransferDraft) => lifecycle.sendTransferAtRoute(lifecycleDeps, draft),
     transferStateAtRoute: (transactionId: string) => lifecycle.transferStateAtRoute(lifecycleDeps, transactionId),

@@ -22,7 +22,7 @@ import {
   type Settlement,
 } from '../transactions/settle.js';
 import { paidChargeAmounts } from '../domain/fees.js';
-import { accept, checkAccountState } from '../transactions/acceptance.js';
+import { accept, checkAccountState, rulesUnlessKept } from '../transactions/acceptance.js';
 import type { FeeRule } from '../accounts/account.js';
 import type {
   ChargeDraft,
@@ -76,13 +76,17 @@ async function persistChargeRow(deps: ChargeLifecycleDeps, input: PersistInput):
   const { draft } = input;
   const decided = await accept(deps.sql, draft.accountId, async (tx, account): Promise<PersistedRow> => {
     const kept = (row: TransactionRow, created: boolean) => ({ row, created, merchantName: account.name });
-    const existing = await findTransactionByKey(tx, draft.accountId, draft.externalId);
-    if (existing) return kept(existing, false);
-    checkAccountState(account);
+    const ruled = await rulesUnlessKept(tx, draft.accountId, draft.externalId, () => {
+      checkAccountState(account);
+      return draft.asked ? chargeTerms(tx, account, draft.asked) : draft;
+    });
+    if ('kept' in ruled) return kept(ruled.kept, false);
     const due = draft.asked?.due;
-    const terms = draft.asked ? await chargeTerms(tx, account, draft.asked) : draft;
-    const [inserted] = await insertCharge(tx, draft, terms, { ...input, due: due ? { terms: due, feeRule: account.fees.charge } : null });
-    // Another run (a transfer) took the key between the check and the insert: that operation answers.
+    const [inserted] = await insertCharge(tx, draft, ruled.terms, {
+      ...input,
+      due: due ? { terms: due, feeRule: account.fees.charge } : null,
+    });
+    // The key's operation is persisted (a retried step, or another run, a transfer, took the key): it answers.
     if (!inserted) return kept(await loadByKey(tx, draft), false);
     return kept(toTransactionRow(inserted), true);
   });

@@ -5,6 +5,8 @@
 import { accountFromRow, type AccountRow } from '../accounts/repository.js';
 import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
+import { findTransactionByKey } from './repository.js';
+import type { TransactionRow } from './row.js';
 import {
   accountUnavailable,
   insufficientBalance,
@@ -72,6 +74,27 @@ export async function accept<T>(
     return { accepted };
   } catch (err) {
     if (err instanceof DomainRefusal) return { refused: refusalOf(err) };
+    throw err;
+  }
+}
+
+/**
+ * The account's rules for the key's new operation (`rules` throws their refusal), or the key's operation
+ * when it is persisted already (a retried accept step) and the rules now refuse. Without a refusal the
+ * key's row is not read here: the insert that follows finds it (on conflict) and reads it then.
+ */
+export async function rulesUnlessKept<T>(
+  tx: TxSql,
+  accountId: string,
+  externalId: string,
+  rules: () => T | Promise<T>,
+): Promise<{ terms: T } | { kept: TransactionRow }> {
+  try {
+    return { terms: await rules() };
+  } catch (err) {
+    if (!(err instanceof DomainRefusal)) throw err;
+    const kept = await findTransactionByKey(tx, accountId, externalId);
+    if (kept) return { kept };
     throw err;
   }
 }

@@ -13,7 +13,7 @@ import type { TransferRoute, TransferState } from '../pix-routes/types.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../transactions/row.js';
 import { findTransactionByKey } from '../transactions/repository.js';
 import { loadTransactionRow, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
-import { accept, checkAccountState } from '../transactions/acceptance.js';
+import { accept, checkAccountState, rulesUnlessKept } from '../transactions/acceptance.js';
 import type { Persisted, Settled } from '../../contracts/transaction.contract.js';
 import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../contracts/transfer.contract.js';
 import { transferTerms, type TransferTerms } from './terms.js';
@@ -50,10 +50,12 @@ async function persistTransferRow(
   draft: TransferDraft,
 ): Promise<{ persisted: Persisted; row?: TransactionRow }> {
   const decided = await accept(deps.sql, draft.accountId, async (tx, account) => {
-    const existing = await findTransactionByKey(tx, draft.accountId, draft.externalId);
-    if (existing) return { row: existing, created: false };
-    checkAccountState(account);
-    const terms = draft.asked ? await transferTerms(tx, account, draft.asked) : legacyTerms(draft, account);
+    const ruled = await rulesUnlessKept(tx, draft.accountId, draft.externalId, () => {
+      checkAccountState(account);
+      return draft.asked ? transferTerms(tx, account, draft.asked) : legacyTerms(draft, account);
+    });
+    if ('kept' in ruled) return { row: ruled.kept, created: false };
+    const { terms } = ruled;
     const [inserted] = await tx<RawTransactionRow[]>`
       insert into transactions (
         id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
@@ -66,7 +68,8 @@ async function persistTransferRow(
       on conflict do nothing
       returning *`;
     if (!inserted) {
-      // Either the same key won a race (return it) or another transfer of the account is pending.
+      // The key's operation is persisted (a retried step, a race, a charge of the key: return it) or
+      // another transfer of the account is pending.
       const raced = await findTransactionByKey(tx, draft.accountId, draft.externalId);
       if (raced) return { row: raced, created: false };
       throw withdrawalInProgress();
@@ -110,25 +113,26 @@ function travellingTransferState(state: TransferState): RouteTransferState {
   return { status: 'pending' };
 }
 
-async function rememberRouteRef(sql: Sql, transactionId: string, state: TransferState): Promise<void> {
-  await sql`update transactions set processor_ref = ${state.routeRef}, updated_at = now()
+/** Writes the route's reference of a transfer that has none yet. */
+export async function rememberRouteRef(sql: Sql, transactionId: string, routeRef: string): Promise<void> {
+  await sql`update transactions set processor_ref = ${routeRef}, updated_at = now()
             where id = ${transactionId} and processor_ref is null`;
 }
 
-/** Sends the accepted transfer through the account's route (idempotent by transaction id at the route). */
-export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<RouteTransferState> {
-  return sendTransferRow(deps, draft, await loadTransactionRow(deps.sql, draft.transactionId));
-}
-
-async function sendTransferRow(deps: TransferLifecycleDeps, draft: TransferDraft, row: TransactionRow): Promise<RouteTransferState> {
-  const state = await deps.transferRoute(draft.route).sendTransfer({
+function handOver(deps: TransferLifecycleDeps, draft: TransferDraft, row: TransactionRow): Promise<TransferState> {
+  return deps.transferRoute(draft.route).sendTransfer({
     transactionId: draft.transactionId,
     amountCents: row.recipientAmountCents!,
     destination: draft.destination,
     description: draft.description,
     payer: { name: draft.payer.name, document: draft.payer.document },
   });
-  await rememberRouteRef(deps.sql, draft.transactionId, state);
+}
+
+/** Sends the accepted transfer through the account's route (idempotent by transaction id at the route). */
+export async function sendTransferAtRoute(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<RouteTransferState> {
+  const state = await handOver(deps, draft, await loadTransactionRow(deps.sql, draft.transactionId));
+  await rememberRouteRef(deps.sql, draft.transactionId, state.routeRef);
   return travellingTransferState(state);
 }
 
@@ -140,14 +144,23 @@ export async function transferStateAtRoute(deps: TransferLifecycleDeps, transact
 /**
  * The one-step accept (TRANSFER_LOCAL_STEPS): persists the transfer and, on a route in this process
  * (the simulator), hands a new pending transfer over to it. A send that fails is left to the
- * workflow's own send step, which retries it or fails the transfer on a refusal.
+ * workflow's own send step, which retries it or fails the transfer on a refusal. `refWithSettlement`:
+ * a final answer's route reference is not written but answered (`routeRef`), for the settlement that
+ * follows in the same step to write (one row version and one statement fewer).
  */
-export async function persistAndSendTransfer(deps: TransferLifecycleDeps, draft: TransferDraft): Promise<PersistedTransfer> {
+export async function persistAndSendTransfer(
+  deps: TransferLifecycleDeps,
+  draft: TransferDraft,
+  options: { refWithSettlement?: boolean } = {},
+): Promise<PersistedTransfer & { routeRef?: string }> {
   const { persisted, row } = await persistTransferRow(deps, draft);
   if (persisted.outcome === 'refused' || persisted.remote || persisted.transaction.id !== draft.transactionId) return persisted;
   if (persisted.transaction.status !== 'pending') return persisted;
   try {
-    return { ...persisted, sent: await sendTransferRow(deps, draft, row!) };
+    const state = await handOver(deps, draft, row!);
+    const deferred = options.refWithSettlement === true && state.status !== 'pending';
+    if (!deferred) await rememberRouteRef(deps.sql, draft.transactionId, state.routeRef);
+    return { ...persisted, sent: travellingTransferState(state), ...(deferred ? { routeRef: state.routeRef } : {}) };
   } catch {
     return persisted;
   }
@@ -166,11 +179,14 @@ export async function settleTransferApproved(
   deps: Pick<TransferLifecycleDeps, 'sql'>,
   transactionId: string,
   settledAt: string,
+  routeRef?: string,
 ): Promise<Settled> {
   const settlement = await settleOnce(
     deps.sql,
     transactionId,
-    (tx) => tx`status = 'approved', processing_state = 'completed', approved_at = ${new Date(settledAt)}`,
+    (tx) => tx`
+      status = 'approved', processing_state = 'completed', approved_at = ${new Date(settledAt)},
+      processor_ref = coalesce(processor_ref, ${routeRef ?? null})`,
     (row) => ({ key: `transfer:${row.id}:settle`, description: 'Transferência Pix enviada', entries: sentTransferEntries(row) }),
   );
   return settledTransfer(settlement);
@@ -181,12 +197,13 @@ export async function settleTransferFailed(
   deps: Pick<TransferLifecycleDeps, 'sql'>,
   transactionId: string,
   reason: string,
+  routeRef?: string,
 ): Promise<Settled> {
   const settlement = await settleOnce(
     deps.sql,
     transactionId,
     (tx) => tx`
-      status = 'failed', processing_state = 'completed',
+      status = 'failed', processing_state = 'completed', processor_ref = coalesce(processor_ref, ${routeRef ?? null}),
       counterparty = coalesce(counterparty, '{}'::jsonb) || ${tx.json({ failureReason: reason })}`,
     (row) => ({
       key: `transfer:${row.id}:release`,

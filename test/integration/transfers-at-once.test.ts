@@ -1,7 +1,7 @@
 // SIMULATOR_TRANSFER_DELAY_MS=0: the simulated network settles a transfer in its answer to the
 // hand-over, as it does a devolução, so the workflow settles in the local activity that accepted it
-// (transfer-settles-in-accept), with no poll (no timer) and no signal. The balance and the ledger end
-// as after any approved transfer.
+// (transfer-settles-in-accept), with no poll (no timer) and no signal, and writes the network's
+// reference with the settlement. The balance and the ledger end as after any approved transfer.
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { transferWorkflowId } from '../../contracts/transfer.contract.js';
@@ -41,6 +41,12 @@ describe('transfers on a network that settles at once', () => {
     expect(types).not.toContain('TIMER_STARTED');
     expect(types).not.toContain('WORKFLOW_EXECUTION_SIGNALED');
     expect((await merchant.client.get(`/transactions/${res.body.data.id}`)).body.data.status).toBe('approved');
+    // The network's end-to-end id, written by the settlement (reconciliation matches the PSP's records by it).
+    const [refs] = await live.sql<{ kept: string | null; network: string }[]>`
+      select t.processor_ref as kept, s.end_to_end_id as network
+      from transactions t join simulator_transfers s on s.transaction_id = t.id where t.id = ${res.body.data.id}`;
+    expect(refs!.kept).toMatch(/^E/);
+    expect(refs!.kept).toBe(refs!.network);
     expect(await balanceOf(merchant.client)).toEqual({ available: 0, reserved: 0 });
     expect(await ledgerEntriesOf(live.sql, res.body.data.id)).toEqual(
       settledTransferEntries(res.body.data.id, merchant.account.id, 2500, 2400),

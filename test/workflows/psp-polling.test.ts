@@ -203,7 +203,13 @@ class TransferRouteFake extends Calls {
     const settleTransferFailed: TransferActivities['settleTransferFailed'] = async (_id, _reason, options) =>
       settled(this.transaction!, 'failed', options);
     return {
-      acceptTransfer: acceptTransferWith({ persistAndSendTransfer, settleTransferApproved, settleTransferFailed }),
+      // The fake's answers carry no routeRef: nothing is left for rememberRouteRef to write.
+      acceptTransfer: acceptTransferWith({
+        persistAndSendTransfer,
+        settleTransferApproved,
+        settleTransferFailed,
+        rememberRouteRef: async () => {},
+      }),
       persistTransfer,
       persistAndSendTransfer,
       sendTransferAtRoute,

@@ -80,7 +80,13 @@ class FakeNetwork extends FakeRoute {
       return this.settle('failed', options);
     };
     return {
-      acceptTransfer: acceptTransferWith({ persistAndSendTransfer, settleTransferApproved, settleTransferFailed }),
+      // The fake's answers carry no routeRef: nothing is left for rememberRouteRef to write.
+      acceptTransfer: acceptTransferWith({
+        persistAndSendTransfer,
+        settleTransferApproved,
+        settleTransferFailed,
+        rememberRouteRef: async () => {},
+      }),
       persistTransfer,
       persistAndSendTransfer,
       sendTransferAtRoute,
