@@ -23,6 +23,12 @@
 // The Temporal dev server (in memory) is shared by all runs. At the end, the Temporal actions per
 // charge and per transfer, from the histories of up to ACTIONS_SAMPLE of each (bench/temporal-actions.ts).
 //
+// BENCH_PAIRED_ROUNDS=N adds, at the end, N rounds of the bare baseline then transfers (PAIRED_S each, after
+// WARMUP_S), the baseline worker and the engine both running throughout: each round's ratio compares two runs
+// made seconds apart on the same Temporal server and machine, where the runs above are minutes apart (the
+// baseline on a fresh server, the transfers on one holding every workflow since). Printed as a table and as
+// `transfers/baseline throughput, paired rounds: median N %`; the line above it stays the single-pass ratio.
+//
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -54,6 +60,8 @@ const MAX_RATE_PER_S = 500;
 const OPEN_LOOP_SHARE = 0.5;
 const TARGET_BASELINE_SHARE = 0.9;
 const TARGET_OPEN_LOOP_P99_MS = 150;
+const PAIRED_ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS ?? 0);
+const PAIRED_S = 10;
 /** Workflows whose histories are read for the Temporal actions per operation (bench/temporal-actions.ts). */
 const ACTIONS_SAMPLE = 200;
 /** Long enough for the last transfers to reach their first poll and settle. */
@@ -148,6 +156,42 @@ function report(rows: Figures[]): void {
 
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
+/** BENCH_PAIRED_ROUNDS rounds of the bare baseline then transfers, both workers running throughout (see the top). */
+async function pairedRounds(client: Client, temporalAddress: string, apiUrl: string, payers: string[]): Promise<void> {
+  const taskQueue = `baseline-${randomBytes(4).toString('hex')}`;
+  const worker = await startBaselineWorker(temporalAddress, taskQueue);
+  const rows: { baseline: Figures; transfers: Figures }[] = [];
+  try {
+    for (let round = 1; round <= PAIRED_ROUNDS; round++) {
+      await baselineLoad(client, taskQueue, WARMUP_S, 'warm-up');
+      const baseline = await baselineLoad(client, taskQueue, PAIRED_S, `round ${round}`);
+      await transferLoad(apiUrl, payers, WARMUP_S, CONCURRENCY, 'warm-up');
+      rows.push({ baseline, transfers: await transferLoad(apiUrl, payers, PAIRED_S, CONCURRENCY, `round ${round}`) });
+    }
+  } finally {
+    await stopProcess(worker);
+  }
+  const ratios = rows.map((r) => r.transfers.perSecond / r.baseline.perSecond);
+  process.stdout.write(`\npaired rounds: the bare baseline, then transfers, ${PAIRED_S} s each after ${WARMUP_S} s of warm-up\n`);
+  printTable(
+    ['round', 'baseline/s', 'transfers/s', 'transfers errors', 'transfers/baseline'],
+    rows.map((r, i) => [
+      r.baseline.label,
+      r.baseline.perSecond.toFixed(1),
+      r.transfers.perSecond.toFixed(1),
+      String(r.transfers.errors),
+      `${(ratios[i]! * 100).toFixed(0)} %`,
+    ]),
+  );
+  const median = quantile(
+    [...ratios].sort((a, b) => a - b),
+    0.5,
+  );
+  process.stdout.write(
+    `transfers/baseline throughput, paired rounds: median ${(median * 100).toFixed(0)} %   (target: ≥ ${TARGET_BASELINE_SHARE * 100} %: ${verdict(median >= TARGET_BASELINE_SHARE)})\n`,
+  );
+}
+
 async function main() {
   process.stdout.write(
     `charges bench: ${DURATION_S} s at ${CONCURRENCY} concurrent requests (after ${WARMUP_S} s of warm-up), then ${DURATION_S} s open loop at ${OPEN_LOOP_SHARE * 100} % of that rate\n`,
@@ -232,6 +276,7 @@ async function main() {
         `transactions in the database: ${count!.n} (warm-up included)\n` +
         `transfers refused as WITHDRAWAL_IN_PROGRESS (an account came round before its transfer settled): ${transfers.inProgress}\n`,
     );
+    if (PAIRED_ROUNDS > 0) await pairedRounds(client, temporalServer.address, apiUrl, payers);
   } finally {
     await engine?.stop();
     if (baselineWorker) await stopProcess(baselineWorker);
