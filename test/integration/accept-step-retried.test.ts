@@ -7,14 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { persistCharge } from '../../src/charges/lifecycle.js';
 import type { Sql } from '../../src/db/database.js';
 import { readBalance } from '../../src/ledger/balance.js';
-import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
-import { post } from '../../src/ledger/post.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { chargeTransactionId, transferTransactionId } from '../../src/transactions/ids.js';
 import { persistTransfer } from '../../src/transfers/lifecycle.js';
 import type { ChargeDraft } from '../../contracts/charge.contract.js';
 import type { TransferDraft } from '../../contracts/transfer.contract.js';
-import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { expectLedgerConsistent, fundAvailable } from '../helpers/ledger.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 import { insertAccountRow } from '../helpers/transaction-rows.js';
 
@@ -68,16 +66,7 @@ const rowsOfKey = async (accountId: string, key: string) =>
 describe('an accept step run again after it committed', () => {
   it('transfer: answers the persisted transfer once the account is unverified, posts its reservation once; a new key is refused', async () => {
     const accountId = await insertAccountRow(sql);
-    await sql.begin((tx) =>
-      post(tx, {
-        key: `test:fund:${accountId}`,
-        description: 'Saldo inicial',
-        entries: [
-          { account: platformAccount('pix_clearing', accountId), amount: -5_000 },
-          { account: customerAccount(accountId, 'available'), amount: 5_000 },
-        ],
-      }),
-    );
+    await fundAvailable(sql, accountId, 5_000, `test:fund:${accountId}`);
     const deps = { sql, expirySeconds: 900, transferRoute: () => ({}) as never };
     const draft = transferDraft(accountId, 'retried-transfer');
 

@@ -6,7 +6,7 @@ import { customerAccount, platformAccount, PLATFORM_SHARDS } from '../../src/led
 import { readBalance } from '../../src/ledger/balance.js';
 import { checkLedger } from '../../src/ledger/check.js';
 import { InsufficientFunds, InvalidPosting, post } from '../../src/ledger/post.js';
-import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { expectLedgerConsistent, fundAvailable } from '../helpers/ledger.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 
 let sql: Sql;
@@ -14,19 +14,7 @@ let url: string;
 let seq = 0;
 const uniqueAccount = () => `acc_ledgertest${++seq}_${Date.now()}`;
 
-/** Credits a customer's available balance from Pix clearing, as an approved charge would. */
-function fund(accountId: string, cents: number, key = `test:fund:${accountId}:${++seq}`) {
-  return sql.begin((tx) =>
-    post(tx, {
-      key,
-      description: 'funding',
-      entries: [
-        { account: platformAccount('pix_clearing', key), amount: -cents },
-        { account: customerAccount(accountId, 'available'), amount: cents },
-      ],
-    }),
-  );
-}
+const fund = (accountId: string, cents: number, key = `test:fund:${accountId}:${++seq}`) => fundAvailable(sql, accountId, cents, key);
 
 beforeAll(async () => {
   ({ url, sql } = await migratedDatabase({ max: 20 }));
