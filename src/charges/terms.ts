@@ -33,12 +33,20 @@ function checkLowestAmountDue(amountCents: number, due: DueDateTerms, rule: FeeR
     throw new Refusal('SPLIT_EXCEEDS_SALE', 'O split não cabe no menor valor a pagar (com abatimento e descontos) depois da taxa');
 }
 
+/** A charge's amount within the account's limits (`param`: where the request gave it, when not `amount`). */
+export function checkChargeLimits(account: Pick<Account, 'limits'>, amountCents: number, param?: string): void {
+  const { chargeMinCents, chargeMaxCents } = account.limits;
+  if (amountCents < chargeMinCents || amountCents > chargeMaxCents) {
+    throw invalidRequest(
+      `Valor fora dos limites: a cobrança deve ser de ${formatReais(chargeMinCents)} a ${formatReais(chargeMaxCents)}`,
+      param,
+    );
+  }
+}
+
 export async function chargeTerms(sql: Sql | TxSql, account: Account, asked: ChargeAsked): Promise<ChargeTerms> {
   if (!account.pixReceivingEnabled) throw operationRefused('O recebimento via Pix está desativado para esta conta');
-  const { chargeMinCents, chargeMaxCents } = account.limits;
-  if (asked.amountCents < chargeMinCents || asked.amountCents > chargeMaxCents) {
-    throw invalidRequest(`Valor fora dos limites: a cobrança deve ser de ${formatReais(chargeMinCents)} a ${formatReais(chargeMaxCents)}`);
-  }
+  checkChargeLimits(account, asked.amountCents);
   const split: SplitItem[] = asked.split.map((item) => ({
     recipient: item.recipient,
     ...(item.amountCents !== undefined ? { amount: item.amountCents } : { percent: item.percent! }),

@@ -18,6 +18,7 @@ import { chargeTransactionId } from '../transactions/ids.js';
 import { checkMetadata, comparedMetadata } from '../transactions/metadata.js';
 import { createCheckedCharge } from '../charges/create.js';
 import { checkExternalId } from '../charges/schema.js';
+import { checkChargeLimits } from '../charges/terms.js';
 import { firstPaymentKey, recurrenceIdOf } from './ids.js';
 import { findRecurrence } from './repository.js';
 import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from './row.js';
@@ -133,6 +134,9 @@ export async function createRecurrence(
   if (documentKind(account.document) !== 'cnpj')
     throw operationRefused('Pix Automático: o recebedor de uma recorrência é uma empresa (CNPJ)');
   if (!account.pixReceivingEnabled) throw operationRefused('Recebimentos Pix desabilitados para esta conta');
+  // Each cycle of a fixed amount and the first payment are charges of the account.
+  if (request.amountCents !== null) checkChargeLimits(account, request.amountCents, '/amount');
+  if (request.firstPaymentCents !== null) checkChargeLimits(account, request.firstPaymentCents, '/firstPayment/amount');
   const route = recurrenceRouteOf(deps, account.route);
 
   const recurrenceId = recurrenceIdOf(account.id, key);

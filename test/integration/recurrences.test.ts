@@ -103,6 +103,12 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     { label: 'a description of 36 characters', body: { description: 'x'.repeat(36) }, param: '/description' },
     { label: 'an unknown frequency', body: { frequency: 'daily' }, param: '/frequency' },
     { label: 'an unknown field', body: { interval: 2 }, param: '/interval' },
+    { label: "an amount above the account's charge limit", body: { amount: 10_000.01 }, param: '/amount' },
+    {
+      label: 'a first payment above what a BR Code can carry',
+      body: { firstPayment: { amount: 50_179_853_623.88 } },
+      param: '/firstPayment/amount',
+    },
   ])('refuses $label with 400 naming it, creating nothing', async ({ body, param }) => {
     const m = await createMerchant(live.stack);
     const res = await post(m, recurrenceBody(body));
@@ -131,7 +137,8 @@ describe('recurrences (Pix Automático) on the simulator', () => {
   it('a first payment the account refuses (below its fee) leaves a recurrence its workflow runs: the merchant can still cancel it', async () => {
     const m = await createMerchant(live.stack, { fees: { charge: { fixed: 1, percent: 0 } } });
     const key = newKey('rec');
-    const refused = await post(m, recurrenceBody({ firstPayment: { amount: 0.5 } }), key);
+    // Within the account's limits (from R$ 1,00), which are checked before anything is kept.
+    const refused = await post(m, recurrenceBody({ firstPayment: { amount: 1 } }), key);
     expect(refused.status, refused.text).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
     const stored = await m.client.get(`/recurrences/${key}`);
