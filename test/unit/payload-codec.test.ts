@@ -42,6 +42,17 @@ describe('AES-GCM payload codec', () => {
     expect(Buffer.from(a!.data!).equals(Buffer.from(b!.data!))).toBe(false);
   });
 
+  it('never hands out a nonce twice, across the batches it draws them in', async () => {
+    const codec = new AesGcmPayloadCodec(keySet('k1', { k1 }));
+    const encoded = [
+      ...(await codec.encode(Array.from({ length: 300 }, clear))),
+      ...(await codec.encode(Array.from({ length: 300 }, clear))),
+    ];
+    const nonces = new Set(encoded.map((p) => Buffer.from(p.data!).subarray(0, 12).toString('hex')));
+    expect(nonces.size).toBe(600);
+    expect(await codec.decode(encoded)).toHaveLength(600);
+  });
+
   it('passes through a payload written before encryption (no encryption metadata)', async () => {
     const codec = new AesGcmPayloadCodec(keySet('k1', { k1 }));
     const payload = clear();

@@ -4,7 +4,7 @@
 // a fresh 12-byte nonce; the result carries the key id in clear metadata so that keys can rotate. A
 // payload without that metadata (written before encryption, or by someone without the keys) passes
 // through as it is; the worker's workflows decide what to do with it (unencrypted-marker.ts).
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomFillSync, type KeyObject } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
 import protos from '@temporalio/proto'; // CommonJS: no named exports under Node's ESM loader
 import type { PayloadKeys } from '../../config/payload-keys.js';
@@ -13,6 +13,8 @@ export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
+/** Nonces drawn from the CSPRNG this many at a time: one system call per batch, not per payload. */
+const NONCES_PER_DRAW = 256;
 
 const { Payload: PayloadProto } = protos.temporal.api.common.v1;
 const text = new TextEncoder();
@@ -34,15 +36,36 @@ export function isEncrypted(payload: Payload): boolean {
   return encoding !== undefined && encoding !== null && fromText.decode(encoding) === ENCRYPTED_ENCODING;
 }
 
+/** Fresh random nonces, each handed out once. */
+class NonceSource {
+  private readonly pool = Buffer.alloc(NONCE_BYTES * NONCES_PER_DRAW);
+  private next = this.pool.length;
+
+  take(): Buffer {
+    if (this.next === this.pool.length) {
+      randomFillSync(this.pool);
+      this.next = 0;
+    }
+    const nonce = Buffer.from(this.pool.subarray(this.next, this.next + NONCE_BYTES));
+    this.next += NONCE_BYTES;
+    return nonce;
+  }
+}
+
 export class AesGcmPayloadCodec implements PayloadCodec {
-  constructor(private readonly keys: PayloadKeys) {}
+  private readonly keyObjects: ReadonlyMap<string, KeyObject>;
+  private readonly nonces = new NonceSource();
+
+  constructor(private readonly keys: PayloadKeys) {
+    this.keyObjects = new Map([...keys.keys].map(([id, key]) => [id, createSecretKey(key)]));
+  }
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
     const keyId = this.keys.current;
-    const key = this.keys.keys.get(keyId)!;
+    const key = this.keyObjects.get(keyId)!;
     const keyIdBytes = text.encode(keyId);
     return payloads.map((payload) => {
-      const nonce = randomBytes(NONCE_BYTES);
+      const nonce = this.nonces.take();
       const cipher = createCipheriv('aes-256-gcm', key, nonce);
       // The key id is authenticated too: a payload relabelled with another key id does not decrypt.
       cipher.setAAD(keyIdBytes);
@@ -60,7 +83,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     const rawKeyId = payload.metadata?.[KEY_ID_METADATA];
     if (!rawKeyId) throw new PayloadDecryptionError(`encrypted payload without its "${KEY_ID_METADATA}" metadata`, null, 'invalid');
     const keyId = fromText.decode(rawKeyId);
-    const key = this.keys.keys.get(keyId);
+    const key = this.keyObjects.get(keyId);
     if (!key) {
       throw new PayloadDecryptionError(
         `payload encrypted with key "${keyId}", which this process does not hold (its keys: ${[...this.keys.keys.keys()].join(', ')}; set PAYLOAD_KEYS or PAYLOAD_KEYS_FILE to the operator's key set)`,
