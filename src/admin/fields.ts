@@ -44,9 +44,9 @@ export const emailField = (description: string) =>
     () => 'um endereço de e-mail válido',
   );
 
-/** Reais, at most two decimal places; `positive` excludes zero. */
-export const reaisField = (positive: boolean, description: string) =>
-  reais(positive ? { exclusiveMinimum: 0, description } : { minimum: 0, description });
+/** Reais, at most two decimal places; `positive` excludes zero; `maximum` in reais when there is one. */
+export const reaisField = (positive: boolean, description: string, maximum?: number) =>
+  reais({ ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }), ...(maximum === undefined ? {} : { maximum }), description });
 
 /** A percent from 0 to 99.9999 with at most four decimal places (the decimal text is judged, not a float). */
 export const percentField = (description: string) =>

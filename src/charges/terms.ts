@@ -6,6 +6,7 @@ import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
 import { chargeAmounts, type FeeRule, type SplitItem } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
+import { BR_CODE_MAX_AMOUNT_CENTS } from '../domain/brcode.js';
 import { invalidRequest, operationRefused, Refusal } from '../domain/refusal.js';
 import type { ChargeAsked, DueDateTerms, SplitShare } from '../../contracts/charge.contract.js';
 import { lowestAmountDue } from '../domain/amount-due.js';
@@ -35,7 +36,9 @@ function checkLowestAmountDue(amountCents: number, due: DueDateTerms, rule: FeeR
 
 /** A charge's amount within the account's limits (`param`: where the request gave it, when not `amount`). */
 export function checkChargeLimits(account: Pick<Account, 'limits'>, amountCents: number, param?: string): void {
-  const { chargeMinCents, chargeMaxCents } = account.limits;
+  const { chargeMinCents } = account.limits;
+  // An account's maximum set before it was bounded may exceed what a BR Code can carry.
+  const chargeMaxCents = Math.min(account.limits.chargeMaxCents, BR_CODE_MAX_AMOUNT_CENTS);
   if (amountCents < chargeMinCents || amountCents > chargeMaxCents) {
     throw invalidRequest(
       `Valor fora dos limites: a cobrança deve ser de ${formatReais(chargeMinCents)} a ${formatReais(chargeMaxCents)}`,

@@ -32,6 +32,9 @@ export type ParsedBrCode =
     }
   | { ok: false; reason: string };
 
+/** The most a BR Code's amount field (ID 54, at most 13 characters: 9999999999.99) can carry. */
+export const BR_CODE_MAX_AMOUNT_CENTS = 999_999_999_999;
+
 /** Builds the copy-and-paste payload; throws on parameters no valid BR Code can carry. */
 export function buildBrCode(input: BrCodeInput): string {
   const dynamic = input.url !== undefined;

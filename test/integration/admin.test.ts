@@ -131,6 +131,9 @@ describe('admin API: accounts and API keys', () => {
         [newAccount({ fees: [] }), 'fees'],
         [newAccount({ limits: { chargeMin: 0 } }), 'limits.chargeMin'],
         [newAccount({ limits: { chargeMin: 50, chargeMax: 20 } }), 'limits.chargeMin'],
+        // A BR Code's amount field holds at most 9999999999.99.
+        [newAccount({ limits: { chargeMax: 10_000_000_000 } }), 'limits.chargeMax'],
+        [newAccount({ limits: { chargeMin: 10_000_000_000, chargeMax: 10_000_000_000 } }), 'limits.chargeMin'],
         [newAccount({ route: 'nowhere' }), 'route'],
         [newAccount({ kyc_status: 'approved' }), 'kyc_status'],
         [[newAccount()], 'corpo', null],

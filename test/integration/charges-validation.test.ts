@@ -224,4 +224,16 @@ describe('POST /transactions refusals', () => {
     expect(large.status).toBe(201);
     expect(large.body.data.amount).toBe(15000);
   });
+
+  it('holds a limit set above what a BR Code carries (before the admin API bounded it) to R$ 9.999.999.999,99: 400, never a 500', async () => {
+    const other = await createMerchant(live.stack);
+    await live.sql`update accounts set charge_max = 100000000000000 where id = ${other.account.id}`;
+    const above = await postCharge(other.client, chargeBody({ amount: 10_000_000_000 }));
+    expect(above.status).toBe(400);
+    expect(above.body.error).toEqual({ code: 'invalid_request', message: expect.stringMatching(/9\.999\.999\.999,99/) });
+    const most = await postCharge(other.client, chargeBody({ amount: 9_999_999_999.99 }));
+    expect(most.status).toBe(201);
+    expect(most.body.data.amount).toBe(9_999_999_999.99);
+    expect(most.body.data.pix.copyPaste).toContain('54139999999999.99');
+  });
 });

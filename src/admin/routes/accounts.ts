@@ -15,6 +15,7 @@ import {
 import type { Deps } from '../../runtime/deps.js';
 import { normalizeDocument } from '../../domain/documents.js';
 import { centsToReais, reaisToCents } from '../../domain/money.js';
+import { BR_CODE_MAX_AMOUNT_CENTS } from '../../domain/brcode.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { readBalance } from '../../ledger/balance.js';
@@ -25,6 +26,8 @@ import type { AdminRoute } from './index.js';
 
 /** The spec's defaults of a new account (POST /admin/accounts without them). */
 const DEFAULT_LIMITS = { chargeMin: 1, chargeMax: 10000, transferMin: 3 };
+/** A charge's code carries its amount: no limit above what a BR Code's amount field holds. */
+const CHARGE_LIMIT_REAIS = centsToReais(BR_CODE_MAX_AMOUNT_CENTS);
 
 const feeRule = (what: string, withDefaults: boolean) =>
   closed(
@@ -59,8 +62,14 @@ function settings(withDefaults: boolean) {
     limits: Type.Optional(
       closed(
         {
-          chargeMin: Type.Optional(reaisField(true, 'Valor mínimo de uma cobrança, em reais')),
-          chargeMax: Type.Optional(reaisField(true, 'Valor máximo de uma cobrança, em reais (não menor que chargeMin)')),
+          chargeMin: Type.Optional(reaisField(true, 'Valor mínimo de uma cobrança, em reais', CHARGE_LIMIT_REAIS)),
+          chargeMax: Type.Optional(
+            reaisField(
+              true,
+              'Valor máximo de uma cobrança, em reais (não menor que chargeMin; até 9999999999.99, o que um BR Code leva)',
+              CHARGE_LIMIT_REAIS,
+            ),
+          ),
           transferMin: Type.Optional(reaisField(true, 'Valor mínimo de uma transferência, em reais')),
         },
         { description: 'Limites em reais; o que não for informado fica como está', ...byDefault(DEFAULT_LIMITS) },
