@@ -137,6 +137,10 @@ export async function createRecurrence(
   // Each cycle of a fixed amount and the first payment are charges of the account.
   if (request.amountCents !== null) checkChargeLimits(account, request.amountCents, '/amount');
   if (request.firstPaymentCents !== null) checkChargeLimits(account, request.firstPaymentCents, '/firstPayment/amount');
+  // A variable amount's floor above the account's largest charge would leave no cycle it could charge; below
+  // its smallest, each cycle is still held to it.
+  if (request.minimumAmountCents !== null)
+    checkChargeLimits(account, Math.max(request.minimumAmountCents, account.limits.chargeMinCents), '/minimumAmount');
   const route = recurrenceRouteOf(deps, account.route);
 
   const recurrenceId = recurrenceIdOf(account.id, key);

@@ -105,6 +105,11 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     { label: 'an unknown field', body: { interval: 2 }, param: '/interval' },
     { label: "an amount above the account's charge limit", body: { amount: 10_000.01 }, param: '/amount' },
     {
+      label: "a variable amount's floor above the account's charge limit",
+      body: { amount: undefined, minimumAmount: 10_000.01 },
+      param: '/minimumAmount',
+    },
+    {
       label: 'a first payment above what a BR Code can carry',
       body: { firstPayment: { amount: 50_179_853_623.88 } },
       param: '/firstPayment/amount',
