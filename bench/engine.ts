@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { connect } from '../src/db/database.js';
-import { freePort } from '../test/helpers/ports.js';
+import { freePort } from '../src/runtime/free-port.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';

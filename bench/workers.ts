@@ -40,7 +40,7 @@ import { CHARGE_WORKFLOW } from '../contracts/charge.contract.js';
 import { newPayloadKeysJson } from '../src/config/payload-keys.js';
 import { connect } from '../src/db/database.js';
 import { startBenchDevServer } from './dev-server.js';
-import { freePort } from '../test/helpers/ports.js';
+import { freePort } from '../src/runtime/free-port.js';
 import { spawnProcess, stopProcess } from './child-process.js';
 import { bearerTokens } from './merchants.js';
 import { jsonCalls, printTable, quantile } from './measure.js';

@@ -13,7 +13,7 @@ import { connect, type Sql } from '../../src/db/database.js';
 import { newPayloadKeysJson } from '../../src/config/payload-keys.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { bundleWorkflows } from '../../src/temporal/bundle.js';
-import { freePort } from '../../test/helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PG = process.env.CHAOS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';

@@ -1,25 +1,15 @@
 // The Temporal worker's own metrics (the SDK's runtime telemetry, prefix `temporal_`): the SDK serves
 // them in the Prometheus format on a loopback port of its own, which GET /metrics reads and appends,
 // so one scrape has both. Only a process that runs a worker installs it.
-import { createServer } from 'node:net';
 import type { MetricsExporterConfig } from '@temporalio/worker';
+import { freePort } from '../runtime/free-port.js';
 
 let scrapeUrl: string | null = null;
 
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 /** The `telemetryOptions.metrics` of Runtime.install (which must run before any worker or connection). */
 export async function temporalMetricsExporter(): Promise<MetricsExporterConfig> {
-  const port = await freeLoopbackPort();
+  // Below the ephemeral range: an outgoing connection cannot take it before the SDK binds it (which would fail the start).
+  const port = await freePort();
   scrapeUrl = `http://127.0.0.1:${port}/metrics`;
   return {
     metricPrefix: 'temporal_',

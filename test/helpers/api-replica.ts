@@ -1,5 +1,5 @@
 // A second API process on the same database as a stack, as a horizontally scaled deployment runs it.
-import { freePort } from './ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { spawnEngine, waitReady, type EngineProcess, type Stack } from './stack.js';
 
 export interface ApiReplica {

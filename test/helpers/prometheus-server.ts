@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { eventually } from './eventually.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 
 export interface PrometheusServer {
   url: string;

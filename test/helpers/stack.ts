@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { freshDatabaseUrl } from './database.js';
 import { TEST_PAYLOAD_KEYS_FILE } from './payload-keys.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ADMIN_TOKEN = 'test-admin-token';

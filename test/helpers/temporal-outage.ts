@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Sql } from '../../src/db/database.js';
 import { liveStack } from './live-stack.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import type { Stack } from './stack.js';
 import { tcpRelay, type TcpRelay } from './tcp-relay.js';
 

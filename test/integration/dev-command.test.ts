@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { TEST_PAYLOAD_KEYS_FILE } from '../helpers/payload-keys.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { http, spawnEngine, type EngineProcess } from '../helpers/stack.js';
 
 interface Printed {

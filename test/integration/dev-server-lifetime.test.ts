@@ -11,7 +11,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startDevServer } from '../../src/temporal/dev-server.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { eventually } from '../helpers/eventually.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { ADMIN_TOKEN, spawnEngine, waitReady, type EngineProcess } from '../helpers/stack.js';
 
 /** Live (not zombie) processes whose command line mentions `dataDir`. */

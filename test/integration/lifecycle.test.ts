@@ -10,7 +10,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
 import { ADMIN_DATABASE_URL, freshDatabaseUrl } from '../helpers/database.js';
 import { CPF, createMerchant } from '../helpers/fixtures.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { http, spawnEngine, startStack, waitReady } from '../helpers/stack.js';
 
 function portOpen(port: number): Promise<boolean> {

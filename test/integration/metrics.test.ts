@@ -7,7 +7,7 @@ import { createCharge, payCharge, waitForStatus } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/eventually.js';
 import { liveStack } from '../helpers/live-stack.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { parsePrometheusText, sampleValue, type Family } from '../helpers/prometheus-text.js';
 import { admin, http, startStack } from '../helpers/stack.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';

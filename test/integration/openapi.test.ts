@@ -11,7 +11,7 @@ import { chargeBody, createCharge, newKey, payCharge, postCharge, waitForStatus 
 import { eventually } from '../helpers/eventually.js';
 import { createAccount, createKey, createMerchant, patchAccount } from '../helpers/fixtures.js';
 import { loadContract, type Contract, type Operation } from '../helpers/openapi-contract.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { admin, http, startStack, type HttpResult, type Stack } from '../helpers/stack.js';
 import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';

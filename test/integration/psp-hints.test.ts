@@ -20,7 +20,7 @@ import { transferWorkflowId } from '../../contracts/transfer.contract.js';
 import { eventually } from '../helpers/eventually.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { tcpRelay } from '../helpers/tcp-relay.js';
 import { insertAccountRow, insertTransactionRow } from '../helpers/transaction-rows.js';
 

@@ -14,7 +14,7 @@ import { CPF, createMerchant, patchAccount } from '../helpers/fixtures.js';
 import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { runPixctl } from '../helpers/pixctl-run.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { admin } from '../helpers/stack.js';
 import { balanceOf, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
 import { eventually } from '../helpers/eventually.js';

@@ -15,7 +15,7 @@ import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
 import { engineOnFakePsp, startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { ADMIN_TOKEN, admin, http, spawnEngine, startStack, waitReady, type Stack } from '../helpers/stack.js';
 import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
 import { postTransfer } from '../helpers/transfers.js';

@@ -6,7 +6,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DrainingConnection } from '../../src/temporal/draining-connection.js';
-import { freePort } from '../helpers/ports.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { tcpRelay } from '../helpers/tcp-relay.js';
 
 const UNAVAILABLE = 14;

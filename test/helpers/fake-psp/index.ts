@@ -9,7 +9,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { freePort } from '../ports.js';
+import { freePort } from '../../../src/runtime/free-port.js';
 import { createFakePspPki, type EngineCertFiles } from './certs.js';
 import { listControls, type FakePspLists } from './lists.js';
 import { startPspServer, type RecordedRequest } from './server.js';

@@ -1,3 +1,5 @@
+// A loopback port to bind: the tests, benches and chaos runs give them to the engines they start, and the
+// engine gives one to the Temporal SDK for its metrics (src/metrics/temporal.ts).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
