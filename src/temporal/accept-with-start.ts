@@ -1,7 +1,7 @@
 // How the API starts a charge's or a transfer's workflow: update-with-start of the workflow's
 // `accept` update (starting the workflow, or joining the one already running for the key), waited
 // for a bounded time (ACCEPT_WAIT_MS).
-import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import { isGrpcDeadlineError, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../runtime/deps.js';
 import { unavailable } from '../domain/refusal.js';
@@ -26,18 +26,18 @@ const REACHABILITY_WAIT_MS = 2000;
 
 /**
  * After a bounded wait ran out: a 202 promises that the operation is under way, so it is given only
- * when Temporal answers about the workflow (it exists, or its start is still in flight). When
- * Temporal does not answer at all, the start did not get through: 503, and the client repeats with
- * the same key (spec idempotency rule 8).
+ * when Temporal answers about the workflow (it exists, or, when `startInFlight`, its start is still
+ * being sent). When Temporal does not answer at all, the start did not get through: 503, and the
+ * client repeats with the same key (spec idempotency rule 8).
  */
-export async function ensureStarted(deps: Deps, workflowId: string): Promise<void> {
+export async function ensureStarted(deps: Deps, workflowId: string, startInFlight = true): Promise<void> {
   const reachable = await within(
     deps.temporal.workflow
       .getHandle(workflowId)
       .describe()
       .then(
         () => true,
-        (err) => err instanceof WorkflowNotFoundError,
+        (err) => startInFlight && err instanceof WorkflowNotFoundError,
       ),
     REACHABILITY_WAIT_MS,
   );
@@ -49,6 +49,11 @@ export async function ensureStarted(deps: Deps, workflowId: string): Promise<voi
 /**
  * The accept update's answer, or TIMED_OUT when the wait ran out and Temporal confirmed it knows of
  * the workflow (503 when it does not answer). The workflow is keyed by the draft's account and key.
+ * The call has the wait's deadline, so that it sends nothing once the request is answered: the client
+ * would otherwise go on sending the start (it retries an unreachable Temporal from a timer, which an
+ * abort signal does not stop, and sends the start again until the update is accepted), and could start
+ * a new run of the key after its run had ended and the key had been answered, e.g. refused to a repeat
+ * of the request: an operation nobody asked for any more.
  */
 export async function acceptWithStart(
   deps: Deps,
@@ -58,22 +63,27 @@ export async function acceptWithStart(
 ): Promise<AcceptOutcome | typeof TIMED_OUT> {
   const { requestId, draft } = input;
   const workflowId = workflow.workflowId(draft.accountId, draft.externalId);
-  const accepted = deps.temporal.workflow.executeUpdateWithStart(acceptUpdate, {
-    args: [{ requestId, fingerprint }],
-    updateId: requestId,
-    startWorkflowOperation: new WithStartWorkflowOperation(workflow.type, {
-      workflowId,
-      taskQueue: deps.config.temporalTaskQueue,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
-      args: [input],
-      typedSearchAttributes: [
-        { key: ACCOUNT_ID_ATTRIBUTE, value: draft.accountId },
-        { key: TRANSACTION_ID_ATTRIBUTE, value: draft.transactionId },
-      ],
+  const accepted = deps.temporal.withDeadline(Date.now() + deps.config.acceptWaitMs, () =>
+    deps.temporal.workflow.executeUpdateWithStart(acceptUpdate, {
+      args: [{ requestId, fingerprint }],
+      updateId: requestId,
+      startWorkflowOperation: new WithStartWorkflowOperation(workflow.type, {
+        workflowId,
+        taskQueue: deps.config.temporalTaskQueue,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
+        args: [input],
+        typedSearchAttributes: [
+          { key: ACCOUNT_ID_ATTRIBUTE, value: draft.accountId },
+          { key: TRANSACTION_ID_ATTRIBUTE, value: draft.transactionId },
+        ],
+      }),
     }),
-  });
-  const result = await within(accepted, deps.config.acceptWaitMs);
-  if (result === TIMED_OUT) await ensureStarted(deps, workflowId);
+  );
+  const result = await within(
+    accepted.catch((err: unknown) => (isGrpcDeadlineError(err) ? TIMED_OUT : Promise.reject(err))),
+    deps.config.acceptWaitMs,
+  );
+  if (result === TIMED_OUT) await ensureStarted(deps, workflowId, false);
   return result;
 }

@@ -1,6 +1,8 @@
 // Temporal unreachable while a transfer is requested: no 202 (nothing would be under way) but a 503
-// that reserves nothing; once Temporal is back, the same key creates the transfer. The engine reaches
-// Temporal through a local TCP relay that the test cuts and restores.
+// that reserves nothing; once Temporal is back, the same key creates the transfer, and a key that is not
+// repeated stays without one (the answered request does not go on sending its start). The engine
+// reaches Temporal through a local TCP relay that the test cuts and restores.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { newKey } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
@@ -34,5 +36,21 @@ describe('transfers while Temporal is unreachable', () => {
     );
     expect(created.body.data).toMatchObject({ externalId: key, status: 'pending', amount: 10 });
     expect(await balanceOf(client)).toEqual({ available: 10, reserved: 10 });
+  });
+
+  it('does not create the transfer of a 503 that is not repeated: the request stopped sending its start when it answered', async () => {
+    const { stack, sql, temporal } = outage;
+    const { client, account } = await createMerchant(stack);
+    await fund(stack, client, 20);
+    await temporal.cut();
+    const refused = await postTransfer(client, cpfKeyBody(), newKey('abandoned'));
+    expect(refused.status).toBe(503);
+    await temporal.open();
+    // Longer than the Temporal client's next retries of an unreachable server (at most 5 s apart).
+    await sleep(8000);
+    expect((await sql`select count(*)::int as n from transactions where account_id = ${account.id} and direction = 'out'`)[0]!.n).toBe(0);
+    expect(await balanceOf(client)).toEqual({ available: 20, reserved: 0 });
+    // The engine is reachable again: a new request of the account goes through.
+    expect((await postTransfer(client, cpfKeyBody(), newKey('after'))).status).toBe(201);
   });
 });
