@@ -23,6 +23,8 @@ export interface AcceptedInput {
 
 /** How long the reachability check after a timed-out wait may take (Temporal's client retries a lost connection for longer). */
 const REACHABILITY_WAIT_MS = 2000;
+/** How long a start may still be sent after the wait ran out (a healthy Temporal takes milliseconds). */
+const START_GRACE_MS = 500;
 
 /**
  * After a bounded wait ran out: a 202 promises that the operation is under way, so it is given only
@@ -49,11 +51,12 @@ export async function ensureStarted(deps: Deps, workflowId: string, startInFligh
 /**
  * The accept update's answer, or TIMED_OUT when the wait ran out and Temporal confirmed it knows of
  * the workflow (503 when it does not answer). The workflow is keyed by the draft's account and key.
- * The call has the wait's deadline, so that it sends nothing once the request is answered: the client
- * would otherwise go on sending the start (it retries an unreachable Temporal from a timer, which an
- * abort signal does not stop, and sends the start again until the update is accepted), and could start
- * a new run of the key after its run had ended and the key had been answered, e.g. refused to a repeat
- * of the request: an operation nobody asked for any more.
+ * The call has a deadline shortly after the wait, and a request that waited answers only once it has
+ * passed, so that nothing of the request reaches Temporal after its answer. Without it the client would
+ * go on sending the start (it retries an unreachable Temporal from a timer, which an abort signal does
+ * not stop, and sends the start again until the update is accepted), and could start a new run of the
+ * key after its run had ended and the key had been answered, e.g. refused to a repeat of the request:
+ * an operation nobody asked for any more.
  */
 export async function acceptWithStart(
   deps: Deps,
@@ -63,7 +66,8 @@ export async function acceptWithStart(
 ): Promise<AcceptOutcome | typeof TIMED_OUT> {
   const { requestId, draft } = input;
   const workflowId = workflow.workflowId(draft.accountId, draft.externalId);
-  const accepted = deps.temporal.withDeadline(Date.now() + deps.config.acceptWaitMs, () =>
+  const deadline = Date.now() + deps.config.acceptWaitMs + START_GRACE_MS;
+  const accepted = deps.temporal.withDeadline(deadline, () =>
     deps.temporal.workflow.executeUpdateWithStart(acceptUpdate, {
       args: [{ requestId, fingerprint }],
       updateId: requestId,
@@ -84,6 +88,12 @@ export async function acceptWithStart(
     accepted.catch((err: unknown) => (isGrpcDeadlineError(err) ? TIMED_OUT : Promise.reject(err))),
     deps.config.acceptWaitMs,
   );
-  if (result === TIMED_OUT) await ensureStarted(deps, workflowId, false);
-  return result;
+  if (result !== TIMED_OUT) return result;
+  // Answered once the call can send nothing more (its deadline), so that Temporal knows by then all it ever will of it.
+  await within(
+    accepted.catch(() => undefined),
+    Math.max(0, deadline - Date.now()),
+  );
+  await ensureStarted(deps, workflowId, false);
+  return TIMED_OUT;
 }
