@@ -1,12 +1,14 @@
 // How the admin API starts a run: the run's row is opened (running) first, so that the answer shows
 // it, then its workflow `reconciliation:<rcn id>` is started. A start Temporal refuses or does not
-// answer marks the run failed, and the answer is a 503: the operator asks again. And how it starts the
+// answer marks the run failed, and the answer is a 503 (the request sends nothing more after it, so
+// the run stays failed): the operator asks again. And how it starts the
 // devolução from suspense of an item resolved `refund`: once per item, however often it is asked.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { TIMED_OUT, within } from '../async/within.js';
 import { unavailable } from '../domain/refusal.js';
 import type { Deps } from '../runtime/deps.js';
 import { ensureStarted } from '../temporal/accept-with-start.js';
+import { withinAcceptWait } from '../temporal/within-accept-wait.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { RECONCILIATION_WORKFLOW, reconciliationWorkflowId, type ReconciliationInput } from '../../contracts/reconciliation.contract.js';
 import { SUSPENSE_REFUND_WORKFLOW, suspenseRefundWorkflowId, type SuspenseRefundInput } from '../../contracts/suspense-refund.contract.js';
@@ -19,16 +21,15 @@ export async function startReconciliation(deps: Deps, window: { route: string; f
   const workflowId = reconciliationWorkflowId(run.id);
   const input: ReconciliationInput = { route: run.route, run: { id: run.id, from: run.from.toISOString(), to: run.to.toISOString() } };
   try {
-    const started = await within(
+    const started = await withinAcceptWait(deps, () =>
       deps.temporal.workflow.start(RECONCILIATION_WORKFLOW, {
         workflowId,
         taskQueue: deps.config.temporalTaskQueue,
         workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
         args: [input],
       }),
-      deps.config.acceptWaitMs,
     );
-    if (started === TIMED_OUT) await ensureStarted(deps, workflowId);
+    if (started === TIMED_OUT) await ensureStarted(deps, workflowId, false);
   } catch (err) {
     deps.log.warn({ err, runId: run.id }, 'reconciliation run not started');
     await failRun(deps.sql, run.id, 'the run could not be started');

@@ -6,7 +6,8 @@ import { createServer } from 'node:net';
 // Ports the kernel hands to outgoing connections (to PostgreSQL, Temporal, webhooks) are not offered: a port
 // the kernel chose with listen(0) could be taken by such a connection before the engine binds it (EADDRINUSE).
 const EPHEMERAL_START = ephemeralStart();
-const LOWEST = 10_000;
+// Above every port that fetch refuses to connect to (the Fetch standard's "bad ports"; the highest is 10080).
+const LOWEST = 10_081;
 
 function ephemeralStart(): number {
   try {
