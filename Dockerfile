@@ -16,10 +16,12 @@ COPY activities ./activities
 COPY bin ./bin
 COPY scripts ./scripts
 COPY tsconfig.json ./
+# The engine runs from its JavaScript build (scripts/build.mjs); the worker bundles workflows/ from the sources.
+RUN node scripts/build.mjs
 # DATA_DIR of the compose file: payload keys made on first start (a named volume takes this owner).
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000 3001
 # V8 lets its old generation grow to ~4x the live heap before a full collection; 1.3x keeps a day's reconciliation
 # (a million records streamed a page at a time, nothing held) near 300 MB instead of 540 (docs/configuration.md).
-CMD ["node", "--heap-growing-percent=30", "--max-semi-space-size=4", "--import", "tsx", "src/main.ts", "all"]
+CMD ["node", "--heap-growing-percent=30", "--max-semi-space-size=4", "dist/src/main.js", "all"]

@@ -1,4 +1,4 @@
-// The engine as its own process for a bench or a script: `src/main.ts all` with its embedded Temporal
+// The engine as its own process for a bench or a script: `dist/src/main.js all` (built as `npm start` builds it) with its embedded Temporal
 // dev server (or the one `env.TEMPORAL_ADDRESS` names), on free ports and a fresh PostgreSQL database
 // (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432) that is dropped when the engine stops.
 import { spawn } from 'node:child_process';
@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { connect } from '../src/db/database.js';
 import { freePort } from '../src/runtime/free-port.js';
+import { buildEngine } from '../scripts/build.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -27,6 +28,8 @@ export interface BenchEngine {
   stop(): Promise<void>;
 }
 
+let built: Promise<string> | undefined;
+
 /** Starts the engine with `env` added to the defaults and resolves once /readyz answers 200 (within 90 s). */
 export async function startEngine(env: Record<string, string> = {}): Promise<BenchEngine> {
   const [port, adminPort, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -36,7 +39,8 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Ben
   const temporalAddress = env.TEMPORAL_ADDRESS || `127.0.0.1:${temporalPort}`;
   // BENCH_ENGINE_NODE_ARGS adds Node options to the engine alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const engine = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', 'all'], {
+  const main = join(await (built ??= buildEngine()), 'src', 'main.js');
+  const engine = spawn(process.execPath, [...nodeArgs, main, 'all'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

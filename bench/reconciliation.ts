@@ -125,7 +125,7 @@ function rssOf(pid: number): number {
 /** The Node options of `npm start`'s command (package.json), such as its heap setting. */
 function startNodeOptions(): string {
   const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  return /\bnode ((?:--\S+ )*)--import tsx/.exec(scripts.start)?.[1]?.trim() ?? '';
+  return /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(scripts.start)?.[1]?.trim() ?? '';
 }
 
 async function live() {

@@ -1,6 +1,6 @@
 // The engine the campaign attacks, all of it its own: a Temporal dev server (history in a file, so a
 // kill -9 and a restart lose nothing), a fresh PostgreSQL database, one `api` and two `worker`
-// processes (`node --import tsx src/main.ts <role>`), every process on 127.0.0.1 and logging to a
+// processes (`node dist/src/main.js <role>`, the build `npm start` runs), every process on 127.0.0.1 and logging to a
 // file of the run directory. Faults: kill -9 of any process (and its restart), and termination of
 // every connection to the database.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,6 +13,7 @@ import { connect, type Sql } from '../../src/db/database.js';
 import { newPayloadKeysJson } from '../../src/config/payload-keys.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { bundleWorkflows } from '../../src/temporal/bundle.js';
+import { buildEngine } from '../build.mjs';
 import { freePort } from '../../src/runtime/free-port.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,6 +48,7 @@ export class Cluster {
   private port = 0;
   private adminPort = 0;
   private bundlePath = '';
+  private main = '';
   /** The harness's own connection to the engine's database, for waiting and checking. */
   sql: Sql | null = null;
 
@@ -66,7 +68,8 @@ export class Cluster {
 
   async start(workers: number): Promise<void> {
     this.temporalPort = await freePort();
-    const [bundle] = await Promise.all([bundleWorkflows(), this.startTemporal()]);
+    const [bundle, build] = await Promise.all([bundleWorkflows(), buildEngine(), this.startTemporal()]);
+    this.main = join(build, 'src', 'main.js');
     // Chosen once the dev server holds its own ports (it binds more than the one it is given).
     [this.port, this.adminPort] = [await freePort(), await freePort()];
     this.bundlePath = join(this.settings.runDir, 'workflows.js');
@@ -117,7 +120,7 @@ export class Cluster {
   /** Starts (or restarts) a process and waits until it serves: /readyz for the api, the worker's "worker running" line. */
   async spawn(role: Role, name: string): Promise<EngineProcess> {
     const log = createWriteStream(join(this.settings.runDir, `${name}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
+    const child = spawn(process.execPath, [this.main, role], {
       cwd: ROOT,
       env: this.env(),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,7 @@
 // heavy images wait behind each other, not in front of another account's image. Time spent waiting
 // for a turn judges nothing about the image: a wait that runs out, or a full queue, is a retryable
 // refusal (503); only a decode that ran out of its own time is the image's fault (400).
+import { extname } from 'node:path';
 import { Piscina } from 'piscina';
 import { FairQueue, type FairQueueLimits } from './fair-queue.js';
 import { checkQrImage, UNREADABLE_QR } from './qrcode.js';
@@ -34,7 +35,9 @@ export interface QrReader {
   close(): Promise<void>;
 }
 
-const WORKER = new URL('./qr-decode-worker.ts', import.meta.url);
+// Beside this module: TypeScript in the sources, JavaScript in their build (dist/).
+const WORKER = new URL(`./qr-decode-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+const WORKER_NEEDS_TSX = WORKER.pathname.endsWith('.ts');
 
 const BUSY_REASON = {
   full: 'Muitas imagens de QR code em leitura; tente novamente em instantes',
@@ -50,8 +53,8 @@ export function qrReader(limits: QrReadLimits): QrReader {
       minThreads: 0,
       maxThreads: limits.threads,
       idleTimeout: 60_000,
-      // The worker is TypeScript: it needs tsx like the process (which a test runner may not have started it with).
-      execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+      // A TypeScript worker needs tsx like the process (which a test runner may not have started it with).
+      execArgv: WORKER_NEEDS_TSX && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv,
     }));
 
   async function decode(base64: string): Promise<QrRead> {

@@ -4,12 +4,14 @@
 // built ahead of time; the tests, chaos runs and benches that build one build it here, so it is the
 // engine's.
 import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../tracing/temporal.js';
+import { PROJECT_ROOT } from '../runtime/project-root.js';
 
-const WORKFLOWS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows');
+// The sources, also when the engine runs from its build: the bundler compiles TypeScript itself.
+const WORKFLOWS_DIR = join(PROJECT_ROOT, 'workflows');
 const WORKFLOWS_PATH = join(WORKFLOWS_DIR, 'index.ts');
 /** First: a start, signal or update it refuses reaches neither the tracing interceptors nor the workflow. */
 const INTERCEPTOR_MODULES = [join(WORKFLOWS_DIR, 'payload-encryption.interceptors.ts'), ...WORKFLOW_INTERCEPTOR_MODULES];

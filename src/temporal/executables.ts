@@ -1,10 +1,10 @@
 // Where the Temporal CLI and setpriv are: the explicit path, then the project's .tools/bin (filled by
 // `npm install` from PyPI), then `searchPath` (PATH, given by config.ts). Null means none was found.
 import { accessSync, constants } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
+import { PROJECT_ROOT } from '../runtime/project-root.js';
 
-export const PROJECT_TOOLS_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.tools', 'bin');
+export const PROJECT_TOOLS_BIN = join(PROJECT_ROOT, '.tools', 'bin');
 
 function executable(path: string): boolean {
   try {

@@ -5,7 +5,7 @@
 // passes on and each activity reads as the OTel one: its span is then not recorded, and neither is
 // anything below it. Off, the client and the activities have no interceptor, and the workflow one leaves
 // untraced runs alone.
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import type { ClientInterceptors, WorkflowClientInterceptor } from '@temporalio/client';
 import {
@@ -15,11 +15,12 @@ import {
   OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInboundCallsInterceptor, WorkerOptions } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../runtime/project-root.js';
 import type { Tracing } from './provider.js';
 import { renamedHeader, SAMPLED_TRACE_HEADER, UNSAMPLED_TRACE_HEADER } from './trace-header.js';
 
 /** Bundled with the workflows whether tracing is on or off (workflow-interceptors.ts says why); a prebuilt bundle too. */
-export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflow-interceptors.ts', import.meta.url))];
+export const WORKFLOW_INTERCEPTOR_MODULES = [join(PROJECT_ROOT, 'src', 'tracing', 'workflow-interceptors.ts')];
 
 /** Where runs started traced send their spans when this worker does not trace: nowhere, without a warning per span. */
 const DISCARDED_WORKFLOW_SPANS = { exporter: { export: { fn: () => {} } } };

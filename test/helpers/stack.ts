@@ -1,4 +1,4 @@
-// Starts the engine as real processes (`node --import tsx src/main.ts <role>`) against the run's
+// Starts the engine as real processes (`node <build>/src/main.js <role>`, the run's build of it) against the run's
 // Temporal dev server and a fresh PostgreSQL database, and talks to it over HTTP like an integrator.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -42,9 +42,9 @@ export interface StackOptions {
   taskQueue?: string;
 }
 
-/** `entry`: src/main.ts, or src/dev.ts (`npm run dev`, which runs main.ts's `all`). */
+/** `entry`: src/main.ts, or src/dev.ts (`npm run dev`, which runs main.ts's `all`), run from the run's build of the engine. */
 export function spawnEngine(role: 'all' | 'api' | 'worker', env: Record<string, string>, entry = 'src/main.ts'): EngineProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, role], {
+  const child = spawn(process.execPath, [join(inject('engineBuildDir'), entry.replace(/\.ts$/, '.js')), role], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

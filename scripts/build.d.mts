@@ -1,0 +1,2 @@
+// Types of what the tests and benches read from the build script.
+export declare function buildEngine(outDir?: string): Promise<string>;
