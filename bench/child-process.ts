@@ -1,5 +1,5 @@
-// Node processes a bench starts beside itself (the baseline worker): started with tsx from the
-// repository's root, killed if the bench exits first.
+// Node processes a bench starts beside itself (the baseline worker, the engine's roles): started from the
+// repository's root (with tsx when they run a TypeScript file), killed if the bench exits first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,13 +7,14 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Spawns `node --import tsx <args>` and resolves once `ready()` says so (it fails if the process exits first). */
+/** Spawns `node <args>` and resolves once `ready()` says so (it fails if the process exits first). */
 export async function spawnProcess(
   args: string[],
   env: Record<string, string>,
   ready: (output: () => string) => Promise<boolean>,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const loader = args.some((arg) => arg.endsWith('.ts')) ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

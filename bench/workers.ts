@@ -6,8 +6,8 @@
 //   node --import tsx bench/workers.ts [CHARGES] [CONCURRENCY] [WORKERS=1,2]
 //
 // One Temporal dev server (in memory) and one throw-away PostgreSQL database (BENCH_PG_URL, default
-// postgres://postgres@127.0.0.1:5432) for the whole run; the API as its own process (`src/main.ts api`,
-// which migrates the database at start, as every role does) and worker processes (`src/main.ts worker`)
+// postgres://postgres@127.0.0.1:5432) for the whole run; the API as its own process (`dist/src/main.js api`,
+// which migrates the database at start, as every role does) and worker processes (`dist/src/main.js worker`)
 // on the same task queue, started as the configurations need them, with the options `npm run api` and
 // `npm run worker` give. For each configuration, a closed loop of CONCURRENCY charge lifecycles, each
 // POST /v1/transactions and then the simulated payer's POST /admin/simulator/charges/{id}/pay, until
@@ -42,6 +42,7 @@ import { connect } from '../src/db/database.js';
 import { startBenchDevServer } from './dev-server.js';
 import { freePort } from '../src/runtime/free-port.js';
 import { spawnProcess, stopProcess } from './child-process.js';
+import { buildEngine } from '../scripts/build.mjs';
 import { bearerTokens } from './merchants.js';
 import { jsonCalls, printTable, quantile } from './measure.js';
 import { measureCpu, type CpuUse } from './process-cpu.js';
@@ -131,12 +132,15 @@ async function actionsPerCharge(client: Client, since: string, charges: number):
   return { ...(perCharge as unknown as ActionCounts), operations: charges };
 }
 
-/** A process of the engine in `role`, ready when `url` answers 200. */
-function startRole(role: 'api' | 'worker', env: Record<string, string>, url: string): Promise<ChildProcess> {
+/** A process of the engine in `role`, from the build `npm run api` and `npm run worker` run, ready when `url` answers 200. */
+async function startRole(role: 'api' | 'worker', env: Record<string, string>, url: string): Promise<ChildProcess> {
   // The Node options `npm run api` and `npm run worker` give (package.json).
   const nodeArgs = role === 'worker' ? ['--heap-growing-percent=30', '--max-semi-space-size=4'] : [];
-  return spawnProcess([...nodeArgs, 'src/main.ts', role], env, async () => (await fetch(url)).status === 200);
+  const main = join(await (built ??= buildEngine()), 'src', 'main.js');
+  return spawnProcess([...nodeArgs, main, role], env, async () => (await fetch(url)).status === 200);
 }
+
+let built: Promise<string> | undefined;
 
 async function main() {
   process.stdout.write(
