@@ -28,7 +28,12 @@ export interface BenchEngine {
   stop(): Promise<void>;
 }
 
-let built: Promise<string> | undefined;
+let entry: Promise<string> | undefined;
+
+/** The engine's `dist/src/main.js`, built once per process as `npm start` builds it. */
+export function builtEngineEntry(): Promise<string> {
+  return (entry ??= buildEngine().then((dir) => join(dir, 'src', 'main.js')));
+}
 
 /** Starts the engine with `env` added to the defaults and resolves once /readyz answers 200 (within 90 s). */
 export async function startEngine(env: Record<string, string> = {}): Promise<BenchEngine> {
@@ -39,8 +44,7 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Ben
   const temporalAddress = env.TEMPORAL_ADDRESS || `127.0.0.1:${temporalPort}`;
   // BENCH_ENGINE_NODE_ARGS adds Node options to the engine alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const main = join(await (built ??= buildEngine()), 'src', 'main.js');
-  const engine = spawn(process.execPath, [...nodeArgs, main, 'all'], {
+  const engine = spawn(process.execPath, [...nodeArgs, await builtEngineEntry(), 'all'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

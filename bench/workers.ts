@@ -42,7 +42,7 @@ import { connect } from '../src/db/database.js';
 import { startBenchDevServer } from './dev-server.js';
 import { freePort } from '../src/runtime/free-port.js';
 import { spawnProcess, stopProcess } from './child-process.js';
-import { buildEngine } from '../scripts/build.mjs';
+import { builtEngineEntry } from './engine.js';
 import { bearerTokens } from './merchants.js';
 import { jsonCalls, printTable, quantile } from './measure.js';
 import { measureCpu, type CpuUse } from './process-cpu.js';
@@ -136,11 +136,8 @@ async function actionsPerCharge(client: Client, since: string, charges: number):
 async function startRole(role: 'api' | 'worker', env: Record<string, string>, url: string): Promise<ChildProcess> {
   // The Node options `npm run api` and `npm run worker` give (package.json).
   const nodeArgs = role === 'worker' ? ['--heap-growing-percent=30', '--max-semi-space-size=4'] : [];
-  const main = join(await (built ??= buildEngine()), 'src', 'main.js');
-  return spawnProcess([...nodeArgs, main, role], env, async () => (await fetch(url)).status === 200);
+  return spawnProcess([...nodeArgs, await builtEngineEntry(), role], env, async () => (await fetch(url)).status === 200);
 }
-
-let built: Promise<string> | undefined;
 
 async function main() {
   process.stdout.write(

@@ -13,7 +13,7 @@ import { connect, type Sql } from '../../src/db/database.js';
 import { newPayloadKeysJson } from '../../src/config/payload-keys.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { bundleWorkflows } from '../../src/temporal/bundle.js';
-import { buildEngine } from '../build.mjs';
+import { builtEngineEntry } from '../../bench/engine.js';
 import { freePort } from '../../src/runtime/free-port.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -68,8 +68,8 @@ export class Cluster {
 
   async start(workers: number): Promise<void> {
     this.temporalPort = await freePort();
-    const [bundle, build] = await Promise.all([bundleWorkflows(), buildEngine(), this.startTemporal()]);
-    this.main = join(build, 'src', 'main.js');
+    const [bundle, main] = await Promise.all([bundleWorkflows(), builtEngineEntry(), this.startTemporal()]);
+    this.main = main;
     // Chosen once the dev server holds its own ports (it binds more than the one it is given).
     [this.port, this.adminPort] = [await freePort(), await freePort()];
     this.bundlePath = join(this.settings.runDir, 'workflows.js');
