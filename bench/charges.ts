@@ -24,7 +24,8 @@
 // coordinated omission): rate asked and achieved, p50, p99, max, errors; target for charges p99 ≤ 150 ms.
 // For every measured run, CPU-ms per operation of each process from /proc (bench/process-cpu.ts): the
 // engine, the Temporal dev server, PostgreSQL, this process (the load generator), the baseline worker,
-// and the machine's busy CPU, whose remainder ("other") is anything else running on the machine.
+// and the machine's busy CPU, whose remainder ("other") is anything else running on the machine; then the
+// engine's and the baseline worker's CPU per operation by thread (bench/thread-cpu.ts: main, workflow…).
 // The Temporal dev server (in memory) is shared by all runs. At the end, the Temporal actions per
 // charge and per transfer, from the histories of up to ACTIONS_SAMPLE of each (bench/temporal-actions.ts).
 //
@@ -53,6 +54,7 @@ import { openLoop, printOpenLoopTable, type OpenLoopFigures } from './open-loop.
 import { createdFigures, postLoad } from './post-load.js';
 import { measureCpu, printCpuTable, type CpuParties, type CpuUse } from './process-cpu.js';
 import { actionsPerOperation, printActionsTable } from './temporal-actions.js';
+import { printThreadTable } from './thread-cpu.js';
 import { transferAccounts, transferLoad } from './transfers.js';
 
 const DURATION_S = Number(process.argv[2] ?? 20);
@@ -257,6 +259,15 @@ async function main() {
     report([baseline, charges, baselineAgain, transfers]);
     printOpenLoopTable([baselineOpen, chargesOpen]);
     printCpuTable(cpu);
+    printThreadTable(
+      cpu.flatMap(({ label, operations, cpu: { threads } }) =>
+        threads.engine
+          ? [{ label, process: 'engine', operations, threads: threads.engine }]
+          : threads.baselineWorker
+            ? [{ label, process: 'baseline worker', operations, threads: threads.baselineWorker }]
+            : [],
+      ),
+    );
     // The transfers settled meanwhile (the simulator answers at the first poll); the charges wait for a payment.
     await sleep(SETTLE_WAIT_MS);
     printActionsTable([

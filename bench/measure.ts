@@ -73,8 +73,9 @@ export interface ProcessTimes {
   reaped: number;
 }
 
-export function processTimes(pid: number | string): ProcessTimes {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** A process's times, or with `tid` one thread's (its `reaped` is the process's). */
+export function processTimes(pid: number | string, tid?: number | string): ProcessTimes {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   const closing = stat.lastIndexOf(')');
   // After the command name: state is field 3 of stat(5), so ppid (4) is at 1, utime (14) at 11, stime 12, cutime 13, cstime 14.
   const fields = stat

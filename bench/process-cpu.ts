@@ -7,6 +7,7 @@
 // helpers, and the backends of every database, this bench's and anyone else's on the machine.
 import { readdirSync, readFileSync } from 'node:fs';
 import { printTable, processTimes, ticksToMs, type ProcessTimes } from './measure.js';
+import { sampleThreads, threadCpu, type ThreadCpu, type ThreadSample } from './thread-cpu.js';
 
 export interface CpuParties {
   engine?: number;
@@ -41,6 +42,8 @@ export interface CpuUse {
   /** The trees of `CpuParties.named`, by the same names. */
   named: Record<string, number>;
   machine: number;
+  /** The engine's and the baseline worker's CPU by thread (bench/thread-cpu.ts), when the run has them. */
+  threads: { engine: ThreadCpu | null; baselineWorker: ThreadCpu | null };
 }
 
 function readProcessTimes(pid: string): ProcessTimes | undefined {
@@ -117,6 +120,12 @@ function databaseBackendTicks(sample: CpuSample, database: string): number {
 
 /** Runs `run` and returns its result with the CPU each party used meanwhile. */
 export async function measureCpu<T>(parties: CpuParties, run: () => Promise<T>): Promise<[T, CpuUse]> {
+  const threadsOf = (pid: number | undefined) => (pid === undefined ? undefined : sampleThreads(pid));
+  const threadsUsed = (start: ThreadSample | undefined, pid: number | undefined) => {
+    const end = threadsOf(pid);
+    return start && end ? threadCpu(start, end) : null;
+  };
+  const threadsBefore = { engine: threadsOf(parties.engine), baselineWorker: threadsOf(parties.baselineWorker) };
   const before = sampleCpu();
   const result = await run();
   const after = sampleCpu();
@@ -136,6 +145,10 @@ export async function measureCpu<T>(parties: CpuParties, run: () => Promise<T>):
       baselineWorker: tree(parties.baselineWorker),
       named: Object.fromEntries(Object.entries(parties.named ?? {}).map(([name, pid]) => [name, tree(pid)!])),
       machine: delta((s) => s.machineBusy),
+      threads: {
+        engine: threadsUsed(threadsBefore.engine, parties.engine),
+        baselineWorker: threadsUsed(threadsBefore.baselineWorker, parties.baselineWorker),
+      },
     },
   ];
 }
