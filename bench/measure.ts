@@ -90,6 +90,15 @@ export function processTimes(pid: number | string, tid?: number | string): Proce
   };
 }
 
+/** processTimes, or undefined for a process or thread that ended since its directory was listed. */
+export function processTimesIfAlive(pid: number | string, tid?: number | string): ProcessTimes | undefined {
+  try {
+    return processTimes(pid, tid);
+  } catch {
+    return undefined;
+  }
+}
+
 let ticksPerSecond: number | undefined;
 
 export const ticksToMs = (ticks: number) =>

@@ -6,7 +6,7 @@
 // process tree whose root is a `postgres` process with a non-postgres parent (the postmaster): its
 // helpers, and the backends of every database, this bench's and anyone else's on the machine.
 import { readdirSync, readFileSync } from 'node:fs';
-import { printTable, processTimes, ticksToMs, type ProcessTimes } from './measure.js';
+import { printTable, processTimesIfAlive, ticksToMs, type ProcessTimes } from './measure.js';
 import { sampleThreads, threadCpu, type ThreadCpu, type ThreadSample } from './thread-cpu.js';
 
 export interface CpuParties {
@@ -46,14 +46,6 @@ export interface CpuUse {
   threads: { engine: ThreadCpu | null; baselineWorker: ThreadCpu | null };
 }
 
-function readProcessTimes(pid: string): ProcessTimes | undefined {
-  try {
-    return processTimes(pid);
-  } catch {
-    return undefined; // exited since the directory was listed
-  }
-}
-
 function machineBusyTicks(): number {
   const [, ...times] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
   // user nice system idle iowait irq softirq steal (guest time is already inside user and nice)
@@ -64,7 +56,7 @@ function sampleCpu(): CpuSample {
   const processes = new Map<number, ProcessTimes>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const times = readProcessTimes(entry);
+    const times = processTimesIfAlive(entry);
     if (times) processes.set(Number(entry), times);
   }
   const usage = process.cpuUsage();

@@ -10,7 +10,7 @@
 // - exited: threads that ended during the run (Node's watchdog threads of the SDK's vm timeouts, one per
 //   call into the sandbox), the process's time that no thread alive at the end holds.
 import { readdirSync } from 'node:fs';
-import { printTable, processTimes, ticksToMs } from './measure.js';
+import { printTable, processTimes, processTimesIfAlive, ticksToMs } from './measure.js';
 
 export interface ThreadSample {
   pid: number;
@@ -28,21 +28,12 @@ export interface ThreadCpu {
   exited: number;
 }
 
-function threadTicks(pid: number, tid: string): { comm: string; ticks: number } | undefined {
-  try {
-    const { comm, own } = processTimes(pid, tid);
-    return { comm, ticks: own };
-  } catch {
-    return undefined; // ended since the directory was listed
-  }
-}
-
 export function sampleThreads(pid: number): ThreadSample | undefined {
   try {
     const threads = new Map<number, { comm: string; ticks: number }>();
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const thread = threadTicks(pid, tid);
-      if (thread) threads.set(Number(tid), thread);
+      const thread = processTimesIfAlive(pid, tid);
+      if (thread) threads.set(Number(tid), { comm: thread.comm, ticks: thread.own });
     }
     return { pid, own: processTimes(pid).own, threads };
   } catch {
