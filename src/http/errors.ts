@@ -9,7 +9,9 @@ import {
   operationRefused as operationRefusal,
   RecordedRefusal,
   Refusal,
+  unavailable,
 } from '../domain/refusal.js';
+import { databaseUnreachable } from '../db/unreachable.js';
 import { refusalStatus } from './refusal-status.js';
 
 export class ApiError extends Error {
@@ -42,13 +44,20 @@ export function refusalAnswer(refusal: Refusal): ApiError {
   return new ApiError(refusalStatus(refusal), refusal.code, refusal.message, headers, {}, param);
 }
 
-/** What the edge answers for an error thrown below it; null for a fault (the edge's 500). A recorded refusal is answered as recorded. */
+/**
+ * What the edge answers for an error thrown below it; null for a fault (the edge's 500). A recorded refusal
+ * is answered as recorded; PostgreSQL unreachable is a 503 (db/unreachable.ts).
+ */
 export function answerOf(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof Refusal) return refusalAnswer(err);
   if (err instanceof RecordedRefusal) return new ApiError(err.recorded.status, err.recorded.code, err.recorded.message);
+  if (databaseUnreachable(err) !== null) return refusalAnswer(unavailable(UNREACHABLE_MESSAGE, UNREACHABLE_RETRY_AFTER_S));
   return null;
 }
+
+const UNREACHABLE_MESSAGE = 'Serviço temporariamente indisponível. Repita a requisição em instantes com a mesma chave de idempotência.';
+const UNREACHABLE_RETRY_AFTER_S = 1;
 
 export const invalidRequest = (message: string, param?: string) => refusalAnswer(invalidRequestRefusal(message, param));
 export const notFound = (message = 'Recurso não encontrado') => new ApiError(404, 'not_found', message);

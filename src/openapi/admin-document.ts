@@ -36,9 +36,10 @@ const ADMIN_PROFILE: ApiProfile<OperationSpec> = {
       ...(route.request?.body || route.request?.query ? WITH_BODY : []),
       ...ALWAYS,
     ]),
-  headers: () => ({
+  headers: (_route, status) => ({
     'X-Request-Id': { ...SERVICE_HEADERS['X-Request-Id']!, required: true },
     'X-Service-Version': { ...SERVICE_HEADERS['X-Service-Version']!, required: true },
+    ...(status === 503 ? { 'Retry-After': SERVICE_HEADERS['Retry-After']! } : {}),
   }),
   codeMeaning: ADMIN_CODE_MEANING,
 };

@@ -15,6 +15,7 @@ const SECURITY_SCHEME = 'apiKey';
 export const SERVICE_HEADERS: Record<string, { description: string; schema: Json }> = {
   'X-Request-Id': { description: 'Identifier of the request, equal to `requestId` in the body.', schema: { type: 'string' } },
   'X-Service-Version': { description: `Version of the service contract (\`${SERVICE_VERSION}\` for v1).`, schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait before retrying (at least 1).', schema: { type: 'integer', minimum: 1 } },
 };
 
 const HEADERS: Record<string, { description: string; schema: Json }> = {
@@ -22,7 +23,6 @@ const HEADERS: Record<string, { description: string; schema: Json }> = {
   'RateLimit-Limit': { description: `Requests allowed in the window (${KEY_QUOTA_LIMIT} for the key quota).`, schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Reset': { description: 'Seconds until the current window ends.', schema: { type: 'integer', minimum: 0 } },
-  'Retry-After': { description: 'Seconds to wait before retrying (at least 1).', schema: { type: 'integer', minimum: 1 } },
 };
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
@@ -47,7 +47,7 @@ const PUBLIC_PROFILE: ApiProfile<RouteSpec> = {
     };
     if (route.permission !== null || status === 429) for (const name of RATE_LIMIT_HEADERS) headers[name] = header(name);
     if (status === 429) headers['Retry-After'] = header('Retry-After', true);
-    // A 503 of work that only waited its turn (a QR image's decoder) says when to come back.
+    // A 503 (the database unreachable, work that only waited its turn such as a QR image's decoder) says when to come back.
     if (status === 503) headers['Retry-After'] = header('Retry-After');
     return headers;
   },

@@ -18,8 +18,11 @@ const GUARDED: DocumentedError[] = [
 const FINANCIAL: DocumentedError[] = [{ status: 403, code: 'kyc_required' }];
 /** Public routes are still behind the per-IP protection. */
 const PUBLIC: DocumentedError[] = [{ status: 429, code: 'rate_limit_exceeded' }];
-/** Any route: an unexpected failure. */
-export const ALWAYS: DocumentedError[] = [{ status: 500, code: 'internal_error' }];
+/** Any route: an unexpected failure, or PostgreSQL unreachable (503 with a Retry-After: repeat with the same key). */
+export const ALWAYS: DocumentedError[] = [
+  { status: 500, code: 'internal_error' },
+  { status: 503, code: 'internal_error' },
+];
 /** Routes with a body: malformed JSON, wrong content type, oversized body. */
 export const WITH_BODY: DocumentedError[] = [{ status: 400, code: 'invalid_request' }];
 

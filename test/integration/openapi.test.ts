@@ -533,6 +533,8 @@ const NOT_PROBED: Record<string, string> = {
   'createRecurrenceCharge 202 null':
     "a cycle charge's accept step slower than ACCEPT_WAIT_MS: the same creation path as createCharge's 202, probed on a stack with a 1 ms wait",
   '500 internal_error': 'unexpected failures: every route, the edge turns any unhandled error into it',
+  '503 internal_error':
+    'PostgreSQL unreachable, on every route: test/integration/database-outage.test.ts validates such answers against this document',
   'getTransparency 503 internal_error':
     'the database refusing connections: test/integration/transparency.test.ts validates it against this document',
   'createCharge 202 null': 'an accept step slower than ACCEPT_WAIT_MS: covered by the 202 probes below on a stack with a 1 ms wait',

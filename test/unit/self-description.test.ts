@@ -121,8 +121,13 @@ describe('routeErrors', () => {
       '409 idempotency_conflict',
       '429 rate_limit_exceeded',
       '500 internal_error',
+      '503 internal_error',
     ]);
-    expect(routeErrors(ROUTES[3]!).map((e) => `${e.status} ${e.code}`)).toEqual(['429 rate_limit_exceeded', '500 internal_error']);
+    expect(routeErrors(ROUTES[3]!).map((e) => `${e.status} ${e.code}`)).toEqual([
+      '429 rate_limit_exceeded',
+      '500 internal_error',
+      '503 internal_error',
+    ]);
   });
 });
 
@@ -138,7 +143,18 @@ describe('buildOpenApiDocument', () => {
     const created = document.components.schemas.CreateItemResponse;
     expect(created.required).toEqual(['success', 'idempotent', 'data', 'requestId']);
     expect(created.properties.data).toEqual({ $ref: '#/components/schemas/Item' });
-    expect(Object.keys(document.paths['/items'].post.responses)).toEqual(['200', '201', '202', '400', '401', '403', '409', '429', '500']);
+    expect(Object.keys(document.paths['/items'].post.responses)).toEqual([
+      '200',
+      '201',
+      '202',
+      '400',
+      '401',
+      '403',
+      '409',
+      '429',
+      '500',
+      '503',
+    ]);
     const list = document.components.schemas.ListItemsResponse;
     expect(list.properties.pagination).toEqual({ $ref: '#/components/schemas/Pagination' });
     expect(document.paths['/notes.txt'].get.responses['200'].content).toEqual({ 'text/plain': { schema: { type: 'string' } } });
