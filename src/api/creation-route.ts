@@ -23,7 +23,6 @@ const CREATION_ERRORS: NonNullable<RouteSpec['errors']> = [
   { status: 400, code: 'invalid_idempotency_key' },
   { status: 409, code: 'idempotency_conflict' },
   { status: 422, code: 'operation_refused' },
-  { status: 503, code: 'internal_error' },
 ];
 
 export interface CreationRoute {

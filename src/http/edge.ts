@@ -5,11 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { databaseUnreachable } from '../db/unreachable.js';
 import type { Logger } from '../runtime/log.js';
 import { observeRequest } from '../metrics/http.js';
 import { traceRequest } from '../tracing/http.js';
-import { answerOf, type ApiError, errorDetail, internalError, invalidRequest, notFound } from './errors.js';
+import { answerOf, type ApiError, errorDetail, internalError, invalidRequest, notFound, warnIfUnreachable } from './errors.js';
 import { checkRawJson, checkJsonShape } from './json-shape.js';
 import { jsonPointer } from '../json/pointer.js';
 import { checkText, forbiddenCharacter } from './text-rule.js';
@@ -45,9 +44,7 @@ export function edge(log: Logger, loggedPath: (path: string) => string = (path) 
         await next();
         if (ctx.body === undefined && ctx.status === 404) throw notFound('Rota não encontrada');
       } catch (caught) {
-        const unreachable = databaseUnreachable(caught);
-        if (unreachable !== null)
-          log.warn({ requestId: ctx.state.requestId, route: ctx.state.route, cause: unreachable }, 'PostgreSQL unreachable: answered 503');
+        warnIfUnreachable(log, caught, { requestId: ctx.state.requestId, route: ctx.state.route });
         let err = answerOf(caught);
         if (err === null) {
           log.error({ err: caught, requestId: ctx.state.requestId, route: ctx.state.route }, 'unhandled error');

@@ -12,6 +12,7 @@ import {
   unavailable,
 } from '../domain/refusal.js';
 import { databaseUnreachable } from '../db/unreachable.js';
+import type { Logger } from '../runtime/log.js';
 import { refusalStatus } from './refusal-status.js';
 
 export class ApiError extends Error {
@@ -54,6 +55,12 @@ export function answerOf(err: unknown): ApiError | null {
   if (err instanceof RecordedRefusal) return new ApiError(err.recorded.status, err.recorded.code, err.recorded.message);
   if (databaseUnreachable(err) !== null) return refusalAnswer(unavailable(UNREACHABLE_MESSAGE, UNREACHABLE_RETRY_AFTER_S));
   return null;
+}
+
+/** Logs `err` when it is PostgreSQL being unreachable: the operator's one line for the 503 it is answered with. */
+export function warnIfUnreachable(log: Logger, err: unknown, context: Record<string, unknown>): void {
+  const cause = databaseUnreachable(err);
+  if (cause !== null) log.warn({ ...context, cause }, 'PostgreSQL unreachable: answered 503');
 }
 
 const UNREACHABLE_MESSAGE = 'Serviço temporariamente indisponível. Repita a requisição em instantes com a mesma chave de idempotência.';

@@ -13,7 +13,7 @@ import { authenticateRequest } from '../routing/auth.js';
 import { consumeQuota, rateLimitHeaders, type Quota } from '../routing/rate-limit.js';
 import type { RouteSpec } from '../routing/public-route.js';
 import type { Deps } from '../runtime/deps.js';
-import { answerOf, ApiError } from '../http/errors.js';
+import { answerOf, ApiError, warnIfUnreachable } from '../http/errors.js';
 import { MCP_PATH } from '../openapi/paths.js';
 import { refuseInvalidParams } from './params.js';
 import { createMcpServer } from './server.js';
@@ -76,6 +76,7 @@ function authenticate(deps: Deps): Koa.Middleware {
     try {
       ctx.state.caller = await authenticateRequest(deps, { authorization: ctx.get('authorization') || undefined, ip: ctx.ip });
     } catch (err) {
+      warnIfUnreachable(deps.log, err, { route: ctx.state.route });
       const answer = answerOf(err);
       if (answer) return refuse(ctx, answer, undefined);
       throw err;
@@ -92,6 +93,7 @@ export function mcpRouter(deps: Deps, routes: RouteSpec[], jsonBody: Koa.Middlew
     try {
       ctx.set(rateLimitHeaders(await chargeRequest(deps, caller, ctx.request.body)));
     } catch (err) {
+      warnIfUnreachable(deps.log, err, { route: ctx.state.route });
       const answer = answerOf(err);
       if (answer) return refuse(ctx, answer, ctx.request.body);
       throw err;

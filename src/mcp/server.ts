@@ -16,7 +16,7 @@ import { authorize } from '../routing/auth.js';
 import { KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS } from '../routing/rate-limit.js';
 import type { Deps } from '../runtime/deps.js';
 import { SERVICE_VERSION } from '../http/edge.js';
-import { answerOf, type ApiError, errorDetail, internalError } from '../http/errors.js';
+import { answerOf, type ApiError, errorDetail, internalError, warnIfUnreachable } from '../http/errors.js';
 import { invokeRoute } from './invoke.js';
 import type { ToolSpec } from './tools.js';
 
@@ -55,6 +55,7 @@ export function createMcpServer(app: Koa, deps: Deps, tools: Map<string, ToolSpe
       const body = answer.body as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
     } catch (err) {
+      warnIfUnreachable(deps.log, err, { tool: tool.name });
       const answer = answerOf(err);
       if (answer) return errorResult(answer);
       deps.log.error({ err, tool: tool.name }, 'mcp tool failed');

@@ -1,7 +1,7 @@
 // While PostgreSQL refuses the engine's connections (the database closed to them and its sessions ended,
-// as a restart or a failover does), every API answers 503 `internal_error` with a Retry-After, in the
-// envelope and as the served OpenAPI documents say, with nothing about the database in it (the log says
-// why); once it accepts them again, the same request with the same idempotency key is served once.
+// as a restart or a failover does), every API (and the MCP server) answers 503 `internal_error` with a
+// Retry-After, in the envelope and as the served OpenAPI documents say, with nothing about the database in
+// it (the log says why); once it accepts them again, the same request with the same key is served once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
 import { ADMIN_DATABASE_URL } from '../helpers/database.js';
@@ -58,10 +58,19 @@ describe('a database that refuses connections', () => {
         adminContract,
         'getAccount',
       );
+      // The MCP server answers its JSON-RPC refusal with the same status.
+      const mcp = await http('POST', `${stack.rootUrl}/mcp`, {
+        token: merchant.key,
+        headers: { accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      });
+      expect(mcp.status, mcp.text).toBe(503);
+      expect(mcp.body.error.data).toMatchObject({ status: 503, code: 'internal_error' });
+      expect(Number(mcp.headers.get('retry-after'))).toBeGreaterThan(0);
       // The operator's log says why, once per answer, without a stack trace; nothing is an unhandled error.
       const logged = () => stack.processes[0]!.output().match(/PostgreSQL unreachable: answered 503/g)?.length ?? 0;
-      await eventually(() => logged() >= 3);
-      expect(logged()).toBe(3);
+      await eventually(() => logged() >= 4);
+      expect(logged()).toBe(4);
       expect(stack.processes[0]!.output()).not.toContain('unhandled error');
     } finally {
       await pg.unsafe(`alter database "${name}" allow_connections true`);

@@ -114,7 +114,6 @@ export const RECONCILIATION_ROUTES: AdminRoute[] = [
     request: { body: RunBody },
     response: RunWithItemsSchema,
     successStatuses: [202],
-    errors: [{ status: 503, code: 'internal_error' }],
     handler: start,
   },
   {

@@ -73,7 +73,6 @@ export const REFUND_ROUTES: AdminRoute[] = [
       NOT_FOUND,
       { status: 409, code: 'idempotency_conflict' },
       OPERATION_REFUSED,
-      { status: 503, code: 'internal_error' },
     ],
     handler: create,
   },

@@ -82,7 +82,6 @@ export const transparencyRoutes: RouteSpec[] = [
     operationId: 'getTransparency',
     response: PublicIndicatorsSchema,
     successStatuses: [200],
-    errors: [{ status: 503, code: 'internal_error' }],
     handler: async (ctx, deps) => {
       let indicators: Indicators;
       try {
