@@ -56,6 +56,8 @@ export interface Refusal {
   message: string;
   /** `withdrawals_blocked`: an invalid_request the spec answers 423. */
   reason?: string;
+  /** The JSON pointer of the one field of the request to blame (`/amount`); absent in runs recorded before it travelled. */
+  param?: string;
 }
 
 /** What the accept (persist) step of every kind answers: the key's transaction as persisted, or the refusal. */

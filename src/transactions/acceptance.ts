@@ -26,10 +26,15 @@ export function checkAccountState(account: Pick<Account, 'status' | 'kycStatus'>
   if (account.kycStatus !== 'approved') throw kycRequired();
 }
 
-/** The refusal as the workflow records it: the code, the message, and the reason when there is one. */
+/** The refusal as the workflow records it: the code, the message, and the reason and the field to blame when there are. */
 export const refusalOf = (refusal: DomainRefusal): Refusal => {
-  const { reason } = refusal.details;
-  return { code: refusal.code, message: refusal.message, ...(reason === undefined ? {} : { reason }) };
+  const { reason, param } = refusal.details;
+  return {
+    code: refusal.code,
+    message: refusal.message,
+    ...(reason === undefined ? {} : { reason }),
+    ...(param === undefined ? {} : { param }),
+  };
 };
 
 /** The bare codes transfer runs recorded before refusals carried their answer, and the refusal each stood for. */
@@ -51,8 +56,11 @@ type EarlierRefusal = { status: number; code: string; message: string } | keyof 
 export function recordedRefusal(recorded: Refusal | EarlierRefusal): Error {
   if (typeof recorded === 'string') return CODED_REFUSALS[recorded]();
   if ('status' in recorded) return new RecordedRefusal(recorded);
-  const { code, message, reason } = recorded;
-  return new DomainRefusal(code as RefusalCode, message, reason === undefined ? {} : { reason: reason as RefusalReason });
+  const { code, message, reason, param } = recorded;
+  return new DomainRefusal(code as RefusalCode, message, {
+    ...(reason === undefined ? {} : { reason: reason as RefusalReason }),
+    ...(param === undefined ? {} : { param }),
+  });
 }
 
 /**

@@ -80,7 +80,8 @@ describe('what the edge answers for an error thrown below it', () => {
   });
 
   it('is the same for a refusal the accept step records and for the refusal itself; the record holds no status', () => {
-    for (const refusal of [withdrawalsBlocked(), withdrawalInProgress(), new Refusal('SPLIT_EXCEEDS_SALE', 'x')]) {
+    const outOfLimits = new Refusal('invalid_request', 'Valor fora dos limites', { param: '/fine/value' });
+    for (const refusal of [withdrawalsBlocked(), withdrawalInProgress(), new Refusal('SPLIT_EXCEEDS_SALE', 'x'), outOfLimits]) {
       const recorded = refusalOf(refusal);
       expect(recorded).not.toHaveProperty('status');
       expect(answerOf(recordedRefusal(recorded))).toEqual(refusalAnswer(refusal));
@@ -90,6 +91,7 @@ describe('what the edge answers for an error thrown below it', () => {
       message: withdrawalsBlocked().message,
       reason: 'withdrawals_blocked',
     });
+    expect(answerOf(recordedRefusal(refusalOf(outOfLimits)))?.param).toBe('/fine/value');
   });
 
   it("is an earlier run's refusal as it recorded it: with its status, or a transfer run's bare code as the refusal it stood for", () => {
