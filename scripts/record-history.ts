@@ -14,6 +14,7 @@
 //   npm run record-history -- --as recurrence-status-search-attribute recurrence-rejected recurrence-active recurrence-cancelled
 //   npm run record-history -- --as transfer-settles-in-accept transfer-approved transfer-failed transfer-psp-approved transfer-pays-charge
 //   npm run record-history -- --as recurrence-at-route recurrence-psp-active recurrence-psp-cancelled recurrence-cycle-psp-paid recurrence-cycle-psp-declined
+//   npm run record-history -- --as cycle-cancellation-confirmed recurrence-cycle-cancelled
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
@@ -40,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { engineOnFakePsp, startFakePsp, type FakePsp } from '../test/helpers/fake-psp/index.js';
 import { idEnvioOf, txidOf } from '../src/pix-routes/bcb-api-pix/ids.js';
-import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
@@ -362,16 +363,21 @@ async function forgedMedDecision(ctx: ScenarioContext): Promise<string> {
 }
 
 /** A payment notice sent in clear, with an argument, to a pending charge is ignored; the real payment settles it. */
+/** Waits until the workflow task that took the run's first signal is done. */
+function firstSignalHandled(handle: WorkflowHandle): Promise<true> {
+  return until(async () => {
+    const events = (await handle.fetchHistory()).events!;
+    const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
+    return signalled !== -1 && events.slice(signalled).some((e) => e.workflowTaskCompletedEventAttributes) ? true : undefined;
+  }, 'the first signal to be handled');
+}
+
 async function forgedChargeSignal(ctx: ScenarioContext): Promise<string> {
   const charge = await createCharge(ctx);
   const handle = ctx.forger.workflow.getHandle(charge.workflowId);
   await handle.signal('paymentNotified', { paid: true });
   // The forged signal's workflow task is done before the payment comes.
-  await until(async () => {
-    const events = (await handle.fetchHistory()).events!;
-    const signalled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
-    return signalled !== -1 && events.slice(signalled).some((e) => e.workflowTaskCompletedEventAttributes) ? true : undefined;
-  }, 'the forged signal to be handled');
+  await firstSignalHandled(handle);
   await ctx.admin('POST', `/simulator/charges/${charge.id}/pay`);
   await ctx.waitForStatus(charge.id, 'approved');
   return charge.workflowId;
@@ -565,6 +571,16 @@ const SCENARIOS: Record<string, Scenario> = {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
+    return cycle.workflowId;
+  },
+  // A bare cycleCancelled (no arguments, no key) while the recurrence is active, then the merchant's cancellation.
+  'recurrence-cycle-cancelled': async (ctx) => {
+    const { id, cycle } = await authorizedRecurrence(ctx);
+    const handle = ctx.forger.workflow.getHandle(cycle.workflowId);
+    await handle.signal('cycleCancelled');
+    await firstSignalHandled(handle);
+    await ctx.api('DELETE', `/recurrences/${id}`);
+    await ctx.waitForStatus(cycle.id, 'cancelled');
     return cycle.workflowId;
   },
   'recurrence-cycle-failed': async (ctx) => {
