@@ -1,6 +1,8 @@
 // Plumbing shared by the public and the admin API: request ids, version header, envelopes,
-// JSON body reading (koa-body) with clear 400s (bounds on its shape and its text: json-shape.ts), a 404 for
-// unknown routes, one access log line, the request metrics (metrics/http.ts) and span (tracing/http.ts) per request, and no stack trace or internal detail in any answer.
+// JSON body reading (koa-body) with clear 400s (bounds on its shape and its text: json-shape.ts; no key
+// twice in one object: duplicate-keys.ts), a 404 for unknown routes, one access log line, the request
+// metrics (metrics/http.ts) and span (tracing/http.ts) per request, and no stack trace or internal detail
+// in any answer.
 import { randomBytes } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type Koa from 'koa';
@@ -10,6 +12,7 @@ import { observeRequest } from '../metrics/http.js';
 import { traceRequest } from '../tracing/http.js';
 import { answerOf, type ApiError, errorDetail, internalError, invalidRequest, notFound, warnIfUnreachable } from './errors.js';
 import { checkRawJson, checkJsonShape } from './json-shape.js';
+import { checkDuplicateKeys } from './duplicate-keys.js';
 import { jsonPointer } from '../json/pointer.js';
 import { checkText, forbiddenCharacter } from './text-rule.js';
 
@@ -102,8 +105,8 @@ function readRefusal(err: Error & { type?: string; status?: number }, limitBytes
 
 /**
  * A JSON body, read by koa-body (size limit, Content-Encoding) as text so that its nesting is bounded
- * before JSON.parse builds it (json-shape.ts); then parsed and checked for shape and text. Anything
- * else is a 400 that says why.
+ * before JSON.parse builds it (json-shape.ts); then parsed and checked for shape and text, and for a
+ * key repeated in an object (duplicate-keys.ts). Anything else is a 400 that says why.
  */
 export function jsonBody(limitBytes: number): Koa.Middleware {
   const readText = koaBody({
@@ -128,8 +131,9 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     if (!ctx.is('application/json')) throw invalidRequest('O corpo deve ser JSON (Content-Type: application/json)');
     await readText(ctx, async () => {});
     const raw = ctx.request.body as string;
-    // A large body is scanned, parsed and walked in three turns of the event loop, each a few ms at
-    // most for 1 MB, so that other requests are served between them rather than after all of them.
+    // A large body is scanned, parsed, walked and scanned for repeated keys in four turns of the event
+    // loop, each a few ms at most for 1 MB, so that other requests are served between them rather than
+    // after all of them.
     const between = raw.length > LARGE_BODY_CHARS ? () => setImmediate() : async () => {};
     checkRawJson(raw);
     await between();
@@ -140,6 +144,8 @@ export function jsonBody(limitBytes: number): Koa.Middleware {
     }
     await between();
     checkJsonShape(ctx.request.body);
+    await between();
+    checkDuplicateKeys(raw);
     return next();
   };
 }

@@ -1,6 +1,6 @@
 // The JSON body reader of both apps (koa-body under the edge's own checks), over a real socket: the
-// size limit, the content type, malformed and too deeply nested JSON and the text rule are each a 400
-// in the envelope with the message the service always gave; a good body arrives parsed.
+// size limit, the content type, malformed and too deeply nested JSON, the text rule and a repeated key
+// are each a 400 in the envelope with the message the service always gave; a good body arrives parsed.
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
@@ -73,7 +73,7 @@ describe('jsonBody', () => {
     expect(await post(chunked(big))).toEqual(refused(`O corpo excede o limite de ${LIMIT} bytes`));
   });
 
-  it('refuses another content type, malformed or too deeply nested JSON, and a forbidden character naming the field', async () => {
+  it('refuses another content type, malformed or too deeply nested JSON, a forbidden character and a repeated key naming the field', async () => {
     expect(await post('{"a":1}', { 'content-type': 'text/plain' })).toEqual(
       refused('O corpo deve ser JSON (Content-Type: application/json)'),
     );
@@ -82,6 +82,7 @@ describe('jsonBody', () => {
     expect(await post(JSON.stringify({ payer: { name: 'a\u0000b' } }))).toEqual(
       refused(/Campo \/payer\/name contém caractere não permitido/, '/payer/name'),
     );
+    expect(await post('{"payer":{"name":"a","n\\u0061me":"b"}}')).toEqual(refused(/^Campo \/payer\/name repetido no corpo/, '/payer/name'));
   });
 
   it('refuses a Content-Encoding it cannot read', async () => {
