@@ -2,7 +2,7 @@
 // load, then while HOSTILE_CONNECTIONS (8) clients send 1 MB JSON bodies back to back, each body one of
 // several shapes (the security probe's 28 objects around 1000 arrays of 330 empty strings, nested
 // arrays, many short strings, many keys, long strings of escapes, unicode, the most values the edge
-// lets through) to /mcp, POST /v1/transactions and the admin API, with and without valid credentials.
+// lets through, also with keys spelled in escapes) to /mcp, POST /v1/transactions and the admin API, with and without valid credentials.
 //
 //   npm run bench:hostile [-- SECONDS=20]
 //
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnProcess } from './child-process.js';
 import { startEngine } from './engine.js';
 import { checkJsonShape, checkRawJson } from '../src/http/json-shape.js';
+import { checkDuplicateKeys } from '../src/http/duplicate-keys.js';
 import { jsonCalls, printTable, processCpuMs, quantile } from './measure.js';
 
 const SECONDS = Number(process.argv[2] ?? 20);
@@ -43,6 +44,8 @@ const SHAPES: Record<string, string> = {
   unicode: `["${'é😀ação'.repeat(Math.floor((BODY_LIMIT - 4) / 12))}"]`,
   // Just under the edge's 10,000 values, of the kind JSON.parse builds slowest (keys of wide objects): parsed and walked in full.
   'most values allowed': list(9, `{${Array.from({ length: 999 }, (_, i) => `"${'k'.repeat(90)}${i}":${i}`).join(',')}}`),
+  // The same with every key spelled in escapes, the costliest for the repeated-key scan (each key decoded).
+  'escaped keys allowed': list(9, `{${Array.from({ length: 999 }, (_, i) => `"${'\\u006b'.repeat(15)}${i}":${i}`).join(',')}}`),
 };
 
 interface Target {
@@ -169,12 +172,14 @@ function printEdgeChecks(): void {
     let parsed: unknown;
     const parse = scan.refusal ? null : timedCheck(() => (parsed = JSON.parse(raw)));
     const walk = scan.refusal ? null : timedCheck(() => checkJsonShape(parsed));
-    const total = decode.ms + scan.ms + (parse?.ms ?? 0) + (walk?.ms ?? 0);
+    const keys = scan.refusal || walk?.refusal ? null : timedCheck(() => checkDuplicateKeys(raw));
+    const total = decode.ms + scan.ms + (parse?.ms ?? 0) + (walk?.ms ?? 0) + (keys?.ms ?? 0);
     const cell = (check: { ms: number } | null) => (check ? check.ms.toFixed(2) : '-');
-    return [name, cell(decode), cell(scan), cell(parse), cell(walk), total.toFixed(2), scan.refusal ?? walk?.refusal ?? 'passes'];
+    const outcome = scan.refusal ?? walk?.refusal ?? keys?.refusal ?? 'passes';
+    return [name, cell(decode), cell(scan), cell(parse), cell(walk), cell(keys), total.toFixed(2), outcome];
   });
   console.log('the edge checks alone, per body (median of 5, ms)');
-  printTable(['shape', 'utf-8', 'scan', 'parse', 'walk', 'total', 'outcome'], rows);
+  printTable(['shape', 'utf-8', 'scan', 'parse', 'walk', 'keys', 'total', 'outcome'], rows);
   console.log('');
 }
 
