@@ -23,7 +23,7 @@ export const ALWAYS: DocumentedError[] = [
   { status: 500, code: 'internal_error' },
   { status: 503, code: 'internal_error' },
 ];
-/** Routes with a body: malformed JSON, wrong content type, oversized body. */
+/** Routes with a body: malformed JSON, a key repeated in one object, wrong content type, oversized body. */
 export const WITH_BODY: DocumentedError[] = [{ status: 400, code: 'invalid_request' }];
 
 /** Every error (status and code) the route can answer, ordered by status then code, without repeats. */
