@@ -2,8 +2,7 @@
 # (TEMPORAL_ADDRESS) and PostgreSQL (DATABASE_URL). Scale out with `npm run api` / `npm run worker`.
 FROM node:20-bookworm-slim
 WORKDIR /app
-# Two malloc arenas instead of one per thread (the SDK's Rust threads, libuv's pool): about 35 MB less RSS.
-ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1 MALLOC_ARENA_MAX=2
+ENV NODE_ENV=production PIX_SKIP_TEMPORAL_INSTALL=1
 COPY package.json package-lock.json ./
 # No install scripts: the project's postinstall fetches test tools (Temporal CLI, Schemathesis) and generates
 # type declarations, none of which the running engine needs; the driver's patch is applied by hand.
@@ -22,6 +21,6 @@ RUN node scripts/build.mjs
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000 3001
-# V8 lets its old generation grow to ~4x the live heap before a full collection; 1.3x keeps a day's reconciliation
-# (a million records streamed a page at a time, nothing held) near 300 MB instead of 540 (docs/configuration.md).
-CMD ["node", "--heap-growing-percent=30", "--max-semi-space-size=4", "dist/src/main.js", "all"]
+# Launched as `npm start` launches it: scripts/launch.sh holds the engine's Node options and malloc arenas, and
+# execs node, which stays PID 1 and gets the container's signals (docs/configuration.md).
+CMD ["sh", "scripts/launch.sh", "dist/src/main.js", "all"]

@@ -53,8 +53,10 @@ export function qrReader(limits: QrReadLimits): QrReader {
       minThreads: 0,
       maxThreads: limits.threads,
       idleTimeout: 60_000,
-      // A TypeScript worker needs tsx like the process (which a test runner may not have started it with).
-      execArgv: WORKER_NEEDS_TSX && !process.execArgv.includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv,
+      // None given, a thread inherits the process's Node options; given the process's own, Node refuses the V8
+      // flags the engine is launched with (scripts/launch.sh: ERR_WORKER_INVALID_EXEC_ARGV), which are the
+      // thread's already. A TypeScript worker needs tsx, which a test runner may not have started the process with.
+      execArgv: WORKER_NEEDS_TSX && !process.execArgv.includes('tsx') ? ['--import', 'tsx'] : undefined,
     }));
 
   async function decode(base64: string): Promise<QrRead> {

@@ -1,5 +1,6 @@
-// Starts the engine as real processes (`node <build>/src/main.js <role>`, the run's build of it) against the run's
-// Temporal dev server and a fresh PostgreSQL database, and talks to it over HTTP like an integrator.
+// Starts the engine as real processes (`sh scripts/launch.sh <build>/src/main.js <role>`: the run's build of it,
+// launched as `npm start` launches dist/) against the run's Temporal dev server and a fresh PostgreSQL database,
+// and talks to it over HTTP like an integrator.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
@@ -9,6 +10,7 @@ import { inject } from 'vitest';
 import { freshDatabaseUrl } from './database.js';
 import { TEST_PAYLOAD_KEYS_FILE } from './payload-keys.js';
 import { freePort } from '../../src/runtime/free-port.js';
+import { engineLaunch } from '../../scripts/launch.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ADMIN_TOKEN = 'test-admin-token';
@@ -44,7 +46,8 @@ export interface StackOptions {
 
 /** `entry`: src/main.ts, or src/dev.ts (`npm run dev`, which runs main.ts's `all`), run from the run's build of the engine. */
 export function spawnEngine(role: 'all' | 'api' | 'worker', env: Record<string, string>, entry = 'src/main.ts'): EngineProcess {
-  const child = spawn(process.execPath, [join(inject('engineBuildDir'), entry.replace(/\.ts$/, '.js')), role], {
+  const [command, args] = engineLaunch(join(inject('engineBuildDir'), entry.replace(/\.ts$/, '.js')), role);
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
