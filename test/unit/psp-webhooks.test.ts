@@ -1,7 +1,7 @@
 // The PSP webhook listener's app over real HTTP (plain: the mTLS side is in the integration test),
 // with PostgreSQL replaced by a recorder: the answers (200 once the names are stored, 404 for a route
-// that is not configured, 400 for a body that is not JSON, an error when they cannot be stored), the
-// names each body stores, and what a body costs whatever it names: one statement, one log line. What
+// that is not configured, 400 for a body that is not JSON or repeats a key, an error when they cannot
+// be stored), the names each body stores, and what a body costs whatever it names: one statement, one log line. What
 // the stored hints wake is the hint processor's (test/integration/psp-hints.test.ts).
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -101,6 +101,21 @@ describe('PSP webhook listener', () => {
     expect((await post('/psp-webhooks/psp/pix', 'pix=1', 'application/x-www-form-urlencoded')).status).toBe(400);
     expect((await fetch(`${base}/psp-webhooks/psp/pix`, { method: 'POST' })).status).toBe(400);
     expect((await fetch(`${base}/psp-webhooks/psp/pix`)).status).toBe(405);
+  });
+
+  it('a body with a key repeated in one object is refused as one that is not JSON: 400, nothing stored, nothing woken', async () => {
+    const [statementsBefore, wakesBefore] = [asked.statements.length, asked.wakes];
+    const other = 'txn0123456789abcdef0000000';
+    const res = await post(
+      '/psp-webhooks/psp/pix',
+      `{"pix":[{"endToEndId":"${E2E}","txid":"${other}","txid":"${CHARGE.replace('_', '')}"}]}`,
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string; param: string } }).error).toMatchObject({
+      code: 'invalid_request',
+      param: '/pix/0/txid',
+    });
+    expect([asked.statements.length - statementsBefore, asked.wakes - wakesBefore]).toEqual([0, 0]);
   });
 
   it('a JSON body without pix entries (a PSP test call) is 200, stores nothing and wakes nothing', async () => {
