@@ -69,6 +69,8 @@ export interface Config {
   codecCorsOrigins: string[];
   /** Origins allowed to embed the payer's page in a frame (CSP frame-ancestors); empty: none. */
   checkoutFrameAncestors: string[];
+  /** The bounds of the payer's page's live status by server-sent events (src/api/checkout/live.ts). */
+  checkoutEventStreams: EventStreamBounds;
   /** Secret path segment of the codec endpoint for a Web UI, which cannot send ADMIN_TOKEN (admin/routes/codec.ts). */
   codecUiSecret: string | null;
   /** The real Pix routes of PIX_ROUTES_FILE (empty when unset: only `simulator`). Holds secrets: never log it. */
@@ -124,6 +126,13 @@ export interface ListenerBounds {
   keepAliveTimeoutMs: number;
   /** Open connections one client address may hold on one listener; past it a new one is closed at once (HTTP_MAX_CONNECTIONS_PER_IP). */
   maxConnectionsPerIp: number;
+}
+
+export interface EventStreamBounds {
+  /** Open streams one API process holds; the next is refused with a 503 and the page polls (CHECKOUT_EVENT_STREAMS_MAX). */
+  maxStreams: number;
+  /** A stream is ended after at most this, and the page's EventSource reconnects (CHECKOUT_EVENT_STREAM_LIFETIME_SECONDS). */
+  lifetimeMs: number;
 }
 
 export interface PspWebhookTls {
@@ -248,6 +257,8 @@ const Environment = Type.Object({
   CODEC_CORS_ORIGINS: Type.Optional(Type.Array(Origin)),
   /** A comma-separated list: origins allowed to frame the payer's page (default none). */
   CHECKOUT_FRAME_ANCESTORS: Type.Optional(Type.Array(Origin)),
+  CHECKOUT_EVENT_STREAMS_MAX: integer(10_000, 0),
+  CHECKOUT_EVENT_STREAM_LIFETIME_SECONDS: integer(900, 1, 86_400),
   PIX_ROUTES_FILE: text(),
   PSP_WEBHOOK_PORT: integer(3002, 0, 65535),
   PSP_WEBHOOK_HOST: text(),
@@ -506,6 +517,10 @@ export function loadConfig(env: Env = process.env): Config {
     codecUiSecret: settings.CODEC_UI_SECRET ?? null,
     codecCorsOrigins: settings.CODEC_CORS_ORIGINS ?? [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`],
     checkoutFrameAncestors: settings.CHECKOUT_FRAME_ANCESTORS ?? [],
+    checkoutEventStreams: {
+      maxStreams: settings.CHECKOUT_EVENT_STREAMS_MAX,
+      lifetimeMs: settings.CHECKOUT_EVENT_STREAM_LIFETIME_SECONDS * 1000,
+    },
     pixRoutes: pixRoutes(settings.PIX_ROUTES_FILE, warnings),
     pspWebhookPort: settings.PSP_WEBHOOK_PORT,
     pspWebhookHost: pspWebhookHost(settings, pspTls, warnings),

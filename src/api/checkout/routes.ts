@@ -2,14 +2,17 @@
 // routes applies (src/api/public-limit.ts):
 //   GET /pay/{token}          the page (HTML, 200 for a known token whatever its state, else a 404 page)
 //   GET /pay/{token}/status   the small JSON of its live status, for polling
-//   GET /pay/{token}/events   the same status as server-sent events, one event per change (live.ts)
+//   GET /pay/{token}/events   the same status as server-sent events, one event per change (live.ts); past
+//                             CHECKOUT_EVENT_STREAMS_MAX open ones a 503, on which the page's EventSource
+//                             gives up and the page polls /status
 //   GET /pay/{token}/qr.png   the QR image, while the charge can be paid or the recurrence authorized
 // A token names a charge or a recurrence (the page of its authorization): the same routes serve both.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
-import { answerOf, notFound } from '../../http/errors.js';
+import { answerOf, notFound, refusalAnswer } from '../../http/errors.js';
+import { unavailable } from '../../domain/refusal.js';
 import { publicLimiter } from '../public-limit.js';
 import { checkoutHeaders, newNonce } from './headers.js';
 import { checkoutPage, messagePage } from './page.js';
@@ -19,6 +22,16 @@ import { viewStatus } from './view.js';
 import { openStatusStream, statusWatcher } from './live.js';
 
 const HTML = 'text/html; charset=utf-8';
+/** Past the cap a stream is refused for this long; the page meanwhile polls. */
+const STREAMS_FULL_RETRY_AFTER_S = 60;
+
+const streamsFull = () =>
+  refusalAnswer(
+    unavailable(
+      'Acompanhamento ao vivo indisponível no momento; consulte a situação pela rota /status desta página.',
+      STREAMS_FULL_RETRY_AFTER_S,
+    ),
+  );
 
 function html(ctx: Koa.Context, status: number, body: string): void {
   ctx.status = status;
@@ -68,7 +81,8 @@ export function checkoutRouter(deps: Deps): Router {
     const token = ctx.params.token!;
     const view = await lookUp(token);
     if (!view) throw notFound('Cobrança não encontrada');
-    // Not kept alive once the stream ends: a final status or a shutdown closes the connection.
+    if (watcher.full) throw streamsFull();
+    // Not kept alive once the stream ends: a final status, its lifetime or a shutdown closes the connection.
     ctx.set({ 'X-Accel-Buffering': 'no', Connection: 'close', 'Content-Type': 'text/event-stream; charset=utf-8' });
     ctx.status = 200;
     ctx.respond = false;
