@@ -7,6 +7,7 @@ import { recordTransactionEvent, transactionEventId } from '../transactions/even
 import { medEventId, recordMedEvent } from './events.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
+import { returnDepositIdOf, returnToInternalPayer } from '../returns/payer.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js';
 import { findMedById } from './repository.js';
@@ -29,7 +30,10 @@ function settleRetention(tx: TxSql, med: MedRow, outcome: MedOutcome) {
   });
 }
 
-/** Records the returned amount on the charge; returns the `transaction.refunded` event when it became refunded. */
+/**
+ * Records the returned amount on the charge; answers its `transaction.refunded` when it became refunded,
+ * and the deposit's event when the payer was another account of this engine (src/returns/payer.ts).
+ */
 export async function recordReturn(tx: TxSql, med: MedRow): Promise<string[]> {
   const [raw] = await tx<RawTransactionRow[]>`
     update transactions
@@ -39,8 +43,20 @@ export async function recordReturn(tx: TxSql, med: MedRow): Promise<string[]> {
     where id = ${med.transactionId}
     returning *`;
   const row = toTransactionRow(raw!);
-  return row.status === 'refunded' ? [await recordTransactionEvent(tx, row)] : [];
+  const refunded = row.status === 'refunded' ? [await recordTransactionEvent(tx, row)] : [];
+  return [...refunded, ...(await returnToInternalPayer(tx, row, med.id, med.retainedAmountCents))];
 }
+
+/** The events an accepted MED's return recorded, for a repeated request: the charge's refund and the payer's deposit that exist. */
+export async function returnEventIds(tx: TxSql, med: MedRow): Promise<string[]> {
+  const ids = [transactionEventId(med.transactionId, 'refunded'), transactionEventId(returnDepositIdOf(med.id), 'approved')];
+  const found = await tx<{ id: string }[]>`select id from events where id = any(${ids}::text[])`;
+  return ids.filter((id) => found.some((f) => f.id === id));
+}
+
+/** Whether the events recordReturn answered include the charge becoming refunded. */
+export const becameRefunded = (med: MedRow, eventIds: string[]): boolean =>
+  eventIds.includes(transactionEventId(med.transactionId, 'refunded'));
 
 /** Idempotent: repeating the decision a MED already has answers it again; the other decision is refused. */
 export async function decideMed(sql: Sql, medId: string, outcome: MedOutcome): Promise<MedChangeResult> {
@@ -50,10 +66,8 @@ export async function decideMed(sql: Sql, medId: string, outcome: MedOutcome): P
     if (!locked) return medNotFound();
     const med = (await findMedById(tx, medId))!;
     if (med.status === outcome) {
-      const refunded =
-        outcome === 'accepted' ? await tx`select 1 from transactions where id = ${med.transactionId} and status = 'refunded'` : [];
-      const eventIds = [...(refunded.length ? [transactionEventId(med.transactionId, 'refunded')] : []), medEventId(med.id, outcome)];
-      return { ok: true, eventIds };
+      const returned = outcome === 'accepted' ? await returnEventIds(tx, med) : [];
+      return { ok: true, eventIds: [...returned, medEventId(med.id, outcome)] };
     }
     if (med.status !== 'open') return medRefused(`A MED já foi decidida (${med.status})`);
 
@@ -62,7 +76,7 @@ export async function decideMed(sql: Sql, medId: string, outcome: MedOutcome): P
       await settleRetention(tx, med, outcome);
       if (outcome === 'accepted') {
         const returned = await recordReturn(tx, med);
-        refunded = returned.length > 0;
+        refunded = becameRefunded(med, returned);
         eventIds.push(...returned);
       }
     }

@@ -1,14 +1,15 @@
 // Opening a MED, as the payer's institution notifies it: in one PostgreSQL transaction, checks the
 // disputed charge, records the MED, retains the amount (available → retained) and records
-// `med.created`. When the available balance is smaller than the disputed amount, what is available
+// `med.created`. The disputed amount must fit the charge's return budget (src/returns/budget.ts), which
+// refunds approved or pending and other MEDs already draw on. When the available balance is smaller than the disputed amount, what is available
 // is retained (a partial cautionary block) and `retainedAmount` shows it; only what was retained can
 // be returned to the payer later.
 import type { Sql, TxSql } from '../db/database.js';
 import { medEventId, recordMedEvent } from './events.js';
-import { formatReais } from '../domain/money.js';
 import { customerAccount } from '../ledger/accounts.js';
 import { lockedBalances } from '../ledger/balance.js';
 import { post } from '../ledger/post.js';
+import { describeLeft, lockReturnBudget } from '../returns/budget.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused } from './results.js';
 import type { MedChangeResult, OpenMedInput } from '../../contracts/med.contract.js';
@@ -25,18 +26,15 @@ export function openMed(sql: Sql, input: OpenMedInput): Promise<MedChangeResult>
     const existing = await findMedById(tx, input.medId);
     if (existing) return { ok: true, eventIds: [medEventId(existing.id, 'created')] };
 
-    const [charge] = await tx<{ accountId: string; type: string; status: string; amount: bigint; refunded: bigint }[]>`
-      select account_id as "accountId", type, status, coalesce(paid_amount, amount) as amount, refunded_amount as refunded
-      from transactions where id = ${input.transactionId} for update`;
+    const charge = await lockReturnBudget(tx, input.transactionId);
     if (!charge) return medNotFound('Transação não encontrada');
     if (charge.type !== 'payment' || charge.status !== 'approved')
       return medRefused('Só uma cobrança Pix aprovada pode ser contestada por MED');
     const [open] = await tx`select id from meds where transaction_id = ${input.transactionId} and status = 'open'`;
     if (open) return medRefused(`Já existe uma MED em análise para esta transação (${open.id as string})`);
-    const disputable = Number(charge.amount - charge.refunded);
-    const amountCents = input.amountCents ?? disputable;
-    if (amountCents <= 0 || amountCents > disputable) {
-      return medRefused(`O valor contestado deve ser maior que zero e no máximo ${formatReais(disputable)} (valor ainda não devolvido)`);
+    const amountCents = input.amountCents ?? charge.leftCents;
+    if (amountCents <= 0 || amountCents > charge.leftCents) {
+      return medRefused(`O valor contestado deve ser maior que zero e caber no que ainda pode ser devolvido: ${describeLeft(charge)}`);
     }
 
     const retainedCents = Math.min(amountCents, await lockedAvailable(tx, charge.accountId));

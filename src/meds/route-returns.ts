@@ -6,14 +6,14 @@
 // once the whole amount went back, else `approved` with refundedAmount).
 import { createHash } from 'node:crypto';
 import type { Sql } from '../db/database.js';
-import { transactionEventId } from '../transactions/events.js';
 import { medEventId, recordMedEvent } from './events.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { post } from '../ledger/post.js';
+import { lockReturnBudget } from '../returns/budget.js';
 import type { Logger } from '../runtime/log.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import type { RouteMedReturn } from '../pix-routes/types.js';
-import { recordReturn } from './decide.js';
+import { becameRefunded, recordReturn, returnEventIds } from './decide.js';
 import { lockedAvailable } from './open.js';
 import { findMedById } from './repository.js';
 
@@ -39,15 +39,12 @@ export async function recordRouteMedReturn(
   const medId = medIdOfReturn(transactionId, devolucao.id);
   let refunded = false;
   const recorded = await deps.sql.begin(async (tx): Promise<string[]> => {
-    const [charge] = await tx<{ accountId: string; status: string; amount: bigint; refunded: bigint }[]>`
-      select account_id as "accountId", status, coalesce(paid_amount, amount) as amount, refunded_amount as refunded
-      from transactions where id = ${transactionId} and type = 'payment' and status in ('approved', 'refunded') for update`;
-    if (!charge) throw new Error(`no approved charge ${transactionId}`);
-    if (await findMedById(tx, medId)) {
-      const refunded = charge.status === 'refunded' ? [transactionEventId(transactionId, 'refunded')] : [];
-      return [medEventId(medId, 'created'), medEventId(medId, 'accepted'), ...refunded];
-    }
-    const remaining = Number(charge.amount - charge.refunded);
+    const charge = await lockReturnBudget(tx, transactionId);
+    if (!charge || charge.type !== 'payment' || !['approved', 'refunded'].includes(charge.status))
+      throw new Error(`no approved charge ${transactionId}`);
+    const recordedBefore = await findMedById(tx, medId);
+    if (recordedBefore) return [medEventId(medId, 'created'), medEventId(medId, 'accepted'), ...(await returnEventIds(tx, recordedBefore))];
+    const remaining = charge.leftCents;
     const amountCents = Math.min(devolucao.amountCents, remaining);
     if (amountCents <= 0 || amountCents < devolucao.amountCents) {
       deps.log.error(
@@ -92,7 +89,7 @@ export async function recordRouteMedReturn(
       });
     }
     const returned = await recordReturn(tx, accepted);
-    refunded = returned.length > 0;
+    refunded = becameRefunded(accepted, returned);
     eventIds.push(...returned);
     eventIds.push(await recordMedEvent(tx, accepted, 'accepted'));
     return eventIds;

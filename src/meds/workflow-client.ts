@@ -20,6 +20,7 @@ import { ensureStarted } from '../temporal/accept-with-start.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import type { Deps } from '../runtime/deps.js';
+import { peekReturnBudget } from '../returns/budget.js';
 import { bindOpenRequest } from './open-requests.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused } from './results.js';
@@ -56,8 +57,8 @@ async function readBack(deps: Deps, medId: string, change: MedChangeResult): Pro
 interface DisputedCharge {
   accountId: string;
   externalId: string;
-  amount: bigint;
-  refunded: bigint;
+  /** What is left of its return budget now (src/returns/budget.ts), unlocked: shown, not decided on. */
+  leftCents: number;
 }
 
 /** The MED as it will be opened, before its workflow recorded it (nothing retained yet). */
@@ -70,7 +71,7 @@ function toBeOpened(medId: string, charge: DisputedCharge, notification: MedNoti
     externalId: charge.externalId,
     status: 'open',
     reason: notification.reason,
-    amountCents: notification.amountCents ?? Number(charge.amount - charge.refunded),
+    amountCents: notification.amountCents ?? charge.leftCents,
     retainedAmountCents: 0,
     returnedAmountCents: 0,
     deadlineAt: new Date(now.getTime() + deadlineSeconds * 1000),
@@ -82,10 +83,11 @@ function toBeOpened(medId: string, charge: DisputedCharge, notification: MedNoti
 }
 
 export async function openMedThroughWorkflow(deps: Deps, notification: MedNotification, idempotencyKey: string | null): Promise<MedAnswer> {
-  const [charge] = await deps.sql<DisputedCharge[]>`
-    select account_id as "accountId", external_id as "externalId", coalesce(paid_amount, amount) as amount, refunded_amount as refunded
-    from transactions where id = ${notification.transactionId}`;
-  if (!charge) return answered(medNotFound('Transação não encontrada'));
+  const [found] = await deps.sql<{ externalId: string }[]>`
+    select external_id as "externalId" from transactions where id = ${notification.transactionId}`;
+  const budget = found ? await peekReturnBudget(deps.sql, notification.transactionId) : null;
+  if (!found || !budget) return answered(medNotFound('Transação não encontrada'));
+  const charge: DisputedCharge = { accountId: budget.accountId, externalId: found.externalId, leftCents: budget.leftCents };
   let medId = `med_${randomBytes(12).toString('hex')}`;
   let repeated = false;
   if (idempotencyKey !== null) {

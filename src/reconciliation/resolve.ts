@@ -9,14 +9,12 @@
 import { createHash } from 'node:crypto';
 import type { TxSql } from '../db/database.js';
 import { operationRefused } from '../domain/refusal.js';
-import { customerAccount, suspenseAccount } from '../ledger/accounts.js';
-import { post } from '../ledger/post.js';
+import { suspenseAccount } from '../ledger/accounts.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import type { RefundRoute } from '../pix-routes/refund-route.js';
 import { RouteRefused } from '../pix-routes/types.js';
 import type { Deps } from '../runtime/deps.js';
-import { recordTransactionEvent } from '../transactions/events.js';
-import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js';
+import { recordDeposit } from '../transactions/deposit.js';
 import { dispatchEvent } from '../webhooks/dispatch.js';
 import { toItemRow, type ItemRow, type RawItemRow, type Resolution } from './repository.js';
 
@@ -126,27 +124,19 @@ async function credit(tx: TxSql, item: ItemRow, accountId: string) {
   const [account] = await tx<{ id: string }[]>`select id from accounts where id = ${accountId}`;
   if (!account) throw new ResolutionConflict('account_not_found', 'Conta não encontrada');
   const id = depositIdOf(item.id);
-  const payer = { name: item.payer?.name ?? '', document: item.payer?.document ?? '' };
-  const [raw] = await tx<RawTransactionRow[]>`
-    insert into transactions (
-      id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
-      amount, fee, net_amount, description, payer, fingerprint, end_to_end_id, expires_at, approved_at)
-    values (
-      ${id}, ${accountId}, ${item.id}, 'in', 'deposit', 'pix', 'approved', 'completed', ${item.route},
-      ${item.heldCents}, 0, ${item.heldCents}, ${`Pix recebido sem cobrança, creditado pela conciliação (${item.id})`},
-      ${tx.json(payer)}, ${createHash('sha256').update(item.id).digest('hex')}, ${item.endToEndId}, now(), now())
-    returning *`;
-  const row = toTransactionRow(raw!);
-  await post(tx, {
-    key: `deposit:${id}:credit`,
-    transactionId: id,
-    description: `Depósito ${id}: Pix ${item.endToEndId ?? ''} em suspense creditado à conta (${item.id})`,
-    entries: [
-      { account: suspenseAccount(item.route), amount: -item.heldCents },
-      { account: customerAccount(accountId, 'available'), amount: item.heldCents },
-    ],
+  return recordDeposit(tx, {
+    id,
+    accountId,
+    externalId: item.id,
+    method: 'pix',
+    route: item.route,
+    amountCents: item.heldCents,
+    description: `Pix recebido sem cobrança, creditado pela conciliação (${item.id})`,
+    payer: { name: item.payer?.name ?? '', document: item.payer?.document ?? '' },
+    endToEndId: item.endToEndId,
+    from: suspenseAccount(item.route),
+    postingDescription: `Depósito ${id}: Pix ${item.endToEndId ?? ''} em suspense creditado à conta (${item.id})`,
   });
-  return { row, eventId: await recordTransactionEvent(tx, row) };
 }
 
 /** After the commit: the credit's events go out. */

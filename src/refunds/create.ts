@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { TIMED_OUT } from '../async/within.js';
 import type { Deps } from '../runtime/deps.js';
 import { Refusal } from '../domain/refusal.js';
+import { peekReturnBudget } from '../returns/budget.js';
 import { recordedRefusal } from '../transactions/acceptance.js';
 import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempotencyKey } from '../transactions/idempotency.js';
 import type { RefundDraft } from '../../contracts/refund.contract.js';
@@ -33,12 +34,9 @@ export interface RefundAnswer {
   refund: RefundRow;
 }
 
-/** The charge's refundable amount as it is now, without a lock: what a 202 shows when no amount was asked. */
+/** What is left of the charge's return budget now, without a lock: what a 202 shows when no amount was asked. */
 async function previewAmount(deps: Deps, transactionId: string): Promise<number> {
-  const [row] = await deps.sql<{ cents: bigint }[]>`
-    select t.amount - t.refunded_amount - coalesce((select sum(r.amount) from refunds r where r.transaction_id = t.id and r.status = 'pending'), 0) as cents
-    from transactions t where t.id = ${transactionId}`;
-  return Math.max(0, Number(row?.cents ?? 0n));
+  return (await peekReturnBudget(deps.sql, transactionId))?.leftCents ?? 0;
 }
 
 function preview(draft: RefundDraft, route: string, amountCents: number): RefundRow {

@@ -11,7 +11,8 @@ import { countStatusReached } from '../metrics/transactions.js';
 import type { RefundRoute, RefundState, RouteRefundRequest } from '../pix-routes/refund-route.js';
 import { routeIsRemote } from '../pix-routes/registry.js';
 import { accept } from '../transactions/acceptance.js';
-import { recordTransactionEvent } from '../transactions/events.js';
+import { recordTransactionEvent, transactionEventId } from '../transactions/events.js';
+import { returnDepositIdOf, returnToInternalPayer } from '../returns/payer.js';
 import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js';
 import type { Persisted, Settled, TransactionState } from '../../contracts/transaction.contract.js';
 import type { RefundDraft, RouteRefundState } from '../../contracts/refund.contract.js';
@@ -39,7 +40,7 @@ export async function persistRefund(deps: RefundLifecycleDeps, draft: RefundDraf
     const existing = await findRefundByKey(tx, draft.accountId, draft.externalId);
     if (existing) return { row: existing, created: false };
     const charge = await refundableCharge(tx, draft.transactionId);
-    const amountCents = refundAmount(draft.amountCents, charge.refundableCents);
+    const amountCents = refundAmount(draft.amountCents, charge.budget);
     const [inserted] = await tx<RawRefundRow[]>`
       insert into refunds (id, account_id, transaction_id, idempotency_key, fingerprint, route, amount, reason)
       values (${draft.refundId}, ${draft.accountId}, ${draft.transactionId}, ${draft.externalId}, ${draft.fingerprint}, ${charge.route},
@@ -134,8 +135,12 @@ async function settleRefundOnce(
     if (!raw) {
       const current = (await findRefund(tx, refundId))!;
       const events = await tx<{ id: string }[]>`
-        select id from events where id = any(${[`evt_${current.transactionId}_refunded`, refundEventId(refundId, current.status === 'failed' ? 'failed' : 'approved')]}::text[])
-        order by type like 'refund.%' desc`;
+        select id from events where id = any(${[
+          transactionEventId(current.transactionId, 'refunded'),
+          refundEventId(refundId, current.status === 'failed' ? 'failed' : 'approved'),
+          transactionEventId(returnDepositIdOf(refundId), 'approved'),
+        ]}::text[])
+        order by type like 'refund.%' desc, type = 'transaction.refunded' desc`;
       return { transaction: refundState(current), eventIds: current.status === 'pending' ? [] : events.map((e) => e.id) };
     }
     const row = toRefundRow(raw);
@@ -148,7 +153,7 @@ async function settleRefundOnce(
     });
     const eventId = await recordRefundEvent(tx, row, change.status);
     const chargeEvents = await also(tx, row);
-    refunded = chargeEvents.length > 0;
+    refunded = chargeEvents.includes(transactionEventId(row.transactionId, 'refunded'));
     return { transaction: refundState(row), eventIds: [eventId, ...chargeEvents] };
   });
   if (reached) countRefundStatus(change.status);
@@ -159,7 +164,10 @@ async function settleRefundOnce(
 const describe = (row: RefundRow, status: 'approved' | 'failed') =>
   status === 'approved' ? `Devolução ${row.id}: enviada ao pagador` : `Devolução ${row.id} não realizada: reserva devolvida`;
 
-/** The charge records the refunded amount and becomes `refunded` once all it received went back; its `transaction.refunded` when it did. */
+/**
+ * The charge records the refunded amount and becomes `refunded` once all it received went back (its
+ * `transaction.refunded` then); a payer that is another account of this engine gets the money back.
+ */
 async function recordRefunded(tx: TxSql, refund: RefundRow): Promise<string[]> {
   const [raw] = await tx<RawTransactionRow[]>`
     update transactions
@@ -169,7 +177,8 @@ async function recordRefunded(tx: TxSql, refund: RefundRow): Promise<string[]> {
     where id = ${refund.transactionId}
     returning *`;
   const charge = toTransactionRow(raw!);
-  return charge.status === 'refunded' ? [await recordTransactionEvent(tx, charge)] : [];
+  const refunded = charge.status === 'refunded' ? [await recordTransactionEvent(tx, charge)] : [];
+  return [...refunded, ...(await returnToInternalPayer(tx, charge, refund.id, refund.amountCents))];
 }
 
 /** Approved: the reservation goes out through Pix clearing to the payer; the charge records it. */

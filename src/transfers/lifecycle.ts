@@ -59,12 +59,12 @@ async function persistTransferRow(
     const [inserted] = await tx<RawTransactionRow[]>`
       insert into transactions (
         id, account_id, external_id, direction, type, method, status, processing_state, acquirer,
-        amount, fee, net_amount, debited_amount, recipient_amount, description, payer, counterparty, fingerprint, api_key_id, expires_at, metadata)
+        amount, fee, net_amount, debited_amount, recipient_amount, description, payer, counterparty, fingerprint, api_key_id, expires_at, metadata, pays_transaction_id)
       values (
         ${draft.transactionId}, ${draft.accountId}, ${draft.externalId}, 'out', 'withdrawal', ${terms.method}, 'pending', 'monitoring', ${draft.route},
         ${terms.amountCents}, ${terms.feeCents}, ${terms.netAmountCents}, ${terms.debitedAmountCents}, ${terms.recipientAmountCents},
         ${draft.description}, ${tx.json(draft.payer)}, ${tx.json(terms.counterparty as never)}, ${draft.fingerprint}, ${draft.apiKeyId},
-        now() + make_interval(secs => ${deps.expirySeconds}), ${tx.json(draft.metadata ?? {})})
+        now() + make_interval(secs => ${deps.expirySeconds}), ${tx.json(draft.metadata ?? {})}, ${terms.paysTransactionId ?? null})
       on conflict do nothing
       returning *`;
     if (!inserted) {

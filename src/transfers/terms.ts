@@ -14,6 +14,8 @@ import type { BrCodeDestination } from './destination.js';
 export interface TransferTerms extends Omit<TransferAmounts, 'ok'> {
   amountCents: number;
   method: 'pix' | 'internal';
+  /** The engine's own charge an internal transfer pays (absent on transfers accepted before it was recorded). */
+  paysTransactionId?: string | null;
   /** The public `counterparty` of the transaction: the destination as resolved. */
   counterparty: Record<string, unknown>;
 }
@@ -27,14 +29,14 @@ export function checkRouteSends(config: RouteSettings, account: Account): void {
  * A BR Code of a pending charge of this engine makes the transfer internal (it pays that charge);
  * a code of a charge that can no longer be paid is refused before anything moves.
  */
-async function paysOwnCharge(sql: Sql | TxSql, destination: BrCodeDestination): Promise<boolean> {
-  const [charge] = await sql<{ payable: boolean }[]>`
-    select (status = 'pending' and expires_at > now()) as payable
+async function ownChargePaid(sql: Sql | TxSql, destination: BrCodeDestination): Promise<string | null> {
+  const [charge] = await sql<{ id: string; payable: boolean }[]>`
+    select id, (status = 'pending' and expires_at > now()) as payable
     from transactions where pix_copy_paste = ${destination.code} and direction = 'in'
     limit 1`;
-  if (!charge) return false;
+  if (!charge) return null;
   if (!charge.payable) throw operationRefused('Este BR Code não pode mais ser pago: a cobrança já foi paga, cancelada ou expirou');
-  return true;
+  return charge.id;
 }
 
 function counterpartyOf(destination: TransferDestination, internal: boolean): Record<string, unknown> {
@@ -53,6 +55,12 @@ function counterpartyOf(destination: TransferDestination, internal: boolean): Re
 export async function transferTerms(sql: Sql | TxSql, account: Account, asked: TransferAsked): Promise<TransferTerms> {
   if (account.withdrawalsBlocked) throw withdrawalsBlocked();
   const { ok: _ok, ...amounts } = priceTransfer(asked, account);
-  const internal = asked.destination.type === 'br_code' && (await paysOwnCharge(sql, asked.destination));
-  return { ...amounts, method: internal ? 'internal' : 'pix', counterparty: counterpartyOf(asked.destination, internal) };
+  const paysTransactionId = asked.destination.type === 'br_code' ? await ownChargePaid(sql, asked.destination) : null;
+  const internal = paysTransactionId !== null;
+  return {
+    ...amounts,
+    method: internal ? 'internal' : 'pix',
+    paysTransactionId,
+    counterparty: counterpartyOf(asked.destination, internal),
+  };
 }
