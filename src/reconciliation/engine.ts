@@ -22,6 +22,16 @@ export interface SentFacts {
 
 type EngineStatus = EngineCharge['status'];
 
+interface ChargeRow {
+  id: string;
+  status: EngineStatus;
+  amount: bigint;
+  endToEndId: string | null;
+  txid: string | null;
+  dueDate: boolean;
+  endedAt: Date | null;
+}
+
 async function itemsByKey(sql: Sql, route: string, keys: string[]): Promise<Map<string, ItemRow>> {
   const rows = await sql<RawItemRow[]>`select * from reconciliation_items where route = ${route} and record_key = any(${keys}::text[])`;
   return new Map(rows.map((raw) => [raw.record_key, toItemRow(raw)]));
@@ -32,9 +42,11 @@ export async function receivedFacts(sql: Sql, route: string, pixes: RouteReceive
   const ownIds = devolucoes.map(engineIdOfDevolucao).filter((id): id is string => id !== null);
   const txids = pixes.map((pix) => pix.txid).filter((txid): txid is string => txid !== null);
   const [charges, refunds, suspenseRefunds, meds, items] = await Promise.all([
-    sql<{ id: string; status: EngineStatus; amount: bigint; endToEndId: string | null; txid: string | null; dueDate: boolean }[]>`
+    sql<ChargeRow[]>`
       select id, status, coalesce(paid_amount, amount) as amount, end_to_end_id as "endToEndId", processor_ref as txid,
-             due_date is not null as "dueDate"
+             due_date is not null as "dueDate",
+             -- An ended charge's row last changed when it ended; it was payable no later than its expiry.
+             case when status in ('cancelled', 'failed') then least(expires_at, updated_at) end as "endedAt"
       from transactions
       where acquirer = ${route} and type = 'payment'
         and (end_to_end_id = any(${pixes.map((pix) => pix.endToEndId)}::text[]) or processor_ref = any(${txids}::text[]))`,
@@ -47,11 +59,12 @@ export async function receivedFacts(sql: Sql, route: string, pixes: RouteReceive
       select transaction_id as "transactionId", route_return_id as "returnId" from meds where route_return_id = any(${devolucoes}::text[])`,
     itemsByKey(sql, route, keys),
   ]);
-  const charge = (row: (typeof charges)[number]): EngineCharge => ({
+  const charge = (row: ChargeRow): EngineCharge => ({
     id: row.id,
     status: row.status,
     amountCents: Number(row.amount),
     endToEndId: row.endToEndId,
+    endedAt: row.endedAt,
     ...(row.dueDate ? { dueDate: true } : {}),
   });
   const byEndToEndId = new Map<string, EngineCharge>();

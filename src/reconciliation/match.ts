@@ -54,6 +54,8 @@ export interface EngineCharge {
   dueDate?: boolean;
   /** The Pix that paid it, when the engine knows it. */
   endToEndId: string | null;
+  /** A charge cancelled or failed: when it stopped being payable (its expiry, or an earlier cancellation or failure); null otherwise. */
+  endedAt: Date | null;
 }
 
 export interface EngineTransfer {
@@ -102,11 +104,22 @@ export function judgeReceived(pix: RouteReceivedRecord, charge: EngineCharge | n
         ? item('late_settlement', { type: 'settle_charge' }, { ...about, detail: 'Pix do valor integral de uma cobrança ainda pendente' })
         : item('amount_mismatch', hold, { ...about, detail: `Pix de outro valor para uma cobrança não paga: ${values()}` });
     case 'cancelled':
-    case 'failed':
-      return item('paid_after_cancel', hold, {
-        ...about,
-        detail: `Pix para uma cobrança ${charge.status === 'cancelled' ? 'cancelada' : 'que falhou'} (${reais(pix.amountCents)})`,
-      });
+    case 'failed': {
+      // The Pix's own time decides (books.md): another value paid while the charge was still pending is
+      // amount_mismatch though the charge ended since; a due-date charge's PSP computes the value due,
+      // so no value is another. Any other Pix is paid_after_cancel, the full amount in time included:
+      // an ended charge is never settled.
+      const ended = charge.status === 'cancelled' ? 'cancelada' : 'que falhou';
+      const inTime = charge.endedAt !== null && pix.at < charge.endedAt;
+      if (inTime && !sameAmount && !charge.dueDate) {
+        return item('amount_mismatch', hold, {
+          ...about,
+          detail: `Pix de outro valor recebido quando a cobrança ainda estava pendente, hoje ${ended}: ${values()}`,
+        });
+      }
+      const when = inTime ? ', recebido quando ela ainda estava pendente' : '';
+      return item('paid_after_cancel', hold, { ...about, detail: `Pix para uma cobrança ${ended} (${reais(pix.amountCents)})${when}` });
+    }
     default:
       // Paid before the engine kept the Pix's id: this is that Pix.
       if (charge.endToEndId === null && sameAmount) return { verdict: 'matched', engineId: charge.id };

@@ -20,6 +20,7 @@ const charge = (fields: Partial<EngineCharge> = {}): EngineCharge => ({
   status: 'pending',
   amountCents: 10_000,
   endToEndId: null,
+  endedAt: null,
   ...fields,
 });
 const devolucao = (fields: Partial<RouteRefundRecord> = {}): RouteRefundRecord => ({
@@ -78,9 +79,36 @@ describe('a received Pix', () => {
     expect(kindAndAction(judgeReceived(pix({ amountCents: 10_350 }), charge({ dueDate: true })))).toBe('late_settlement/settle_charge');
   });
 
-  it('for a cancelled (or failed) charge: paid_after_cancel, held in suspense, whatever its amount', () => {
-    expect(kindAndAction(judgeReceived(pix(), charge({ status: 'cancelled' })))).toBe('paid_after_cancel/hold');
-    expect(kindAndAction(judgeReceived(pix({ amountCents: 1 }), charge({ status: 'failed' })))).toBe('paid_after_cancel/hold');
+  describe('for a charge cancelled (or failed) since, by the Pix’s own time', () => {
+    const before = new Date(at.getTime() - 1);
+    const after = new Date(at.getTime() + 1);
+
+    it('arrived after the charge ended: paid_after_cancel, held in suspense, whatever its amount', () => {
+      expect(kindAndAction(judgeReceived(pix(), charge({ status: 'cancelled', endedAt: before })))).toBe('paid_after_cancel/hold');
+      expect(kindAndAction(judgeReceived(pix({ amountCents: 1 }), charge({ status: 'failed', endedAt: before })))).toBe(
+        'paid_after_cancel/hold',
+      );
+      expect(kindAndAction(judgeReceived(pix({ amountCents: 1 }), charge({ status: 'cancelled', endedAt: at })))).toBe(
+        'paid_after_cancel/hold',
+      );
+    });
+
+    it('of another value, arrived while the charge was pending: amount_mismatch, held in suspense', () => {
+      const verdict = judgeReceived(pix({ amountCents: 9_999 }), charge({ status: 'cancelled', endedAt: after }));
+      expect(kindAndAction(verdict)).toBe('amount_mismatch/hold');
+      expect(verdict).toMatchObject({ transactionId: charge().id, engineAmountCents: 10_000, detail: expect.stringMatching(/pendente/) });
+      expect(kindAndAction(judgeReceived(pix({ amountCents: 1 }), charge({ status: 'failed', endedAt: after })))).toBe(
+        'amount_mismatch/hold',
+      );
+    });
+
+    it('of the full amount (or any value of a due-date charge), arrived while pending: paid_after_cancel, said so', () => {
+      const verdict = judgeReceived(pix(), charge({ status: 'cancelled', endedAt: after }));
+      expect(kindAndAction(verdict)).toBe('paid_after_cancel/hold');
+      expect(verdict).toMatchObject({ detail: expect.stringMatching(/ainda estava pendente/) });
+      const dueDate = charge({ status: 'cancelled', endedAt: after, dueDate: true });
+      expect(kindAndAction(judgeReceived(pix({ amountCents: 10_350 }), dueDate))).toBe('paid_after_cancel/hold');
+    });
   });
 
   it('with no txid or a txid the engine never issued: unmatched_received, held in suspense', () => {
