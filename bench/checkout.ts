@@ -136,7 +136,12 @@ async function capacity(port: number, tokens: string[], mode: LiveMode) {
 }
 
 async function main() {
-  const engine = await startEngine({ TRUST_PROXY: 'true', HTTP_MAX_CONNECTIONS_PER_IP: '1000000', CHARGE_TTL_SECONDS: '3600' });
+  const engine = await startEngine({
+    TRUST_PROXY: 'true',
+    HTTP_MAX_CONNECTIONS_PER_IP: '1000000',
+    CHECKOUT_EVENT_STREAMS_MAX: '1000000',
+    CHARGE_TTL_SECONDS: '3600',
+  });
   const { port, adminPort, adminHeaders } = engine;
   try {
     const account = await call(adminPort, 'POST', '/admin/accounts', adminHeaders, {
