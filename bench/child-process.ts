@@ -8,13 +8,23 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Spawns `node <args>` and resolves once `ready()` says so (it fails if the process exits first). */
-export async function spawnProcess(
+export function spawnProcess(
   args: string[],
   env: Record<string, string>,
   ready: (output: () => string) => Promise<boolean>,
 ): Promise<ChildProcess> {
   const loader = args.some((arg) => arg.endsWith('.ts')) ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, ...args], {
+  return startProcess(process.execPath, [...loader, ...args], env, ready);
+}
+
+/** Spawns `command <args>` and resolves once `ready()` says so (it fails if the process exits first). */
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: (output: () => string) => Promise<boolean>,
+): Promise<ChildProcess> {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,4 +1,5 @@
-// The engine as its own process for a bench or a script: `dist/src/main.js all` (built as `npm start` builds it) with its embedded Temporal
+// The engine as its own process for a bench or a script: `dist/src/main.js all` (built and launched as `npm start` builds and
+// launches it, scripts/launch.sh) with its embedded Temporal
 // dev server (or the one `env.TEMPORAL_ADDRESS` names), on free ports and a fresh PostgreSQL database
 // (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432) that is dropped when the engine stops.
 import { spawn } from 'node:child_process';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { connect } from '../src/db/database.js';
 import { freePort } from '../src/runtime/free-port.js';
 import { buildEngine } from '../scripts/build.mjs';
+import { engineLaunch } from '../scripts/launch.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PG = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -42,9 +44,11 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Ben
   const databaseUrl = `${PG}/${database}`;
   const token = randomBytes(16).toString('hex');
   const temporalAddress = env.TEMPORAL_ADDRESS || `127.0.0.1:${temporalPort}`;
-  // BENCH_ENGINE_NODE_ARGS adds Node options to the engine alone, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  // BENCH_ENGINE_NODE_ARGS adds Node options to the engine alone, after the launcher's (a later V8 flag wins), e.g.
+  // "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const engine = spawn(process.execPath, [...nodeArgs, await builtEngineEntry(), 'all'], {
+  const [command, args] = engineLaunch(await builtEngineEntry(), 'all', nodeArgs);
+  const engine = spawn(command, args, {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -59,8 +63,6 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Ben
       TEMPORAL_UI_PORT: String(uiPort),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'pix-bench-')),
       LOG_LEVEL: 'warn',
-      // As `npm start` sets it (package.json).
-      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       ...env,
     },
   });

@@ -9,7 +9,7 @@
 // process (`src/main.ts all`, its embedded Temporal dev server), seeds its database, asks it for the run
 // (POST /admin/reconciliations) and waits for the workflow to complete it, sampling the engine process's
 // RSS (its Temporal dev server, a child process, not counted) from /proc every 100 ms. The engine gets the Node
-// options `npm start` gives it (package.json), then BENCH_ENGINE_NODE_ARGS (`--heap-growing-percent=0`: V8's default).
+// options `npm start` gives it (scripts/launch.sh), then BENCH_ENGINE_NODE_ARGS (`--heap-growing-percent=0`: V8's default).
 import { readFileSync } from 'node:fs';
 import { connect } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
@@ -122,15 +122,8 @@ function rssOf(pid: number): number {
   return Number(kb) * 1024;
 }
 
-/** The Node options of `npm start`'s command (package.json), such as its heap setting. */
-function startNodeOptions(): string {
-  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  return /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(scripts.start)?.[1]?.trim() ?? '';
-}
-
 async function live() {
-  process.env.BENCH_ENGINE_NODE_ARGS = `${startNodeOptions()} ${process.env.BENCH_ENGINE_NODE_ARGS ?? ''}`;
-  process.stdout.write(`engine node options: ${process.env.BENCH_ENGINE_NODE_ARGS.trim() || 'none'}\n`);
+  process.stdout.write(`engine node options: scripts/launch.sh's, then ${process.env.BENCH_ENGINE_NODE_ARGS?.trim() || 'none'}\n`);
   const engine = await startEngine({ RECONCILE_AT: 'off', LOG_LEVEL: 'error' });
   const sql = connect(engine.databaseUrl, { max: 4 });
   const adminUrl = `http://127.0.0.1:${engine.adminPort}/admin`;

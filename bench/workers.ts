@@ -8,9 +8,9 @@
 // One Temporal dev server (in memory) and one throw-away PostgreSQL database (BENCH_PG_URL, default
 // postgres://postgres@127.0.0.1:5432) for the whole run; the API as its own process (`dist/src/main.js api`,
 // which migrates the database at start, as every role does) and worker processes (`dist/src/main.js worker`)
-// on the same task queue, started as the configurations need them, with the options `npm run api` and
-// `npm run worker` give. For each configuration, a closed loop of CONCURRENCY charge lifecycles, each
-// POST /v1/transactions and then the simulated payer's POST /admin/simulator/charges/{id}/pay, until
+// on the same task queue, started as the configurations need them, launched as `npm run api` and
+// `npm run worker` launch them (scripts/launch.sh). For each configuration, a closed loop of CONCURRENCY charge
+// lifecycles, each POST /v1/transactions and then the simulated payer's POST /admin/simulator/charges/{id}/pay, until
 // CHARGES charges are paid, after WARMUP_CHARGES unmeasured ones; the run ends when Temporal shows every
 // charge workflow of the run completed. Reported per configuration:
 // - charges/s (paid charges over the time until the last workflow completed), p50/p99 of one lifecycle
@@ -41,8 +41,9 @@ import { newPayloadKeysJson } from '../src/config/payload-keys.js';
 import { connect } from '../src/db/database.js';
 import { startBenchDevServer } from './dev-server.js';
 import { freePort } from '../src/runtime/free-port.js';
-import { spawnProcess, stopProcess } from './child-process.js';
+import { startProcess, stopProcess } from './child-process.js';
 import { builtEngineEntry } from './engine.js';
+import { engineLaunch } from '../scripts/launch.mjs';
 import { bearerTokens } from './merchants.js';
 import { jsonCalls, printTable, quantile } from './measure.js';
 import { measureCpu, type CpuUse } from './process-cpu.js';
@@ -134,9 +135,7 @@ async function actionsPerCharge(client: Client, since: string, charges: number):
 
 /** A process of the engine in `role`, from the build `npm run api` and `npm run worker` run, ready when `url` answers 200. */
 async function startRole(role: 'api' | 'worker', env: Record<string, string>, url: string): Promise<ChildProcess> {
-  // The Node options `npm run api` and `npm run worker` give (package.json).
-  const nodeArgs = role === 'worker' ? ['--heap-growing-percent=30', '--max-semi-space-size=4'] : [];
-  return spawnProcess([...nodeArgs, await builtEngineEntry(), role], env, async () => (await fetch(url)).status === 200);
+  return startProcess(...engineLaunch(await builtEngineEntry(), role), env, async () => (await fetch(url)).status === 200);
 }
 
 async function main() {
@@ -157,7 +156,6 @@ async function main() {
     ADMIN_TOKEN: token,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'pix-bench-')),
     LOG_LEVEL: 'warn',
-    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   };
   const adminHeaders = { authorization: `Bearer ${token}` };
   const processes: ChildProcess[] = [];

@@ -1,6 +1,7 @@
 // The engine the campaign attacks, all of it its own: a Temporal dev server (history in a file, so a
 // kill -9 and a restart lose nothing), a fresh PostgreSQL database, one `api` and two `worker`
-// processes (`node dist/src/main.js <role>`, the build `npm start` runs), every process on 127.0.0.1 and logging to a
+// processes (`sh scripts/launch.sh dist/src/main.js <role>`, the build `npm start` runs, launched as it launches it),
+// every process on 127.0.0.1 and logging to a
 // file of the run directory. Faults: kill -9 of any process (and its restart), and termination of
 // every connection to the database.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,6 +15,7 @@ import { newPayloadKeysJson } from '../../src/config/payload-keys.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { bundleWorkflows } from '../../src/temporal/bundle.js';
 import { builtEngineEntry } from '../../bench/engine.js';
+import { engineLaunch } from '../launch.mjs';
 import { freePort } from '../../src/runtime/free-port.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -120,7 +122,7 @@ export class Cluster {
   /** Starts (or restarts) a process and waits until it serves: /readyz for the api, the worker's "worker running" line. */
   async spawn(role: Role, name: string): Promise<EngineProcess> {
     const log = createWriteStream(join(this.settings.runDir, `${name}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, [this.main, role], {
+    const child = spawn(...engineLaunch(this.main, role), {
       cwd: ROOT,
       env: this.env(),
       stdio: ['ignore', 'pipe', 'pipe'],
