@@ -98,7 +98,10 @@ export interface Settled<S extends TransactionState = TransactionState> {
 /** The failure type a route's definitive refusal travels under (the route said no, as opposed to being unreachable). */
 export const ROUTE_REFUSED = 'RouteRefused';
 
-/** An activity failed on data PostgreSQL refuses to store or read (SQLSTATE classes 22 and 23): retrying cannot help. */
+/**
+ * An activity failed on data PostgreSQL refuses to store or read (SQLSTATE classes 22 and 23), or on an
+ * amount the engine cannot compute with exactly: retrying cannot help.
+ */
 export const PERMANENT_DATA_ERROR = 'PermanentDataError';
 
 /** The accept step failed on data PostgreSQL would not store (a permanent error): nothing was kept. */

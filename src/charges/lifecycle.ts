@@ -22,6 +22,7 @@ import {
   type Settlement,
 } from '../transactions/settle.js';
 import { paidChargeAmounts } from '../domain/fees.js';
+import { CentsOutOfRange, isExactCents } from '../domain/money.js';
 import { accept, checkAccountState, rulesUnlessKept } from '../transactions/acceptance.js';
 import type { FeeRule } from '../accounts/account.js';
 import type {
@@ -317,11 +318,24 @@ function settleManyPaid(sql: Sql, charges: PaidCharge[]): Promise<(Settlement | 
 // Approvals arriving together (many payments at once) settle in one PostgreSQL transaction.
 const paidSettlements = new WeakMap<Sql, GroupCommit<PaidCharge, Settlement>>();
 
+/**
+ * Approves a paid charge: status, ledger posting and events in one PostgreSQL transaction. A paid amount
+ * the ledger cannot take exactly (a charge accepted before its amounts were bounded) is refused before
+ * anything is written, with an alert: the payer paid and the engine cannot credit it, so an operator must
+ * settle it with the payer; the CentsOutOfRange ends the activity for good (activities/final-failures.ts).
+ */
 export async function settleChargePaid(
   deps: ChargeLifecycleDeps,
   transactionId: string,
   paid: PaidAtRoute,
 ): Promise<Settled<ChargeTransactionState>> {
+  if (!isExactCents(paid.amountCents)) {
+    deps.log.error(
+      { alert: 'unsettlable_payment', transactionId, paidCents: paid.amountCents },
+      'alert: the route says a charge was paid an amount the engine cannot settle; the charge is not approved, an operator must settle it with the payer',
+    );
+    throw new CentsOutOfRange(`charge ${transactionId}: paid ${paid.amountCents}, not a whole positive number of centavos held exactly`);
+  }
   let group = paidSettlements.get(deps.sql);
   if (!group) {
     const { sql, log } = deps;

@@ -25,3 +25,11 @@ export function centsToReais(cents: number | bigint): number {
 export function formatReais(cents: number): string {
   return `R$ ${(cents / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
+
+/** Whether `cents` is a whole positive number of centavos the engine computes with exactly (up to Number.MAX_SAFE_INTEGER). */
+export const isExactCents = (cents: number): boolean => Number.isSafeInteger(cents) && cents > 0;
+
+/** An amount the engine cannot compute with exactly (not isExactCents): no retry changes it. */
+export class CentsOutOfRange extends RangeError {
+  override readonly name = 'CentsOutOfRange';
+}
