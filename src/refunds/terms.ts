@@ -4,6 +4,7 @@
 // accept step with the charge's row locked, so that a refund and any other return of the same Pix
 // are judged one after the other and never return more than was received.
 import type { TxSql } from '../db/database.js';
+import { formatReais } from '../domain/money.js';
 import { operationRefused } from '../domain/refusal.js';
 import { describeLeft, lockReturnBudget, type ReturnBudget } from '../returns/budget.js';
 
@@ -34,7 +35,7 @@ export function refundAmount(askedCents: number | null, budget: ReturnBudget): n
   if (budget.leftCents <= 0)
     throw operationRefused(`Nada a devolver: o valor recebido já foi devolvido ou está em devolução (${describeLeft(budget)})`);
   if (askedCents !== null && askedCents > budget.leftCents) {
-    throw operationRefused(`Valor excede o devolvível: ${describeLeft(budget)}`);
+    throw operationRefused(`Valor excede o devolvível: ${formatReais(budget.leftCents)} (${describeLeft(budget)})`);
   }
   return askedCents ?? budget.leftCents;
 }
