@@ -40,10 +40,16 @@ function roundHalfUp({ num, den }: Exact): number {
   return Number((2n * num + den) / (2n * den));
 }
 
-/** The exact amount due on `day` (`YYYY-MM-DD`, America/Sao_Paulo), before rounding. */
-function exactAmountDue({ amountCents, dueDate, billing }: DueDateCharge, day: string): Exact {
+/** `amount` − abatement: what the rules of every day start from. */
+function exactBase({ amountCents, billing }: DueDateCharge): Exact {
   const amount = cents(amountCents);
-  const base = billing.abatement ? minus(amount, part(billing.abatement, amount)) : amount;
+  return billing.abatement ? minus(amount, part(billing.abatement, amount)) : amount;
+}
+
+/** The exact amount due on `day` (`YYYY-MM-DD`, America/Sao_Paulo), before rounding. */
+function exactAmountDue(charge: DueDateCharge, day: string): Exact {
+  const { dueDate, billing } = charge;
+  const base = exactBase(charge);
   const daysLate = daysBetween(dueDate, day);
   if (daysLate <= 0) {
     const discount = billing.discounts.find((d) => daysBetween(day, d.until) >= 0);
@@ -65,4 +71,11 @@ export function amountDueOn(charge: DueDateCharge, day: string): number {
  */
 export function lowestAmountDue(charge: DueDateCharge): number {
   return Math.min(...[charge.dueDate, ...charge.billing.discounts.map((d) => d.until)].map((day) => amountDueOn(charge, day)));
+}
+
+/** What paying late adds on `day`: the centavos due beyond the base (each rounded once) and the days late; null until then. */
+export function lateSurcharge(charge: DueDateCharge, day: string): { cents: number; daysLate: number } | null {
+  const daysLate = daysBetween(charge.dueDate, day);
+  if (daysLate <= 0) return null;
+  return { cents: amountDueOn(charge, day) - roundHalfUp(exactBase(charge)), daysLate };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DueDateBilling } from '../../contracts/charge.contract.js';
-import { amountDueOn, lowestAmountDue, type DueDateCharge } from '../../src/domain/amount-due.js';
+import { amountDueOn, lateSurcharge, lowestAmountDue, type DueDateCharge } from '../../src/domain/amount-due.js';
 import { dueDateExpiresAt, isPastValidity, lastPayableDay } from '../../src/domain/due-date-validity.js';
 
 const NO_RULES: DueDateBilling = { validityAfterDue: 30, fine: null, interest: null, discounts: [], abatement: null };
@@ -62,6 +62,22 @@ describe('amountDueOn: worked examples', () => {
     const early = charge(20_000, '2026-03-10', { discounts: [{ until: '2026-03-10', mode: 'fixed', value: 1_999 }] });
     expect(amountDueOn(early, '2026-03-10')).toBe(18_001);
     expect(amountDueOn(early, '2026-03-11')).toBe(20_000);
+  });
+
+  it('what paying late adds: the amount due less the base (after the abatement, discounts aside), from the day after the due date', () => {
+    const tuition = charge(50_000, '2026-03-10', {
+      abatement: { mode: 'fixed', value: 5_000 },
+      discounts: [{ until: '2026-03-01', mode: 'percent', value: 1000 }],
+      fine: { mode: 'fixed', value: 1_000 },
+      interest: { mode: 'fixed_per_day', value: 15 },
+    });
+    expect(lateSurcharge(tuition, '2026-03-01')).toBeNull();
+    expect(lateSurcharge(tuition, '2026-03-10')).toBeNull();
+    expect(lateSurcharge(tuition, '2026-03-13')).toEqual({ cents: 1_000 + 3 * 15, daysLate: 3 });
+    // A base of half a centavo: the two roundings still add up to the amount due.
+    const odd = charge(33, '2026-03-10', { abatement: { mode: 'percent', value: 5000 }, fine: { mode: 'percent', value: 1000 } });
+    expect(amountDueOn(odd, '2026-03-11')).toBe(18); // 16.5 + 1.65
+    expect(lateSurcharge(odd, '2026-03-11')).toEqual({ cents: 1, daysLate: 1 });
   });
 });
 

@@ -16,6 +16,7 @@ const view = (overrides: Partial<ChargeView> = {}): ChargeView => ({
   description: 'Pedido "42"',
   amountCents: 14990,
   dueDate: null,
+  late: null,
   copyPaste: '00020126580014br.gov.bcb.pix0136<code>',
   qrPngBase64: 'iVBORw0KGgo=',
   expiresAt: new Date(NOW.getTime() + 899_000),
@@ -47,6 +48,16 @@ describe('the payer page HTML', () => {
     expect(html).toContain('Valor a pagar hoje');
     expect(html).toContain('R$ 950,00');
     expect(html).toContain('Vencimento: 01/12/2026');
+    expect(html).not.toContain('atraso');
+  });
+
+  it('says what paying late adds to the amount due today, naming the rules that add it', () => {
+    const late = (l: ChargeView['late']) => checkoutPage(view({ dueDate: '2026-11-24', amountCents: 10350, late: l }), 't', 'n', NOW);
+    expect(late({ cents: 350, daysLate: 3, fine: true, interest: true })).toContain(
+      '<p class="due">Inclui R$ 3,50 de multa e juros por 3 dias de atraso</p>',
+    );
+    expect(late({ cents: 200, daysLate: 1, fine: true, interest: false })).toContain('Inclui R$ 2,00 de multa por 1 dia de atraso');
+    expect(late({ cents: 50, daysLate: 1, fine: false, interest: true })).toContain('Inclui R$ 0,50 de juros por 1 dia de atraso');
   });
 
   it('drops the code and QR once the charge is paid or expired, and says so', () => {

@@ -5,7 +5,13 @@
 import { formatReais } from '../../domain/money.js';
 import { authorizationPage } from './authorization-page.js';
 import { brazilianDate, codeSection, escapeHtml, pageScript, refreshWhilePending, shell, statusLine, timeLeftLine } from './page-parts.js';
-import type { ChargeView, CheckoutView } from './view.js';
+import type { ChargeView, CheckoutView, LateSurcharge } from './view.js';
+
+/** `Inclui R$ 3,50 de multa e juros por 3 dias de atraso`: why today's amount is above the charge's. */
+function lateLine({ cents, daysLate, fine, interest }: LateSurcharge): string {
+  const rules = [fine ? 'multa' : null, interest ? 'juros' : null].filter((rule) => rule !== null).join(' e ');
+  return `Inclui ${formatReais(cents)} de ${rules} por ${daysLate} ${daysLate === 1 ? 'dia' : 'dias'} de atraso`;
+}
 
 function chargePage(view: ChargeView, token: string, nonce: string, now: Date): string {
   const pending = view.state === 'pending';
@@ -18,6 +24,7 @@ ${view.description ? `<p class="desc">${escapeHtml(view.description)}</p>` : ''}
 <p id="amount-label" class="label">${amountLabel}</p>
 <p class="amount">${amount}</p>
 ${view.dueDate !== null ? `<p class="due">Vencimento: ${brazilianDate(view.dueDate)}</p>` : ''}
+${view.late ? `<p class="due">${lateLine(view.late)}</p>` : ''}
 ${statusLine(view)}
 ${pending ? codeSection(view, token, 'Pagar com Pix', qrAlt) : ''}
 ${timeLeftLine(view, 'Tempo restante', now)}

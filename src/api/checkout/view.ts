@@ -1,7 +1,7 @@
 // What a payer's page shows, and nothing more: the merchant, the description, what to pay (a charge)
 // or to authorize (a recurrence, authorization-view.ts), the Pix code and its QR, when it ends and
 // where it stands. No payer data and no engine id go in.
-import { amountDueOn } from '../../domain/amount-due.js';
+import { amountDueOn, lateSurcharge } from '../../domain/amount-due.js';
 import { saoPauloDate } from '../../domain/calendar.js';
 import { isPastValidity } from '../../domain/due-date-validity.js';
 import type { TransactionRow } from '../../transactions/row.js';
@@ -30,6 +30,15 @@ export interface ChargeView extends PageBase {
   amountCents: number;
   /** A due-date charge's due date (`YYYY-MM-DD`); null for an immediate one. */
   dueDate: string | null;
+  /** What paying late adds to a pending due-date charge's amount today (its fine and interest); null when nothing. */
+  late: LateSurcharge | null;
+}
+
+export interface LateSurcharge {
+  cents: number;
+  daysLate: number;
+  fine: boolean;
+  interest: boolean;
 }
 
 export interface AuthorizationView extends PageBase {
@@ -49,12 +58,19 @@ export const STATE_OF_STATUS: Record<TransactionRow['status'], ChargeState> = {
   failed: 'failed',
 };
 
-function amountToPay(row: TransactionRow, now: Date): number {
-  if (row.paidAmountCents !== null) return row.paidAmountCents;
-  if (row.status !== 'pending' || row.dueDate === null || row.billing === null) return row.amountCents;
+/** What the payer pays, and what paying late adds to it today. */
+function amountToPay(row: TransactionRow, now: Date): Pick<ChargeView, 'amountCents' | 'late'> {
+  if (row.paidAmountCents !== null) return { amountCents: row.paidAmountCents, late: null };
+  const asSent = { amountCents: row.amountCents, late: null };
+  if (row.status !== 'pending' || row.dueDate === null || row.billing === null) return asSent;
   const terms = { dueDate: row.dueDate, billing: row.billing };
   const today = saoPauloDate(now);
-  return isPastValidity(terms, today) ? row.amountCents : amountDueOn({ ...terms, amountCents: row.amountCents }, today);
+  if (isPastValidity(terms, today)) return asSent;
+  const charge = { ...terms, amountCents: row.amountCents };
+  const surcharge = lateSurcharge(charge, today);
+  const late =
+    surcharge && surcharge.cents > 0 ? { ...surcharge, fine: row.billing.fine !== null, interest: row.billing.interest !== null } : null;
+  return { amountCents: amountDueOn(charge, today), late };
 }
 
 export function chargeView(row: TransactionRow, merchantName: string, now = new Date()): ChargeView {
@@ -62,7 +78,7 @@ export function chargeView(row: TransactionRow, merchantName: string, now = new 
     kind: 'charge',
     merchantName,
     description: row.description,
-    amountCents: amountToPay(row, now),
+    ...amountToPay(row, now),
     dueDate: row.dueDate,
     copyPaste: row.pixCopyPaste,
     qrPngBase64: row.pixQrCodeBase64,
