@@ -1,6 +1,8 @@
-// Charge activities: thin wrappers over src/charges/lifecycle.ts.
+// Charge activities: thin wrappers over src/charges/lifecycle.ts (and, for a cycle charge, the
+// confirmation of its recurrence's cancellation in src/recurrences/lifecycle.ts).
 import type { Deps } from '../src/runtime/deps.js';
 import * as lifecycle from '../src/charges/lifecycle.js';
+import { cycleCancelledByRecurrence } from '../src/recurrences/lifecycle.js';
 import type { SettleOptions } from '../contracts/transaction.contract.js';
 import type { ConfirmedCharge } from '../contracts/charge.contract.js';
 import { settlement, type webhookActivities } from './webhooks.js';
@@ -22,6 +24,8 @@ export function chargeActivities(deps: Deps) {
     cancelChargeAtRoute: (transactionId: string, reason?: 'expired' | 'other') =>
       lifecycle.cancelChargeAtRoute(deps, transactionId, reason),
     retryCycleAtRoute: (transactionId: string, day: string) => lifecycle.retryCycleAtRoute(deps, transactionId, day),
+    /** Whether a cycleCancelled signal is true (CYCLE_CANCELLATION_CONFIRMED). */
+    cycleCancelledByRecurrence: (transactionId: string) => cycleCancelledByRecurrence(deps, transactionId),
     settleChargePaid,
     settleChargeCancelled: (transactionId: string, expired: boolean, options?: SettleOptions) =>
       settlement(deps, lifecycle.settleChargeCancelled(deps, transactionId, expired), options),

@@ -177,5 +177,17 @@ export const paymentNotifiedSignal = defineSignal<[]>('paymentNotified');
  */
 export const RECURRENCE_CYCLES = 'recurrence-cycles';
 
-/** The cycle's recurrence was cancelled before the cycle was due: the charge is cancelled (unless paid). */
+/**
+ * A hint that the cycle's recurrence was cancelled before the cycle was due. From CYCLE_CANCELLATION_CONFIRMED
+ * on, the workflow acts only once PostgreSQL confirms it (cycleCancelledByRecurrence); then the charge is
+ * withdrawn at the route and cancelled (unless paid).
+ */
 export const cycleCancelledSignal = defineSignal<[]>('cycleCancelled');
+
+/**
+ * From this patch on, a cycle charge's workflow takes cycleCancelledSignal as a hint, as it takes a payment
+ * notice: it asks PostgreSQL whether the cycle's recurrence is cancelled and the cycle still pending and not
+ * yet due, and cancels only then. Runs before it cancelled on the signal alone (a bare `temporal workflow
+ * signal` could cancel a cycle of an active recurrence).
+ */
+export const CYCLE_CANCELLATION_CONFIRMED = 'cycle-cancellation-confirmed';

@@ -10,6 +10,7 @@ import type { ChargeActivities } from '../activities/charges.js';
 import {
   COALESCED_REFRESH,
   CONFIRM_AND_SETTLE,
+  CYCLE_CANCELLATION_CONFIRMED,
   cycleCancelledSignal,
   DUE_DATE_POLLING,
   DUE_DATE_POLLS_PER_RUN,
@@ -68,7 +69,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     notified = true;
   });
 
-  /** A recurrence's cycle charge (RECURRENCE_CYCLES); its recurrence's cancellation reaches it by signal. */
+  /** A recurrence's cycle charge (RECURRENCE_CYCLES); its recurrence's cancellation reaches it by signal, a hint it confirms. */
   const cycle = input.draft.asked?.cycle;
   let cycleCancelled = false;
   setHandler(cycleCancelledSignal, () => {
@@ -178,7 +179,13 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
         if (pollDue) poll += 1;
       }
       if (confirmedPayment) return confirmedPayment;
-      if (cycleCancelled && cycle && patched(RECURRENCE_CYCLES)) return settlementCalls().route.cancelChargeAtRoute(transactionId, 'other');
+      if (cycleCancelled && cycle && patched(RECURRENCE_CYCLES)) {
+        const cancel = () => settlementCalls().route.cancelChargeAtRoute(transactionId, 'other');
+        if (!patched(CYCLE_CANCELLATION_CONFIRMED)) return cancel();
+        // Cleared first: a signal that comes while PostgreSQL is asked is asked about again.
+        cycleCancelled = false;
+        if (await settlementCalls().ledger.cycleCancelledByRecurrence(transactionId)) return cancel();
+      }
       if (notified || pollDue) {
         notified = false;
         const state = await stateAtRoute();

@@ -1,8 +1,9 @@
 // The steps of a recurrence's life that touch PostgreSQL (the recurrence workflow's activities), each
 // idempotent: a status change with its recurrence.updated event in one PostgreSQL transaction, then
-// the event's dispatch; the cancellation of the cycles not yet due; whether every cycle settled.
+// the event's dispatch; the cancellation of the cycles not yet due, and its confirmation for a cycle
+// charge's workflow told of it; whether every cycle settled.
 import type { Deps } from '../runtime/deps.js';
-import type { TxSql } from '../db/database.js';
+import type { Sql, TxSql } from '../db/database.js';
 import { dispatchEvent } from '../webhooks/dispatch.js';
 import { saoPauloDate } from '../domain/calendar.js';
 import { WorkflowNotFoundError } from '@temporalio/client';
@@ -42,15 +43,21 @@ export async function transitionRecurrence(deps: Deps, recurrenceId: string, tra
   return (await loadRecurrence(deps.sql, recurrenceId)).status;
 }
 
+/** A recurrence's cancellation withdraws its cycle charges still pending and not yet due (due tomorrow or later in São Paulo). */
+const notYetDue = (sql: Sql) => sql`status = 'pending' and due_date > ${saoPauloDate(new Date())}`;
+
+/** The recurrence's cycle charges its cancellation withdraws (notYetDue). */
+export function cyclesNotYetDue(sql: Sql, recurrenceId: string) {
+  return sql<{ id: string; account_id: string; external_id: string }[]>`
+    select id, account_id, external_id from transactions where recurrence_id = ${recurrenceId} and ${notYetDue(sql)}`;
+}
+
 /**
- * Cancels the recurrence's cycle charges not yet due (due tomorrow or later in São Paulo): each one's
- * workflow is told, and cancels it at the route unless the payer's bank already debited it.
+ * Cancels the recurrence's cycle charges not yet due: each one's workflow is told, confirms it
+ * (cycleCancelledByRecurrence), and cancels it at the route unless the payer's bank already debited it.
  */
 export async function cancelCycleCharges(deps: Deps, recurrenceId: string): Promise<number> {
-  const today = saoPauloDate(new Date());
-  const pending = await deps.sql<{ account_id: string; external_id: string }[]>`
-    select account_id, external_id from transactions
-    where recurrence_id = ${recurrenceId} and status = 'pending' and due_date > ${today}`;
+  const pending = await cyclesNotYetDue(deps.sql, recurrenceId);
   for (const charge of pending) {
     try {
       await deps.temporal.workflow.getHandle(chargeWorkflowId(charge.account_id, charge.external_id)).signal(cycleCancelledSignal);
@@ -60,6 +67,16 @@ export async function cancelCycleCharges(deps: Deps, recurrenceId: string): Prom
     }
   }
   return pending.length;
+}
+
+/** True when the charge is a cycle its recurrence's cancellation withdraws: the recurrence is cancelled, the cycle not yet due. */
+export async function cycleCancelledByRecurrence(deps: Pick<Deps, 'sql'>, transactionId: string): Promise<boolean> {
+  const [row] = await deps.sql<{ withdrawn: boolean }[]>`
+    select exists (
+      select 1 from transactions
+      where id = ${transactionId} and ${notYetDue(deps.sql)}
+        and recurrence_id in (select id from recurrences where status = 'cancelled')) as withdrawn`;
+  return row!.withdrawn;
 }
 
 /** True once no cycle charge of the recurrence is pending. */

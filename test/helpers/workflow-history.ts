@@ -56,3 +56,17 @@ export async function localActivityFailures(handle: WorkflowHandle): Promise<Loc
 export async function historyReader(): Promise<Client> {
   return new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
 }
+
+/**
+ * True once the run took its signal `name` and has nothing in flight (no workflow task, no activity): it
+ * did all it was going to do on that signal, or it ended. A step the signal started is in flight from the
+ * task that started it until its result's task is done, so there is no gap between them.
+ */
+export async function quietAfterSignal(handle: WorkflowHandle, name: string): Promise<boolean> {
+  const { events } = await handle.fetchHistory();
+  const signalled = (events ?? []).findIndex((event: Event) => event.workflowExecutionSignaledEventAttributes?.signalName === name);
+  if (signalled < 0 || !(events ?? []).slice(signalled).some((event: Event) => event.workflowTaskCompletedEventAttributes)) return false;
+  const { raw } = await handle.describe();
+  const running = raw.workflowExecutionInfo?.status === temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+  return !running || (!raw.pendingWorkflowTask && (raw.pendingActivities ?? []).length === 0);
+}

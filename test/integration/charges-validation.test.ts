@@ -180,6 +180,8 @@ describe('POST /transactions refusals', () => {
     'an invalid CPF with punctuation': '/payer/document',
     'an invalid CPF without punctuation': '/payer/document',
     'amount with more than two decimals': '/amount',
+    'amount below the minimum': '/amount',
+    'amount above the maximum': '/amount',
     'description over 140 characters': '/description',
     'externalId over 100 characters': '/externalId',
     'webhookUrl that is not an http(s) URL': '/webhookUrl',
@@ -230,7 +232,7 @@ describe('POST /transactions refusals', () => {
     await live.sql`update accounts set charge_max = 100000000000000 where id = ${other.account.id}`;
     const above = await postCharge(other.client, chargeBody({ amount: 10_000_000_000 }));
     expect(above.status).toBe(400);
-    expect(above.body.error).toEqual({ code: 'invalid_request', message: expect.stringMatching(/9\.999\.999\.999,99/) });
+    expect(above.body.error).toEqual({ code: 'invalid_request', message: expect.stringMatching(/9\.999\.999\.999,99/), param: '/amount' });
     const most = await postCharge(other.client, chargeBody({ amount: 9_999_999_999.99 }));
     expect(most.status).toBe(201);
     expect(most.body.data.amount).toBe(9_999_999_999.99);

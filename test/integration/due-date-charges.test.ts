@@ -144,10 +144,11 @@ describe('due-date charges on the simulator', () => {
   });
 
   it('refuses a charge whose least amount due does not exceed the fee', async () => {
-    const { client } = await createMerchant(live.stack, { fees: FEES });
+    // R$ 1,51 after the discount: within the account's limits, but not above a fee of 1.50 + 1.99 %.
+    const { client } = await createMerchant(live.stack, { fees: { charge: { fixed: 1.5, percent: 1.99 } } });
     const res = await postCharge(
       client,
-      rent({ amount: 10, abatement: undefined, discounts: [{ until: day(3), mode: 'fixed', value: 9.49 }] }),
+      rent({ amount: 10, abatement: undefined, discounts: [{ until: day(3), mode: 'fixed', value: 8.49 }] }),
     );
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/menor valor a pagar/);

@@ -2,7 +2,7 @@
 // against the conformance fake PSP, which checks every request against the standard's schemas. The
 // integrator uses the public API; the fake plays the payer (answers in the bank's app, the payer's
 // bank debits each cobr) and sends the PSP's webhooks, which the engine only takes as hints: it reads
-// the rec or cobr back before anything changes.
+// the rec or cobr back before anything changes; a bare cycleCancelled signal is a hint too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { newKey, waitForStatus } from '../helpers/charges.js';
@@ -14,6 +14,9 @@ import { liveStack } from '../helpers/live-stack.js';
 import { http } from '../helpers/stack.js';
 import { day, recurrenceBody } from '../helpers/recurrences.js';
 import { balanceOf } from '../helpers/transfers.js';
+import { historyReader, quietAfterSignal } from '../helpers/workflow-history.js';
+import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { cycleChargeKey } from '../../src/recurrences/ids.js';
 
 const RECEIVER_ACCOUNT = { conta: '1234567', tipoConta: 'CORRENTE', agencia: '0001' };
 let psp: FakePsp;
@@ -124,6 +127,20 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
     expect(await psp.sendRecurrenceWebhook({ kind: 'cobr', body: paidLie })).toBe(200);
     await readsOf(`/v2/cobr/${txid}`, cobrReads + 1);
     expect((await m.client.get(`/transactions/${cycle.id}`)).body.data.status).toBe('pending');
+
+    // Someone who reached Temporal: `temporal workflow signal --name cycleCancelled`, no arguments, no key.
+    const temporal = await historyReader();
+    try {
+      const handle = temporal.workflow.getHandle(chargeWorkflowId(m.account.id, cycleChargeKey(rec.id, cycle.dueDate)));
+      await handle.signal('cycleCancelled');
+      await eventually(() => quietAfterSignal(handle, 'cycleCancelled'), 20_000, 100);
+    } finally {
+      await temporal.connection.close();
+    }
+    expect(psp.requests.filter((r) => r.method === 'PATCH' && r.path === `/v2/cobr/${txid}`)).toEqual([]);
+    expect(psp.cobr(txid)!.status).toBe('ATIVA');
+    expect((await m.client.get(`/transactions/${cycle.id}`)).body.data.status).toBe('pending');
+    expect(await statusOf(m, rec.id)).toBe('active');
   });
 
   it('journey 2: the payer authorizes in the app; the cycle is a cobr of the recurrence, debited by the payer’s bank and approved, the ledger to the centavo', async () => {

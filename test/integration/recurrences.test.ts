@@ -2,7 +2,8 @@
 // and QR, idempotency, validation with `param`, a company receiver), the payer's answers (authorize,
 // reject, cancel), the cycle charge created at once inside the lead window, paid or declined by the
 // payer's bank (retried with three_in_seven_days, else failed), the merchant's cancellation cancelling
-// the cycles not yet due, journey 3 (the first payment authorizes), and a variable amount's cycles.
+// the cycles not yet due (a bare cycleCancelled signal from someone who reached Temporal cancels nothing),
+// journey 3 (the first payment authorizes), and a variable amount's cycles.
 import { describe, expect, it } from 'vitest';
 import { generateCpf } from '@brazilian-utils/brazilian-utils';
 import { parseBrCode } from '../../src/domain/brcode.js';
@@ -15,6 +16,9 @@ import { liveStack } from '../helpers/live-stack.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 import { admin, http } from '../helpers/stack.js';
 import { day, recurrenceBody } from '../helpers/recurrences.js';
+import { historyReader, quietAfterSignal } from '../helpers/workflow-history.js';
+import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { cycleChargeKey } from '../../src/recurrences/ids.js';
 
 describe('recurrences (Pix Automático) on the simulator', () => {
   const live = liveStack();
@@ -242,6 +246,26 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     const rejected = await created(m);
     expect((await simulator(rejected.id, 'reject')).body.data).toMatchObject({ status: 'rejected' });
     expect((await eventsOf(rejected.id)).map((e) => e.id)).toEqual([`evt_${rejected.id}_rejected`]);
+  });
+
+  it('a bare cycleCancelled signal (no arguments, no key) is only a hint: the recurrence is active, so its cycle stays pending and is paid', async () => {
+    const m = await createMerchant(live.stack);
+    const rec = await created(m);
+    await simulator(rec.id, 'authorize');
+    const [cycle] = await cyclesOf(m, rec.id);
+    // As `temporal workflow signal -w charge:<acc>:rec_…:cycle:<date> --name cycleCancelled` sends it.
+    const temporal = await historyReader();
+    try {
+      const handle = temporal.workflow.getHandle(chargeWorkflowId(m.account.id, cycleChargeKey(rec.id, cycle.dueDate)));
+      await handle.signal('cycleCancelled');
+      await eventually(() => quietAfterSignal(handle, 'cycleCancelled'), 20_000, 100);
+    } finally {
+      await temporal.connection.close();
+    }
+    expect((await m.client.get(`/transactions/${cycle.id}`)).body.data.status).toBe('pending');
+    expect((await m.client.get(`/recurrences/${rec.id}`)).body.data.status).toBe('active');
+    expect((await admin(live.stack, 'POST', `/simulator/charges/${cycle.id}/pay`)).status).toBe(200);
+    await waitForStatus(m.client, cycle.id, 'approved');
   });
 
   it('journey 3: the first payment is an ordinary charge whose payment authorizes the recurrence', async () => {

@@ -46,6 +46,8 @@ class FakeEngine extends FakeRoute {
   refusal: Refusal | null = null;
   /** When set, the route answers a state call only once it resolves. */
   routeGate: Promise<void> | null = null;
+  /** What PostgreSQL says of a cycleCancelled signal: the cycle's recurrence is cancelled, the cycle not yet due. */
+  recurrenceCancelled = false;
 
   constructor() {
     super(server);
@@ -113,6 +115,10 @@ class FakeEngine extends FakeRoute {
           this.routeState = { status: 'cancelled', expired: reason === 'expired' };
         }
         return this.routeState as Exclude<RouteChargeState, { status: 'pending' }>;
+      },
+      cycleCancelledByRecurrence: async () => {
+        await this.record('cycleCancelledByRecurrence');
+        return this.recurrenceCancelled;
       },
       retryCycleAtRoute: async (_id, day) => {
         await this.record('retryCycleAtRoute');
@@ -469,8 +475,9 @@ describe('recurrence cycle charge workflow (time-skipping)', () => {
     expect(engine.retriedOn).toEqual([]);
   });
 
-  it("its recurrence's cancellation cancels a cycle not yet due (not as expired)", async () => {
+  it("its recurrence's cancellation, confirmed in PostgreSQL, cancels a cycle not yet due (not as expired)", async () => {
     const engine = new FakeEngine();
+    engine.recurrenceCancelled = true;
     await withCharge(
       engine,
       async ({ workflowId, result }) => {
@@ -481,6 +488,24 @@ describe('recurrence cycle charge workflow (time-skipping)', () => {
       await cycleDraft('none'),
     );
     expect(engine.settledWith).toEqual({ expired: false });
+    expect(engine.called('cycleCancelledByRecurrence')).toHaveLength(1);
     expect(engine.called('cancelChargeAtRoute')[0]!.atMs - engine.createdAtMs).toBeLessThan(DAY_MS + 1000);
+  });
+
+  it('a cycleCancelled signal PostgreSQL does not confirm changes nothing: the cycle waits and is paid', async () => {
+    const engine = new FakeEngine();
+    await withCharge(
+      engine,
+      async ({ workflowId, result }) => {
+        const handle = server.env.client.workflow.getHandle(workflowId);
+        await handle.signal(cycleCancelledSignal);
+        await eventually(() => engine.called('cycleCancelledByRecurrence').length === 1 || undefined);
+        engine.pay(9_990);
+        await handle.signal(paymentNotifiedSignal);
+        expect(await result()).toMatchObject({ status: 'approved' });
+      },
+      await cycleDraft('none'),
+    );
+    expect(engine.called('cancelChargeAtRoute')).toHaveLength(0);
   });
 });

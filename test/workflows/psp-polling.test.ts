@@ -149,6 +149,7 @@ class ChargeRouteFake extends Calls {
       retryCycleAtRoute: async () => {
         throw new Error('a charge of these tests is no recurrence cycle');
       },
+      cycleCancelledByRecurrence: fail,
       settleChargePaid,
       settleChargeCancelled: async (_id, expired, options) => {
         await this.record('settleChargeCancelled');
