@@ -65,7 +65,11 @@ export const ChargeBodySchema = Type.Object({
   description: Type.Optional(Type.Union([Type.String({ maxLength: 140 }), Type.Null()])),
   metadata: Type.Optional(MetadataRequestSchema),
   coverFee: Type.Optional(
-    Type.Boolean({ default: false, description: 'true: o pagador paga também a taxa (não se aplica a cobranças com vencimento)' }),
+    Type.Boolean({
+      default: false,
+      description:
+        'true: o pagador paga também a taxa, e o valor com ela fica dentro dos limites da conta (não se aplica a cobranças com vencimento)',
+    }),
   ),
   split: Type.Optional(Type.Array(SplitItemSchema, { maxItems: SPLIT_MAX_RECIPIENTS })),
   webhookUrl: Type.Optional(

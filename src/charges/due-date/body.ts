@@ -43,7 +43,8 @@ function ruleSchema(modes: readonly string[], description: string) {
 const DiscountSchema = Type.Object(
   { until: calendarDate('Último dia do desconto'), mode: Type.Enum([...FIXED_OR_PERCENT]), value: ruleValue() },
   {
-    description: 'Desconto por pagamento até `until`: reais, ou percentual da base (valor menos abatimento)',
+    description:
+      'Desconto por pagamento até `until`: reais, ou percentual da base (valor menos abatimento); o valor com o desconto fica dentro dos limites da conta',
     oneOf: percentCap(FIXED_OR_PERCENT),
   },
 );
@@ -67,13 +68,19 @@ export const DUE_DATE_BODY_FIELDS = {
     }),
   ),
   fine: Type.Optional(
-    Type.Union([ruleSchema(FIXED_OR_PERCENT, 'Multa por atraso: reais, ou percentual da base (só com dueDate)'), Type.Null()]),
+    Type.Union([
+      ruleSchema(
+        FIXED_OR_PERCENT,
+        'Multa por atraso: reais, ou percentual da base (só com dueDate); com os juros, o valor do último dia de pagamento fica dentro dos limites da conta',
+      ),
+      Type.Null(),
+    ]),
   ),
   interest: Type.Optional(
     Type.Union([
       ruleSchema(
         INTEREST_MODES,
-        'Juros por dia de atraso: reais por dia, ou percentual da base ao dia, ao mês (÷ 30) ou ao ano (÷ 365) (só com dueDate)',
+        'Juros por dia de atraso: reais por dia, ou percentual da base ao dia, ao mês (÷ 30) ou ao ano (÷ 365) (só com dueDate); com a multa, o valor do último dia de pagamento fica dentro dos limites da conta',
       ),
       Type.Null(),
     ]),
@@ -86,7 +93,13 @@ export const DUE_DATE_BODY_FIELDS = {
     }),
   ),
   abatement: Type.Optional(
-    Type.Union([ruleSchema(FIXED_OR_PERCENT, 'Abatimento: reais, ou percentual de amount (só com dueDate)'), Type.Null()]),
+    Type.Union([
+      ruleSchema(
+        FIXED_OR_PERCENT,
+        'Abatimento: reais, ou percentual de amount (só com dueDate); o valor com abatimento fica dentro dos limites da conta',
+      ),
+      Type.Null(),
+    ]),
   ),
 };
 
