@@ -7,8 +7,9 @@
 // - a signal with arguments in clear is ignored (logged), the run goes on;
 // - an update with arguments in clear is refused (its failure says why), the run goes on.
 // A run started before encryption replays its clear input and messages without the marker, as before.
-// Messages without arguments (paymentNotified, networkAnswered, refresh, opened) carry nothing to trust:
-// the workflow confirms each one with the route or only answers its state.
+// Messages without arguments (paymentNotified, networkAnswered, recurrenceNotified, cycleCancelled, refresh,
+// opened) carry nothing to trust: the workflow confirms each one with the route or PostgreSQL, or only
+// answers its state.
 import { ApplicationFailure, log, patched, type Headers, type WorkflowInterceptors } from '@temporalio/workflow';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT, UNENCRYPTED_METADATA } from '../contracts/payload-encryption.contract.js';
 

@@ -18,12 +18,15 @@
 // which settles a transfer the route answered at the hand-over: one local activity, one workflow task.
 // Recurrences on a PSP route recorded after `recurrence-at-route` carry its marker first and take the
 // payer's answers from the route; their cycle charges open, read and retry their cobr at the route.
+// A cycle charge told bare of its recurrence's cancellation was recorded on both sides of
+// `cycle-cancellation-confirmed`: before it the bare signal cancelled the cycle, after it the run carries the
+// marker and asks PostgreSQL first (cycleCancelledByRecurrence), cancelling only on the cancellation's own signal.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COALESCED_REFRESH, CONFIRM_AND_SETTLE, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
+import { COALESCED_REFRESH, CONFIRM_AND_SETTLE, CYCLE_CANCELLATION_CONFIRMED, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
 import {
   RECURRENCE_STATUS_SEARCH_ATTRIBUTE,
@@ -98,6 +101,8 @@ const settlesInAcceptRuns = histories.filter(labelled(TRANSFER_SETTLES_IN_ACCEPT
 const recurrenceAtRouteRuns = allHistories.filter(labelled(RECURRENCE_AT_ROUTE));
 /** Charges on a remote route recorded after the patches above too. */
 const confirmAndSettleRuns = histories.filter(labelled(CONFIRM_AND_SETTLE));
+/** A cycle charge signalled bare, then cancelled: recorded after every patch above, on both sides of CYCLE_CANCELLATION_CONFIRMED. */
+const cycleCancellationRuns = allHistories.filter((h) => h.file.startsWith('recurrence-cycle-cancelled-'));
 /** The patches of a run besides PERSIST_AND_OPEN, which only changes how it accepts. */
 const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter((id) => id !== PERSIST_AND_OPEN);
 
@@ -429,7 +434,14 @@ describe(`patch ${TRANSACTION_STATUS_SEARCH_ATTRIBUTE}`, () => {
   });
 
   it('runs recorded before it upsert nothing', () => {
-    const later = [...statusRuns, ...refundedChargeRuns, ...recurrenceStatusRuns, ...recurrenceAtRouteRuns, ...settlesInAcceptRuns];
+    const later = [
+      ...statusRuns,
+      ...refundedChargeRuns,
+      ...recurrenceStatusRuns,
+      ...recurrenceAtRouteRuns,
+      ...settlesInAcceptRuns,
+      ...cycleCancellationRuns,
+    ];
     for (const { file, events } of allHistories.filter((h) => !later.includes(h))) expect(shownStatuses(events), file).toEqual([]);
   });
 });
@@ -596,5 +608,40 @@ describe(`patch ${TRANSFER_SETTLES_IN_ACCEPT}`, () => {
       expect(shownStatuses(events), name).toEqual(['pending', status]);
     }
     expect(shownStatuses(run('transfer-psp-approved'))).toEqual(['pending', 'approved']);
+  });
+});
+
+describe(`patch ${CYCLE_CANCELLATION_CONFIRMED}`, () => {
+  const run = (file: string) => cycleCancellationRuns.find((h) => h.file === file)!.events;
+  const before = run('recurrence-cycle-cancelled-encrypted.json');
+  const confirmed = run(`recurrence-cycle-cancelled-${CYCLE_CANCELLATION_CONFIRMED}-encrypted.json`);
+  const signalled = (events: HistoryEvent[]) =>
+    events.flatMap((e, i) => (e.workflowExecutionSignaledEventAttributes?.signalName === 'cycleCancelled' ? [i] : []));
+
+  it('has recorded a cycle charge signalled bare, then cancelled by the merchant, on both sides of the patch', () => {
+    expect(cycleCancellationRuns.map((h) => h.file).sort()).toEqual([
+      `recurrence-cycle-cancelled-${CYCLE_CANCELLATION_CONFIRMED}-encrypted.json`,
+      'recurrence-cycle-cancelled-encrypted.json',
+    ]);
+  });
+
+  it('before it, the bare signal alone cancelled the cycle (the cancellation found nothing left to signal)', () => {
+    expect(patchIds(before)).not.toContain(CYCLE_CANCELLATION_CONFIRMED);
+    expect(signalled(before)).toHaveLength(1);
+    expect(localActivities(before)).toEqual(['persistAndOpenCharge', 'cancelChargeAtRoute', 'settleChargeCancelled']);
+  });
+
+  it('after it, PostgreSQL is asked first: the bare signal changed nothing, the cancellation’s own signal cancelled the cycle', () => {
+    const [bare, real] = signalled(confirmed);
+    expect(real).toBeDefined();
+    expect(patchIds(confirmed.slice(bare, real))).toContain(CYCLE_CANCELLATION_CONFIRMED);
+    expect(localActivities(confirmed.slice(bare, real))).toEqual(['cycleCancelledByRecurrence']);
+    expect(localActivities(confirmed.slice(real))).toEqual(['cycleCancelledByRecurrence', 'cancelChargeAtRoute', 'settleChargeCancelled']);
+    expect(shownStatuses(confirmed)).toEqual(['pending', 'cancelled']);
+  });
+
+  it('no other run carries the marker', () => {
+    for (const { file, events } of allHistories.filter((h) => h.events !== confirmed))
+      expect(patchIds(events), file).not.toContain(CYCLE_CANCELLATION_CONFIRMED);
   });
 });
