@@ -1,34 +1,19 @@
 // What must hold once everything settled, whatever was killed on the way. Each check answers how many
 // things it examined and every violation it found, named precisely enough to look up in the logs.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Sql } from '../../src/db/database.js';
 import type { LedgerReport } from '../../src/ledger/check.js';
+import { read, type CheckResult } from './check-result.js';
+import { faultsInjected, noServerErrorBeforeFaults, type CampaignRecord } from './campaign-checks.js';
+import { creditsEqualPaid, moneyInMinusOut, refundsReservedOnce, returnedAtMostPaid } from './money-checks.js';
 import type { Deliveries } from './receiver.js';
 import type { WorkloadResult } from './workload.js';
 
-export interface CheckResult {
-  name: string;
-  examined: number;
-  violations: string[];
-}
-
-/** Retries a read when a fault ended the harness's connection. */
-async function read<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (err) {
-      if (attempt >= 5) throw err;
-      await sleep(300);
-    }
-  }
-}
-
-/** What is still moving: pending transactions, open MEDs, deliveries not finished, events the receiver lacks. */
+/** What is still moving: pending transactions and refunds, open MEDs, deliveries not finished, events the receiver lacks. */
 export async function unsettled(sql: Sql, deliveries: () => Deliveries): Promise<string[]> {
   const [row] = await read(
-    () => sql<{ pending: number; open: number; deliveries: number }[]>`
+    () => sql<{ pending: number; refunds: number; open: number; deliveries: number }[]>`
     select (select count(*)::int from transactions where status = 'pending') as pending,
+           (select count(*)::int from refunds where status = 'pending') as refunds,
            (select count(*)::int from meds where status = 'open') as open,
            (select count(*)::int from webhook_deliveries where status = 'pending') as deliveries`,
   );
@@ -37,6 +22,7 @@ export async function unsettled(sql: Sql, deliveries: () => Deliveries): Promise
   const missing = events.filter((e) => !received.has(e.id)).length;
   return [
     row!.pending ? `${row!.pending} pending transactions` : '',
+    row!.refunds ? `${row!.refunds} pending refunds` : '',
     row!.open ? `${row!.open} open MEDs` : '',
     row!.deliveries ? `${row!.deliveries} pending webhook deliveries` : '',
     missing ? `${missing} events not received` : '',
@@ -51,7 +37,7 @@ function ledgerCheck(report: LedgerReport): CheckResult {
   };
 }
 
-/** Each customer balance against what the read model says happened: transactions and MEDs. */
+/** Each customer balance against what the read model says happened: transactions, refunds and MEDs. */
 async function balances(sql: Sql): Promise<CheckResult> {
   const rows = await read(
     () => sql<{ account: string; kind: string; ledger: bigint; expected: bigint }[]>`
@@ -63,12 +49,17 @@ async function balances(sql: Sql): Promise<CheckResult> {
       union all
       select account_id, -debited_amount from transactions where type = 'withdrawal' and status in ('pending', 'approved')
       union all
+      select account_id, -amount from refunds where status in ('pending', 'approved')
+      union all
       select account_id, -retained_amount from meds where status in ('open', 'accepted')
     ),
     expected as (
       select a.id as account, 'available' as kind, coalesce((select sum(amount) from credits c where c.account = a.id), 0) as expected from accounts a
       union all
-      select a.id, 'reserved', coalesce((select sum(debited_amount) from transactions t where t.account_id = a.id and t.type = 'withdrawal' and t.status = 'pending'), 0) from accounts a
+      select a.id, 'reserved',
+             coalesce((select sum(debited_amount) from transactions t where t.account_id = a.id and t.type = 'withdrawal' and t.status = 'pending'), 0)
+             + coalesce((select sum(amount) from refunds r where r.account_id = a.id and r.status = 'pending'), 0)
+      from accounts a
       union all
       select a.id, 'retained', coalesce((select sum(retained_amount) from meds m where m.account_id = a.id and m.status = 'open'), 0) from accounts a
     )
@@ -76,7 +67,7 @@ async function balances(sql: Sql): Promise<CheckResult> {
     from expected e left join ledger_balances l on l.owner_id = e.account and l.kind = e.kind`,
   );
   return {
-    name: 'balances = recomputation from transactions and MEDs',
+    name: 'balances = recomputation from transactions, refunds and MEDs',
     examined: rows.length,
     violations: rows
       .filter((r) => r.ledger !== r.expected)
@@ -131,6 +122,7 @@ async function nothingPending(sql: Sql): Promise<CheckResult> {
     () => sql<{ id: string; type: string; expires_at: Date; created_at: Date }[]>`
     select id, type, expires_at, created_at from transactions where status = 'pending'`,
   );
+  const refunds = await read(() => sql<{ id: string; created_at: Date }[]>`select id, created_at from refunds where status = 'pending'`);
   const meds = await read(() => sql<{ id: string }[]>`select id from meds where status = 'open'`);
   const deliveries = await read(
     () => sql<{ id: string; event_id: string; attempt_count: number }[]>`
@@ -138,15 +130,17 @@ async function nothingPending(sql: Sql): Promise<CheckResult> {
   );
   const [counted] = await read(
     () => sql<{ total: number }[]>`
-    select (select count(*)::int from transactions) + (select count(*)::int from meds) + (select count(*)::int from webhook_deliveries) as total`,
+    select (select count(*)::int from transactions) + (select count(*)::int from refunds) + (select count(*)::int from meds)
+           + (select count(*)::int from webhook_deliveries) as total`,
   );
   return {
-    name: 'nothing pending past its time',
+    name: 'no payment, refund, MED or delivery left unsettled',
     examined: counted!.total,
     violations: [
       ...transactions.map(
         (t) => `${t.type} ${t.id} still pending (created ${t.created_at.toISOString()}, expires ${t.expires_at.toISOString()})`,
       ),
+      ...refunds.map((r) => `refund ${r.id} still pending (created ${r.created_at.toISOString()})`),
       ...meds.map((m) => `MED ${m.id} still open`),
       ...deliveries.map((d) => `webhook delivery ${d.id} of ${d.event_id} not succeeded after ${d.attempt_count} attempts`),
     ],
@@ -184,20 +178,39 @@ async function oneTransactionPerKey(sql: Sql, workload: WorkloadResult): Promise
   return { name: 'one transaction per key', examined: workload.keyed.length, violations };
 }
 
-/** Each operation's own expectation: the final state the network's answer implies. */
+/** The status of every row of `table`, by id. */
+async function statuses(sql: Sql, table: 'meds' | 'refunds' | 'recurrences'): Promise<Map<string, string>> {
+  return new Map(
+    (await read(() => sql<{ id: string; status: string }[]>`select id, status from ${sql(table)}`)).map((r) => [r.id, r.status]),
+  );
+}
+
+/** Each operation's own expectation: the final state the network's answer implies, and what the payer paid. */
 async function expectations(sql: Sql, workload: WorkloadResult): Promise<CheckResult> {
   const transactions = new Map(
-    (await read(() => sql<{ id: string; status: string; expired: boolean }[]>`select id, status, expired from transactions`)).map((r) => [
-      r.id,
-      r,
-    ]),
+    (
+      await read(
+        () => sql<{ id: string; status: string; expired: boolean; paid: bigint | null }[]>`
+        select id, status, expired, paid_amount as paid from transactions`,
+      )
+    ).map((r) => [r.id, r]),
   );
-  const meds = new Map((await read(() => sql<{ id: string; status: string }[]>`select id, status from meds`)).map((r) => [r.id, r.status]));
+  const others = {
+    MED: await statuses(sql, 'meds'),
+    refund: await statuses(sql, 'refunds'),
+    recurrence: await statuses(sql, 'recurrences'),
+  };
   const violations: string[] = [];
   for (const e of workload.expectations) {
-    if ('medId' in e) {
-      if (meds.get(e.medId) !== e.status)
-        violations.push(`MED ${e.medId}: ${meds.get(e.medId) ?? 'missing'}, expected ${e.status} (${e.why})`);
+    if ('medId' in e || 'refundId' in e || 'recurrenceId' in e) {
+      const [what, id] =
+        'medId' in e
+          ? (['MED', e.medId] as const)
+          : 'refundId' in e
+            ? (['refund', e.refundId] as const)
+            : (['recurrence', e.recurrenceId] as const);
+      const status = others[what].get(id);
+      if (status !== e.status) violations.push(`${what} ${id}: ${status ?? 'missing'}, expected ${e.status} (${e.why})`);
       continue;
     }
     if ('transferId' in e) {
@@ -208,29 +221,43 @@ async function expectations(sql: Sql, workload: WorkloadResult): Promise<CheckRe
       continue;
     }
     const row = transactions.get(e.transactionId);
-    // A MED accepted later may have returned the whole charge.
+    // A refund or a MED accepted later may have returned the whole charge.
     const status = row?.status === 'refunded' && e.status === 'approved' ? 'approved' : row?.status;
     if (status !== e.status || (e.expired !== undefined && row!.expired !== e.expired)) {
       violations.push(
         `${e.transactionId}: ${row?.status ?? 'missing'}${row?.expired ? ' (expired)' : ''}, expected ${e.status}${e.expired ? ' (expired)' : ''} (${e.why})`,
       );
     }
+    if (e.paidCents !== undefined && row && Number(row.paid) !== e.paidCents)
+      violations.push(`${e.transactionId}: paid ${row.paid ?? 'nothing'}, expected ${e.paidCents} centavos (${e.why})`);
   }
   return { name: 'every operation ended as the network decided', examined: workload.expectations.length, violations };
 }
 
-/** A check that examined nothing proved nothing: it fails, so a workload that stopped exercising it is seen. */
+/** A check that examined nothing and found nothing proved nothing: it fails, so a workload that stopped exercising it is seen. */
 const examinedSomething = (check: CheckResult): CheckResult =>
-  check.examined > 0
+  check.examined > 0 || check.violations.length > 0
     ? check
-    : { ...check, violations: [...check.violations, 'examined nothing: this run did not exercise what the check guards'] };
+    : { ...check, violations: ['examined nothing: this run did not exercise what the check guards'] };
 
-export async function runChecks(sql: Sql, ledger: LedgerReport, workload: WorkloadResult, deliveries: Deliveries): Promise<CheckResult[]> {
+export async function runChecks(
+  sql: Sql,
+  ledger: LedgerReport,
+  workload: WorkloadResult,
+  deliveries: Deliveries,
+  campaign: CampaignRecord,
+): Promise<CheckResult[]> {
   const checks = [
+    faultsInjected(campaign.faults),
+    noServerErrorBeforeFaults(campaign),
     ledgerCheck(ledger),
     await balances(sql),
+    await moneyInMinusOut(sql),
     await chargesCreditedOnce(sql),
+    await creditsEqualPaid(sql),
+    await returnedAtMostPaid(sql),
     await transfersDebitedOnce(sql),
+    await refundsReservedOnce(sql),
     await nothingPending(sql),
     await eventsDelivered(sql, deliveries),
     await oneTransactionPerKey(sql, workload),

@@ -1,6 +1,7 @@
 // The demanding integrator: every uncertain answer (connection error, timeout, 5xx, 202, 429) is
 // repeated with the same request, and so the same idempotency key, until a final answer comes.
-// Counts every repetition by cause.
+// Counts every repetition by cause, and keeps when each answer came and every 5xx, so that an answer
+// no fault can explain (a 5xx before the first fault) is seen.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Answer {
@@ -16,6 +17,13 @@ export interface CallOptions {
   retryIf?: (answer: Answer) => boolean;
 }
 
+/** A 5xx answer: when it came and to what. */
+export interface ServerError {
+  atMs: number;
+  call: string;
+  answer: string;
+}
+
 /** No final answer within the time limit: an operation that never completes is a violation. */
 export class NoFinalAnswer extends Error {}
 
@@ -25,6 +33,9 @@ const GIVE_UP_MS = 240_000;
 export class RetryingClient {
   readonly retries = new Map<string, number>();
   requests = 0;
+  /** When each answer (of any status) arrived. */
+  readonly answeredAtMs: number[] = [];
+  readonly serverErrors: ServerError[] = [];
 
   private count(cause: string): void {
     this.retries.set(cause, (this.retries.get(cause) ?? 0) + 1);
@@ -41,11 +52,20 @@ export class RetryingClient {
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     const text = await res.text();
+    const atMs = Date.now();
     let body: any = null;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {
       body = { unparsed: text.slice(0, 200) };
+    }
+    this.answeredAtMs.push(atMs);
+    if (res.status >= 500) {
+      this.serverErrors.push({
+        atMs,
+        call: `${method} ${new URL(url).pathname}`,
+        answer: `${res.status} ${JSON.stringify(body?.error ?? body)}`,
+      });
     }
     return { status: res.status, body };
   }

@@ -1,4 +1,5 @@
-// Faults at random moments (every 4 to 10 s) while the workload runs: kill -9 of a worker (only while
+// Faults at random moments (the first 1 to 4 s into the faulty phase, so that a short campaign meets
+// one too, then every 4 to 10 s) while the workload runs: kill -9 of a worker (only while
 // both serve, so the other one is there to take over) or of the api (only while it serves), each
 // restarted in the background after a short random pause; kill -9 of the Temporal dev server once, in
 // the middle of the faulty phase; termination of every connection to the database. Every fault is
@@ -38,7 +39,7 @@ export class FaultInjector {
   start(): void {
     this.loop = (async () => {
       while (!this.stopped) {
-        await sleep(randomInt(4000, 10_000));
+        await sleep(this.timeline.length === 0 ? randomInt(1000, 4000) : randomInt(4000, 10_000));
         if (this.stopped) break;
         try {
           if (this.temporalDue && !this.temporalDone) {

@@ -13,7 +13,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runChecks, unsettled, type CheckResult } from './checks.js';
+import type { CheckResult } from './check-result.js';
+import { runChecks, unsettled } from './checks.js';
 import { RetryingClient } from './client.js';
 import { Cluster } from './cluster.js';
 import { FaultInjector } from './faults.js';
@@ -170,7 +171,11 @@ async function main(): Promise<number> {
     const stillMoving = await settle(cluster, receiver);
 
     const ledger = await client.untilFinal('GET', `${cluster.adminUrl}/ledger/check`, { token: cluster.adminToken });
-    const checks = await runChecks(cluster.sql!, ledger.body.data, workload.result, receiver.deliveries());
+    const checks = await runChecks(cluster.sql!, ledger.body.data, workload.result, receiver.deliveries(), {
+      faults: injector.timeline,
+      answeredAtMs: client.answeredAtMs,
+      serverErrors: client.serverErrors,
+    });
     const latencies = await paymentLatencies(cluster.sql!, workload.result.payments, injector.timeline, faultsFromMs);
     violations = report({ runDir, elapsedS, workload, client, injector, receiver, crashed, stillMoving, checks, latencies });
     return violations ? 1 : 0;

@@ -1,52 +1,63 @@
 // The mixed workload, as integrators and the Pix network would drive it: charges (some with split,
-// some with coverFee) paid by the simulated payer or left to expire, transfers the network approves
-// or fails, internal payments (one account paying another's BR Code), MEDs opened and decided, and
-// repeats of finished requests. Each lane owns two accounts and runs its operations one after the
-// other (so at most one transfer of an account is pending); the lanes run side by side. What every
-// operation expects is recorded for the checks; what it saw that no retry can explain is a finding.
+// some with coverFee) paid by the simulated payer or left to expire, due-date charges paid early or
+// late, recurrence cycles debited or declined (billing.ts), transfers the network approves or fails,
+// internal payments (one account paying another's BR Code), refunds and MEDs on the same charges, one
+// after the other and at once (returns.ts), and repeats of finished requests. Each lane owns two
+// accounts and runs its operations one after the other (so at most one transfer of an account is
+// pending); the lanes run side by side. What every operation expects is recorded for the checks; what
+// it saw that no retry can explain is a finding.
 import { randomBytes, randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateCnpj, generateCpf } from '@brazilian-utils/brazilian-utils';
 import type { Sql } from '../../src/db/database.js';
 import { readBalance } from '../../src/ledger/balance.js';
+import { dueDateCharge, recurrenceCycle } from './billing.js';
 import { NoFinalAnswer, type Answer, type RetryingClient } from './client.js';
+import {
+  errorOf,
+  newKey,
+  reais,
+  Unexpected,
+  type AdminOptions,
+  type Driver,
+  type Expectation,
+  type KeyedRequest,
+  type Lane,
+  type Merchant,
+} from './driver.js';
 import type { WebhookReceiver } from './receiver.js';
+import { med, refund, refundAndMed } from './returns.js';
 
-export type OpKind = 'charge_paid' | 'charge_expired' | 'transfer_approved' | 'transfer_failed' | 'internal_payment' | 'med' | 'repeat';
+export type OpKind =
+  | 'charge_paid'
+  | 'charge_expired'
+  | 'due_date_early'
+  | 'due_date_late'
+  | 'recurrence_cycle'
+  | 'transfer_approved'
+  | 'transfer_failed'
+  | 'internal_payment'
+  | 'refund'
+  | 'med'
+  | 'refund_and_med'
+  | 'repeat';
 
 const WEIGHTS: Array<[OpKind, number]> = [
-  ['charge_paid', 34],
-  ['charge_expired', 8],
-  ['transfer_approved', 16],
-  ['transfer_failed', 10],
-  ['internal_payment', 12],
-  ['med', 10],
-  ['repeat', 10],
+  ['charge_paid', 22],
+  ['charge_expired', 6],
+  ['due_date_early', 6],
+  ['due_date_late', 6],
+  ['recurrence_cycle', 6],
+  ['transfer_approved', 12],
+  ['transfer_failed', 7],
+  ['internal_payment', 9],
+  ['refund', 8],
+  ['med', 7],
+  ['refund_and_med', 7],
+  ['repeat', 8],
 ];
 const KEYS_PER_ACCOUNT = 3;
 const FINAL_WAIT_MS = 120_000;
-
-interface Merchant {
-  id: string;
-  keys: string[];
-  used: number;
-}
-
-/** A POST with an idempotency key whose final answer named a transaction. */
-export interface KeyedRequest {
-  accountId: string;
-  token: string;
-  path: '/transactions' | '/transfers';
-  key: string;
-  body: unknown;
-  transactionId: string;
-}
-
-export type Expectation =
-  | { transactionId: string; status: string; expired?: boolean; why: string }
-  | { medId: string; status: string; why: string }
-  /** An internal payment: both approved, or the charge expired before the transfer reached it (then failed and cancelled). */
-  | { transferId: string; chargeId: string; why: string };
 
 export interface PaymentSample {
   chargeId: string;
@@ -78,9 +89,6 @@ export interface WorkloadTarget {
   sql: Sql;
 }
 
-const reais = (min: number, max: number) => randomInt(min * 100, max * 100 + 1) / 100;
-const newKey = (label: string) => `chaos-${label}-${randomBytes(6).toString('hex')}`;
-
 function pickKind(): OpKind {
   let roll = randomInt(WEIGHTS.reduce((sum, [, w]) => sum + w, 0));
   for (const [kind, weight] of WEIGHTS) {
@@ -90,9 +98,7 @@ function pickKind(): OpKind {
   return 'charge_paid';
 }
 
-class Unexpected extends Error {}
-
-export class Workload {
+export class Workload implements Driver {
   readonly result: WorkloadResult = { ops: new Map(), keyed: [], expectations: [], payments: [], findings: [], accounts: [] };
   private started = 0;
   /** Set when the campaign's time is up: no operation starts after it. */
@@ -108,13 +114,16 @@ export class Workload {
     private readonly totalOps: number,
   ) {}
 
-  private admin(
-    method: string,
-    path: string,
-    body?: unknown,
-    options: { retryIf?: (a: Answer) => boolean; headers?: Record<string, string> } = {},
-  ): Promise<Answer> {
+  get sql(): Sql {
+    return this.target.sql;
+  }
+
+  admin(method: string, path: string, body?: unknown, options: AdminOptions = {}): Promise<Answer> {
     return this.client.untilFinal(method, `${this.target.adminUrl}${path}`, { token: this.target.adminToken, body, ...options });
+  }
+
+  api(merchant: Merchant, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer> {
+    return this.client.untilFinal(method, `${this.target.baseUrl}${path}`, { token: this.token(merchant), body, headers });
   }
 
   async createMerchant(label: string): Promise<Merchant> {
@@ -145,15 +154,14 @@ export class Workload {
   async run(lanes: number): Promise<void> {
     const pairs = [];
     for (let i = 0; i < lanes; i += 1)
-      pairs.push({ main: await this.createMerchant(`${i}a`), peer: await this.createMerchant(`${i}b`), approved: [] as string[] });
+      pairs.push({ main: await this.createMerchant(`${i}a`), peer: await this.createMerchant(`${i}b`), approved: [] });
     await Promise.all(pairs.map((lane) => this.lane(lane)));
   }
 
-  private async lane(lane: { main: Merchant; peer: Merchant; approved: string[] }): Promise<void> {
+  private async lane(lane: Lane): Promise<void> {
     while (this.started < this.totalOps && Date.now() < this.stopAt) {
       const op = ++this.started;
       let kind = pickKind();
-      if (kind === 'med' && lane.approved.length === 0) kind = 'charge_paid';
       if (kind === 'repeat' && this.result.keyed.length === 0) kind = 'charge_paid';
       if (
         (kind === 'transfer_approved' || kind === 'transfer_failed' || kind === 'internal_payment') &&
@@ -181,20 +189,30 @@ export class Workload {
     }
   }
 
-  private runOp(kind: OpKind, lane: { main: Merchant; peer: Merchant; approved: string[] }): Promise<void> {
+  private runOp(kind: OpKind, lane: Lane): Promise<unknown> {
     switch (kind) {
       case 'charge_paid':
-        return this.chargePaid(lane.main, lane.peer, lane.approved);
+        return this.paidCharge(lane);
       case 'charge_expired':
         return this.chargeExpired(lane.main);
+      case 'due_date_early':
+        return dueDateCharge(this, lane, 'early');
+      case 'due_date_late':
+        return dueDateCharge(this, lane, 'late');
+      case 'recurrence_cycle':
+        return recurrenceCycle(this, lane);
       case 'transfer_approved':
         return this.transfer(lane.main, 'approved');
       case 'transfer_failed':
         return this.transfer(lane.main, 'failed');
       case 'internal_payment':
         return this.internalPayment(lane.main, lane.peer);
+      case 'refund':
+        return refund(this, lane);
       case 'med':
-        return this.med(lane.approved.splice(randomInt(lane.approved.length), 1)[0]!);
+        return med(this, lane);
+      case 'refund_and_med':
+        return refundAndMed(this, lane);
       case 'repeat':
         return this.repeat(this.result.keyed[randomInt(this.result.keyed.length)]!);
     }
@@ -204,8 +222,7 @@ export class Workload {
     return merchant.keys[merchant.used++ % merchant.keys.length]!;
   }
 
-  /** POSTs until final; the answer must be 201 or 200 (else Unexpected unless `allowed`). */
-  private async keyedPost(
+  async keyedPost(
     merchant: Merchant,
     path: KeyedRequest['path'],
     body: Record<string, unknown>,
@@ -224,10 +241,10 @@ export class Workload {
       return { ...answer, keyed };
     }
     if (allowed.includes(answer.status)) return answer;
-    throw new Unexpected(`POST ${path} key ${key} answered ${answer.status} ${JSON.stringify(answer.body?.error)}`);
+    throw new Unexpected(`POST ${path} key ${key} answered ${errorOf(answer)}`);
   }
 
-  private chargeBody(recipient: Merchant | null): Record<string, unknown> {
+  chargeBody(recipient: Merchant | null): Record<string, unknown> {
     const body: Record<string, unknown> = {
       amount: reais(5, 300),
       payer: { name: 'Pagador Caos da Silva', document: generateCpf(), email: 'pagador@example.com' },
@@ -239,13 +256,13 @@ export class Workload {
     return body;
   }
 
-  /** Polls the read model until the transaction leaves `pending`; null when it does not within FINAL_WAIT_MS. */
-  private async finalStatus(transactionId: string): Promise<string | null> {
+  /** Polls `read` until it answers; null when it does not within FINAL_WAIT_MS. */
+  async settled<T>(read: () => Promise<T | undefined>): Promise<T | null> {
     const deadline = Date.now() + FINAL_WAIT_MS;
     while (Date.now() < deadline) {
       try {
-        const [row] = await this.target.sql<{ status: string }[]>`select status from transactions where id = ${transactionId}`;
-        if (row && row.status !== 'pending') return row.status;
+        const answer = await read();
+        if (answer !== undefined) return answer;
       } catch {
         // our own connection was terminated by a fault: ask again
       }
@@ -254,34 +271,41 @@ export class Workload {
     return null;
   }
 
-  private expect(transactionId: string, status: string, why: string, expired?: boolean): void {
-    this.result.expectations.push({ transactionId, status, why, ...(expired === undefined ? {} : { expired }) });
+  finalStatus(transactionId: string): Promise<string | null> {
+    return this.settled(async () => {
+      const [row] = await this.target.sql<{ status: string }[]>`select status from transactions where id = ${transactionId}`;
+      return row && row.status !== 'pending' ? row.status : undefined;
+    });
   }
 
-  private async chargePaid(merchant: Merchant, peer: Merchant, approved: string[]): Promise<void> {
+  expect(expectation: Expectation): void {
+    this.result.expectations.push(expectation);
+  }
+
+  async paidCharge(lane: Lane, amount?: number): Promise<string | null> {
     const createdAtMs = Date.now();
-    const { body } = await this.keyedPost(merchant, '/transactions', this.chargeBody(peer));
+    const { body } = await this.keyedPost(lane.main, '/transactions', { ...this.chargeBody(lane.peer), ...(amount ? { amount } : {}) });
     const chargeId: string = body.data.id;
     const paidAtMs = Date.now();
     const paid = await this.admin('POST', `/simulator/charges/${chargeId}/pay`);
     // 409: an earlier attempt whose answer was lost took the payment.
     if (paid.status === 200 || (paid.status === 409 && paid.body?.error?.code === 'charge_already_paid')) {
       this.result.payments.push({ chargeId, createdAtMs, paidAtMs });
-      this.expect(chargeId, 'approved', 'the network took the payment');
-      const status = await this.finalStatus(chargeId);
-      if (status === 'approved') approved.push(chargeId);
-      return;
+      this.expect({ transactionId: chargeId, status: 'approved', why: 'the network took the payment' });
+      if ((await this.finalStatus(chargeId)) !== 'approved') return null;
+      lane.approved.push(chargeId);
+      return chargeId;
     }
     if (paid.status === 422) {
-      this.expect(chargeId, 'cancelled', `the network refused the payment (${paid.body?.error?.code})`);
-      return;
+      this.expect({ transactionId: chargeId, status: 'cancelled', why: `the network refused the payment (${paid.body?.error?.code})` });
+      return null;
     }
-    throw new Unexpected(`pay ${chargeId} answered ${paid.status} ${JSON.stringify(paid.body?.error)}`);
+    throw new Unexpected(`pay ${chargeId} answered ${errorOf(paid)}`);
   }
 
   private async chargeExpired(merchant: Merchant): Promise<void> {
     const { body } = await this.keyedPost(merchant, '/transactions', this.chargeBody(null));
-    this.expect(body.data.id, 'cancelled', 'left unpaid past its expiry', true);
+    this.expect({ transactionId: body.data.id, status: 'cancelled', expired: true, why: 'left unpaid past its expiry' });
   }
 
   private async transfer(merchant: Merchant, outcome: 'approved' | 'failed'): Promise<void> {
@@ -299,13 +323,13 @@ export class Workload {
     const transferId: string = answer.body.data.id;
     const notAtNetworkYet = (a: Answer) => a.status === 409 && /ainda não chegou/.test(a.body?.error?.message ?? '');
     const completed = await this.admin('POST', `/simulator/transfers/${transferId}/complete`, { outcome }, { retryIf: notAtNetworkYet });
-    if (completed.status === 200) this.expect(transferId, outcome, `the network ${outcome} it`);
+    if (completed.status === 200) this.expect({ transactionId: transferId, status: outcome, why: `the network ${outcome} it` });
     else if (completed.status === 409) {
       // An earlier attempt whose answer was lost, or the network had already decided: it says which.
       const decided = /\((approved|failed)\)/.exec(completed.body?.error?.message ?? '')?.[1];
-      if (!decided) throw new Unexpected(`complete ${transferId} answered 409 ${JSON.stringify(completed.body?.error)}`);
-      this.expect(transferId, decided, `the network had ${decided} it`);
-    } else throw new Unexpected(`complete ${transferId} answered ${completed.status} ${JSON.stringify(completed.body?.error)}`);
+      if (!decided) throw new Unexpected(`complete ${transferId} answered ${errorOf(completed)}`);
+      this.expect({ transactionId: transferId, status: decided, why: `the network had ${decided} it` });
+    } else throw new Unexpected(`complete ${transferId} answered ${errorOf(completed)}`);
     await this.finalStatus(transferId);
   }
 
@@ -319,30 +343,14 @@ export class Workload {
       [422],
     );
     if (answer.status === 422) {
-      this.expect(chargeId, 'cancelled', 'its internal payment was refused, so it expires');
+      this.expect({ transactionId: chargeId, status: 'cancelled', why: 'its internal payment was refused, so it expires' });
       return;
     }
     const transferId: string = answer.body.data.id;
     if (answer.body.data.method !== 'internal')
       throw new Unexpected(`transfer ${transferId} paying own charge ${chargeId} has method ${answer.body.data.method}`);
-    this.result.expectations.push({ transferId, chargeId, why: 'internal payment' });
+    this.expect({ transferId, chargeId, why: 'internal payment' });
     await Promise.all([this.finalStatus(transferId), this.finalStatus(chargeId)]);
-  }
-
-  private async med(chargeId: string): Promise<void> {
-    const [charge] = await this.target.sql<{ amount: bigint }[]>`select amount from transactions where id = ${chargeId}`;
-    const partial = Math.random() < 0.4 ? Math.max(1, Math.floor(Number(charge!.amount) / 2)) / 100 : undefined;
-    const key = newKey('m');
-    const body = { transactionId: chargeId, ...(partial ? { amount: partial } : {}), reason: 'fraud' };
-    const opened = await this.admin('POST', '/simulator/meds', body, { headers: { 'Idempotency-Key': key } });
-    if (opened.status !== 201 && opened.status !== 200)
-      throw new Unexpected(`MED on ${chargeId} key ${key} answered ${opened.status} ${JSON.stringify(opened.body?.error)}`);
-    const medId: string = opened.body.data.id;
-    const outcome = Math.random() < 0.5 ? 'accepted' : 'rejected';
-    const decided = await this.admin('POST', `/meds/${medId}/decision`, { outcome });
-    if (decided.status !== 200)
-      throw new Unexpected(`decision ${outcome} of ${medId} answered ${decided.status} ${JSON.stringify(decided.body?.error)}`);
-    this.result.expectations.push({ medId, status: outcome, why: `decided ${outcome}` });
   }
 
   /** The same request again, as a client that never saw the first answer: the same transaction, idempotent. */
