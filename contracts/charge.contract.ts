@@ -109,7 +109,9 @@ export type RouteChargeState =
     }
   | { status: 'cancelled'; expired: boolean }
   /** A cycle charge's debit failed for lack of funds (`declined` attempts so far) and no retry was asked yet. */
-  | { status: 'declined'; declined: number };
+  | { status: 'declined'; declined: number }
+  /** A cycle charge the route ended unpaid with no attempt left (a PSP's cobr REJEITADA): the cycle failed. */
+  | { status: 'failed' };
 
 export type PaidAtRoute = Extract<RouteChargeState, { status: 'paid' }>;
 

@@ -9,6 +9,7 @@ import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
 import { chargeRoute, routeIsRemote, type ChargeRouteDeps } from '../pix-routes/registry.js';
 import { countCycleOutcome } from '../metrics/recurrences.js';
+import { unsettlablePayments } from '../metrics/registry.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import type { ChargeState, RouteDueDateCharge } from '../pix-routes/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
@@ -243,6 +244,17 @@ export async function cancelChargeAtRoute(
   return state;
 }
 
+/**
+ * Asks the route to withdraw a cycle charge it holds, ahead of its recurrence's cancellation there (a PSP
+ * may no longer revise a cycle once its recurrence is cancelled). The answer is not kept: the charge's
+ * workflow, told of the cancellation, settles on the route's own word.
+ */
+export async function withdrawCycleAtRoute(deps: ChargeLifecycleDeps, transactionId: string): Promise<void> {
+  const row = await loadTransactionRow(deps.sql, transactionId);
+  if (row.status !== 'pending' || row.pixCopyPaste === null) return;
+  await chargeRoute(deps, row.route).cancelCharge(transactionId, 'other', dueAtRoute(row));
+}
+
 /** A declined cycle charge's next debit attempt on `day` (RECURRENCE_CYCLES). */
 export async function retryCycleAtRoute(deps: ChargeLifecycleDeps, transactionId: string, day: string): Promise<void> {
   const row = await loadTransactionRow(deps.sql, transactionId);
@@ -334,6 +346,7 @@ export async function settleChargePaid(
       { alert: 'unsettlable_payment', transactionId, paidCents: paid.amountCents },
       'alert: the route says a charge was paid an amount the engine cannot settle; the charge is not approved, an operator must settle it with the payer',
     );
+    unsettlablePayments.inc();
     throw new CentsOutOfRange(`charge ${transactionId}: paid ${paid.amountCents}, not a whole positive number of centavos held exactly`);
   }
   let group = paidSettlements.get(deps.sql);

@@ -59,7 +59,9 @@ export type ChargeState =
   | { status: 'paid'; paidAt: Date; amountCents: number; payer: RoutePayer; endToEndId?: string }
   | { status: 'cancelled'; expired: boolean }
   /** A cycle charge (Pix Automático) whose last debit attempt failed for lack of funds, no retry asked yet. */
-  | { status: 'declined'; declined: number };
+  | { status: 'declined'; declined: number }
+  /** A cycle charge the route ended unpaid with no attempt left (a PSP's cobr REJEITADA). */
+  | { status: 'failed' };
 
 export interface RouteTransferRequest {
   transactionId: string;

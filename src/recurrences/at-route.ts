@@ -5,7 +5,9 @@ import type { Deps } from '../runtime/deps.js';
 import { recurrenceRoute } from '../pix-routes/registry.js';
 import type { RecurrenceRoute, RouteRecurrenceState } from '../pix-routes/types.js';
 import type { RecurrenceTransition } from '../../contracts/recurrence.contract.js';
+import { withdrawCycleAtRoute } from '../charges/lifecycle.js';
 import { loadRecurrence } from './repository.js';
+import { cyclesNotYetDue } from './lifecycle.js';
 
 /** What the recurrence becomes for the route's state; null while the payer has not answered. `intent`: what withdrew it. */
 export function transitionOf(state: RouteRecurrenceState, intent: 'cancel' | 'expire' = 'cancel'): RecurrenceTransition | null {
@@ -35,13 +37,19 @@ export async function recurrenceTransitionAtRoute(deps: Deps, recurrenceId: stri
   return found ? transitionOf(await found.route.recurrenceStatus(found.routeRef)) : null;
 }
 
-/** Withdraws the recurrence at the route (the merchant's `cancel`, or the `expire` of an unanswered one); answers the transition. */
+/**
+ * Withdraws the recurrence at the route (the merchant's `cancel`, or the `expire` of an unanswered one); answers
+ * the transition. The cycles its cancellation cancels are withdrawn first: a PSP revises a cobr only while its
+ * rec holds (once the rec is cancelled, the payer's PSP drops the schedule in its own time).
+ */
 export async function cancelRecurrenceAtRoute(
   deps: Deps,
   recurrenceId: string,
   intent: 'cancel' | 'expire',
 ): Promise<RecurrenceTransition> {
   const found = await atRoute(deps, recurrenceId);
+  if (found && intent === 'cancel')
+    for (const cycle of await cyclesNotYetDue(deps.sql, recurrenceId)) await withdrawCycleAtRoute(deps, cycle.id);
   const state: RouteRecurrenceState = found ? await found.route.cancelRecurrence(found.routeRef) : { status: 'cancelled', by: 'merchant' };
   return transitionOf(state, intent) ?? { change: 'cancel', by: 'merchant' };
 }

@@ -491,7 +491,7 @@ describe('fake PSP', () => {
       expect(pix.body).toMatchObject({ txid, valor: '49.90', chave: psp.pixKey });
     });
 
-    it('a refused attempt is retried within the 7 days after the due date, at most 3 times; NAO_PERMITE takes no retry', async () => {
+    it('a refused attempt is retried within the 7 days after the due date, at most 3 times; NAO_PERMITE takes no retry; with none left the cobr is REJEITADA', async () => {
       const idRec = await approvedRec();
       const txid = txidOf(nextTxid++);
       expect((await putCobr(txid, cobrBody(idRec))).status).toBe(201);
@@ -504,8 +504,10 @@ describe('fake PSP', () => {
         const asked = await retry(on);
         expect(asked.status).toBe(201);
         expect(asked.body.tentativas.at(-1)).toMatchObject({ status: 'AGENDADA', tipo: 'NTAG', dataLiquidacao: on });
+        expect(psp.cobr(txid)!.status).toBe('ATIVA');
       }
       psp.debitCobr(txid, 'REJEITADA');
+      expect(psp.cobr(txid)).toMatchObject({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AM02' } } });
       expect((await retry(saoPauloDay(12))).status).toBe(400);
       expect(violations('cobRCompleta', psp.cobr(txid))).toEqual([]);
       expect((await call(psp, 'POST', `${psp.baseUrl}/cobr/${txid}/retentativa/2025-13-01`, { token })).status).toBe(400);
@@ -515,6 +517,8 @@ describe('fake PSP', () => {
       const other = txidOf(nextTxid++);
       expect((await putCobr(other, cobrBody(once))).status).toBe(201);
       psp.debitCobr(other, 'REJEITADA');
+      expect(psp.cobr(other)!.status).toBe('REJEITADA');
+      expect(violations('cobRCompleta', psp.cobr(other))).toEqual([]);
       expect((await call(psp, 'POST', `${psp.baseUrl}/cobr/${other}/retentativa/${saoPauloDay(6)}`, { token })).status).toBe(400);
     });
 
@@ -527,6 +531,17 @@ describe('fake PSP', () => {
       expect(cancelled.body).toMatchObject({ status: 'CANCELADA', tentativas: [{ status: 'CANCELADA' }] });
       expect((await call(psp, 'PATCH', `${psp.baseUrl}/cobr/${txid}`, { token, body: { status: 'CANCELADA' } })).status).toBe(400);
       expect(() => psp.debitCobr(txid, 'PAGA')).toThrow(/no attempt scheduled/);
+    });
+
+    it('a cobr whose rec was cancelled is not revised: PATCH /cobr is refused and it stays ATIVA (the payer’s PSP drops it)', async () => {
+      const idRec = await approvedRec();
+      const txid = txidOf(nextTxid++);
+      await putCobr(txid, cobrBody(idRec));
+      expect((await call(psp, 'PATCH', `${psp.baseUrl}/rec/${idRec}`, { token, body: { status: 'CANCELADA' } })).status).toBe(200);
+      const refused = await call(psp, 'PATCH', `${psp.baseUrl}/cobr/${txid}`, { token, body: { status: 'CANCELADA' } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida');
+      expect(psp.cobr(txid)!.status).toBe('ATIVA');
     });
   });
 

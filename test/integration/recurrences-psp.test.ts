@@ -58,6 +58,17 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
     );
   }
 
+  /** The cycle charge's status once it left `pending` (its settlement), within `timeoutMs`. */
+  const settledStatus = (m: Merchant, id: string, timeoutMs = 15_000): Promise<string> =>
+    eventually(
+      async () => {
+        const res = await m.client.get(`/transactions/${id}`);
+        return res.status === 200 && res.body.data.status !== 'pending' ? res.body.data.status : undefined;
+      },
+      timeoutMs,
+      250,
+    );
+
   /** Waits until the engine has read `path` from the PSP `count` times in all. */
   const readsOf = (path: string, count: number) =>
     eventually(
@@ -194,9 +205,22 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
       day(11),
     ]);
     psp.debitCobr(txid, 'REJEITADA');
+    expect(psp.cobr(txid)!.status).toBe('REJEITADA');
     await psp.sendRecurrenceWebhook({ kind: 'cobr', ids: [txid] });
-    await waitForStatus(m.client, cycle.id, 'failed', 30_000);
+    expect(await settledStatus(m, cycle.id)).toBe('failed');
     expect(psp.requests.filter((r) => !r.conforms)).toEqual([]);
+  });
+
+  it('without retries, the debit the payer’s bank refuses ends the cobr REJEITADA: the cycle failed, the recurrence still active', async () => {
+    const m = await merchantOnPsp();
+    const rec = await created(m, { contract: 'NO-RETRY' });
+    const { cycle, txid } = await authorizedAtPsp(m, rec.id, recOf('NO-RETRY').idRec);
+    psp.debitCobr(txid, 'REJEITADA');
+    expect(psp.cobr(txid)).toMatchObject({ status: 'REJEITADA', encerramento: { rejeicao: { codigo: 'AM02' } } });
+    expect(await psp.sendRecurrenceWebhook({ kind: 'cobr', ids: [txid] })).toBe(200);
+    expect(await settledStatus(m, cycle.id)).toBe('failed');
+    expect(await statusOf(m, rec.id)).toBe('active');
+    expect(psp.requests.filter((r) => r.path.startsWith(`/v2/cobr/${txid}/retentativa/`))).toEqual([]);
   });
 
   it('the merchant cancels: PATCH /rec and PATCH /cobr CANCELADA at the PSP; the payer’s refusal and cancellation in the app are read back', async () => {
@@ -208,8 +232,13 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancelledBy: 'merchant' });
     expect(recOf('CANCEL')).toMatchObject({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } });
-    await waitForStatus(m.client, cycle.id, 'cancelled', 30_000);
-    expect(psp.cobr(txid)!.status).toBe('CANCELADA');
+    // The PSP revises a cobr only while its rec holds: the engine withdrew the cycle before the recurrence.
+    expect(await settledStatus(m, cycle.id)).toBe('cancelled');
+    expect(psp.cobr(txid)).toMatchObject({ status: 'CANCELADA', encerramento: { cancelamento: { solicitante: 'USUARIO_RECEBEDOR' } } });
+    const patches = psp.requests.filter((r) => r.method === 'PATCH');
+    const cobrWithdrawn = patches.findIndex((r) => r.path === `/v2/cobr/${txid}` && r.status === 200);
+    expect(cobrWithdrawn).toBeGreaterThanOrEqual(0);
+    expect(cobrWithdrawn).toBeLessThan(patches.findIndex((r) => r.path === `/v2/rec/${recOf('CANCEL').idRec}`));
 
     const refused = await created(m, { contract: 'REFUSED' });
     await payerAnswers(recOf('REFUSED').idRec, 'REJEITADA');

@@ -2,7 +2,8 @@
 // PUT /cobr/{txid} naming the recurrence (idRec), its due date and amount, read with GET /cobr/{txid},
 // withdrawn with PATCH /cobr/{txid} CANCELADA, and, after a debit attempt the payer's bank refused (the
 // last entry of `tentativas` REJEITADA while the cobr stays ATIVA), attempted again with
-// POST /cobr/{txid}/retentativa/{data}. The payer's bank debits it: paid once CONCLUIDA with its Pix.
+// POST /cobr/{txid}/retentativa/{data}. The payer's bank debits it: paid once CONCLUIDA with its Pix, failed
+// once REJEITADA (a refused attempt with no retry left ends the cobr so).
 import type { Logger } from '../../runtime/log.js';
 import { RouteRefused, type ChargeState, type RouteChargeRequest, type RouteCycle } from '../types.js';
 import type { components } from './api-pix.js';
@@ -28,10 +29,11 @@ export function cobrBody(request: RouteChargeRequest & { cycle: RouteCycle }, cl
   };
 }
 
-/** The cycle's state as the cobr shows it: a failed debit with no retry asked yet is `declined`. */
+/** The cycle's state as the cobr shows it: a failed debit with no retry asked yet is `declined`, one with none left `failed`. */
 export function cycleStateOf(log: Logger, route: string, transactionId: string, cobr: CobRCompleta): ChargeState {
   if (cobr.status === 'EXPIRADA') return { status: 'cancelled', expired: true };
-  if (cobr.status === 'CANCELADA' || cobr.status === 'REJEITADA') return { status: 'cancelled', expired: false };
+  if (cobr.status === 'CANCELADA') return { status: 'cancelled', expired: false };
+  if (cobr.status === 'REJEITADA') return { status: 'failed' };
   if (cobr.status === 'CONCLUIDA') {
     const expectedCents = centsOfPspAmount(cobr.valor.original);
     const pix = (cobr.pix ?? []).find((received) => centsOfPspAmount(received.valor) === expectedCents);

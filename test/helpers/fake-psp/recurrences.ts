@@ -4,6 +4,9 @@
 // (`PUT /webhookrec`, `PUT /webhookcobr`), every path parameter and body checked against the standard's
 // schemas and kept in its shapes (RecCompleta, CobRCompleta). A test plays the payer's side: answers a
 // recurrence in the bank's app, has a cobr's debit attempt paid or refused, and sends the webhooks.
+// A refused attempt with no retry left (NAO_PERMITE, or the third retry's) ends the cobr REJEITADA. A cobr
+// is revised (PATCH) only while its rec is APROVADA: once the rec is cancelled its schedule is the payer's
+// PSP's to drop, in its own time, and the fake leaves it ATIVA.
 import { randomUUID } from 'node:crypto';
 import { generatePixPayload } from '@brazilian-utils/brazilian-utils';
 import type { Answer, Route } from './server.js';
@@ -63,7 +66,8 @@ export interface CobR {
   atualizacao: { status: CobRStatus; data: string }[];
   tentativas: Attempt[];
   pix?: PixRecebido[];
-  encerramento?: { cancelamento: { solicitante: string; codigo: string; descricao: string } };
+  encerramento?:
+    { cancelamento: { solicitante: string; codigo: string; descricao: string } } | { rejeicao: { codigo: string; descricao: string } };
 }
 
 interface RecurrenceState {
@@ -164,6 +168,10 @@ export function debitCobr(store: PspStore, chave: string, txid: string, outcome:
   if (outcome === 'REJEITADA') {
     attempt.rejeicao = { codigo: 'AM02', descricao: 'Tentativa recusada pelo PSP pagador.' };
     setAttemptStatus(attempt, 'REJEITADA');
+    if (cobr.politicaRetentativa === 'NAO_PERMITE' || cobr.tentativas.length > MAX_RETRIES) {
+      cobr.encerramento = { rejeicao: { ...attempt.rejeicao } };
+      setCobrStatus(cobr, 'REJEITADA');
+    }
     return cobr;
   }
   setAttemptStatus(attempt, 'PAGA');
@@ -207,6 +215,9 @@ function createRec(state: RecurrenceState, body: Record<string, any>, location: 
   return rec;
 }
 
+/** PERMITE_3R_7D: the retries after the first attempt. */
+const MAX_RETRIES = 3;
+
 const valorCents = (valor: string | undefined) => (valor === undefined ? null : Math.round(Number(valor) * 100));
 
 /** What the standard asks of a cobr beyond its schema: an authorized recurrence, its amount, 2 to 10 days ahead. */
@@ -231,7 +242,7 @@ function retryProblem(cobr: CobR, day: string): string | null {
   if (cobr.politicaRetentativa !== 'PERMITE_3R_7D') return `A recorrência ${cobr.idRec} não permite retentativas.`;
   if (cobr.status !== 'ATIVA') return `A cobrança ${cobr.txid} não está ATIVA: ${cobr.status}.`;
   if (cobr.tentativas.at(-1)?.status !== 'REJEITADA') return `A última tentativa da cobrança ${cobr.txid} não foi rejeitada.`;
-  if (cobr.tentativas.length > 3) return `A cobrança ${cobr.txid} já teve 3 retentativas.`;
+  if (cobr.tentativas.length > MAX_RETRIES) return `A cobrança ${cobr.txid} já teve 3 retentativas.`;
   const due = cobr.calendario.dataDeVencimento;
   if (day <= due || day > plusDays(due, 7)) return `A data ${day} não está nos 7 dias após o vencimento ${due}.`;
   if (day < today()) return `A data ${day} já passou.`;
@@ -372,10 +383,13 @@ export function recurrenceRoutes({ json, problem, notFound }: Answers, refuseWeb
       body: 'cobRRevisada',
       refuse: refuseCobr,
       handle({ param: txid }, { store }) {
-        const found = recurrenceState(store).cobrs.get(txid);
+        const state = recurrenceState(store);
+        const found = state.cobrs.get(txid);
         if (!found) return notFound();
         if (found.status !== 'CRIADA' && found.status !== 'ATIVA')
           return cobrInvalid(`A cobrança ${txid} não pode ser cancelada: ${found.status}.`);
+        const of = state.recs.get(found.idRec)!;
+        if (of.status !== 'APROVADA') return cobrInvalid(`A recorrência ${of.idRec} não está APROVADA: ${of.status}.`);
         const attempt = found.tentativas.at(-1);
         if (attempt?.status === 'AGENDADA') setAttemptStatus(attempt, 'CANCELADA');
         found.encerramento = structuredClone(CANCELLED_BY_RECEIVER);
