@@ -9,7 +9,7 @@
 // with every permission that the hooks (hooks.py) rotate per request so that no key's quota answers 429
 // in place of the operation. Then the explicit hostile examples (issue 17), and Schemathesis with every
 // check, positive and negative generation, every phase, within the budget. Prints the figures and exits
-// non-zero on any failure.
+// non-zero on any failure, and when Schemathesis checked no test case (scripts/fuzz/summary.ts).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { startEngine, type BenchEngine } from '../../bench/engine.js';
 import { pngBomb } from '../../test/helpers/hostile-images.js';
 import { SCHEMATHESIS_VERSION, ST } from '../install-schemathesis.mjs';
+import { schemathesisCases, schemathesisFailures } from './summary.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEFAULT_SECONDS = 300;
@@ -157,14 +158,6 @@ function runSchemathesis(api: string, keys: string[], seconds: number, logFile: 
   });
 }
 
-/** "Test cases: 1234 generated, 1234 passed" or "… 12 found 3 unique failures" of the summary. */
-function schemathesisFigures(output: string): { cases: number; failures: number } {
-  const line = /Test cases:\s*([^\n]*)/.exec(output)?.[1] ?? '';
-  const cases = Number(/(\d+) generated/.exec(line)?.[1] ?? Number.NaN);
-  const failures = Number(/(\d+) unique failures?/.exec(line)?.[1] ?? 0);
-  return { cases, failures };
-}
-
 async function main() {
   const seconds = Number(process.argv[2] ?? DEFAULT_SECONDS);
   if (!(seconds > 0)) throw new Error(`usage: npm run fuzz [SECONDS] (got ${process.argv[2]})`);
@@ -179,14 +172,17 @@ async function main() {
     const logFile = join(mkdtempSync(join(tmpdir(), 'pix-fuzz-')), 'schemathesis.log');
     process.stdout.write(`Schemathesis ${SCHEMATHESIS_VERSION}, every check, positive and negative, ${seconds} s (report: ${logFile})\n`);
     const st = await runSchemathesis(api, keys, seconds, logFile);
-    const figures = schemathesisFigures(st.output);
-    const failed = explicit.failures.length > 0 || st.exitCode !== 0;
-    if (st.exitCode !== 0) process.stdout.write(st.output.replace(/\n=+ [^\n]* in [\d.]+s =+\n?/, '\n'));
+    const cases = schemathesisCases(st.output);
+    const stFailures = schemathesisFailures(st.exitCode, cases);
+    if (stFailures.length > 0) process.stdout.write(st.output.replace(/\n=+ [^\n]* in [\d.]+s =+\n?/, '\n'));
+    const failures = [...stFailures, ...explicit.failures];
+    const failed = failures.length > 0;
     process.stdout.write(
-      `\nfuzz: ${figures.cases} Schemathesis cases, ${figures.failures} unique failures (exit ${st.exitCode}); ` +
+      `\nfuzz: ${cases?.generated ?? '?'} Schemathesis cases, ${cases?.checked ?? '?'} checked, ` +
+        `${cases?.uniqueFailures ?? '?'} unique failures (exit ${st.exitCode}); ` +
         `${explicit.cases} explicit examples, ${explicit.failures.length} failures → ${failed ? 'FAILED' : 'passed'}\n`,
     );
-    for (const failure of explicit.failures) process.stdout.write(`  ${failure}\n`);
+    for (const failure of failures) process.stdout.write(`  ${failure}\n`);
     process.exitCode = failed ? 1 : 0;
   } finally {
     await engine.stop();
