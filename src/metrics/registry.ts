@@ -44,6 +44,12 @@ export const webhookDeliveryLatency = new Histogram({
   registers,
 });
 
+export const unsettlablePayments = new Counter({
+  name: 'pix_unsettlable_payments_total',
+  help: 'Charges the route says were paid an amount the engine cannot settle exactly (alert PixPaymentUnsettlable)',
+  registers,
+});
+
 export const ledgerPostings = new Counter({
   name: 'pix_ledger_postings_total',
   help: 'Ledger postings written (a posting key already posted counts nothing)',
