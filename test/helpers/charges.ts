@@ -1,7 +1,7 @@
 // Charges for integration tests: bodies, creation, the simulated payer, and waiting for a final state.
 import { randomBytes } from 'node:crypto';
 import { CPF } from './fixtures.js';
-import { eventually } from './eventually.js';
+import { poll } from './probe.js';
 import { admin, type HttpResult, type Stack } from './stack.js';
 
 type Client = {
@@ -36,14 +36,35 @@ export function payCharge(stack: Stack, id: string, payer?: Record<string, strin
   return admin(stack, 'POST', `/simulator/charges/${id}/pay`, payer ? { payer } : undefined);
 }
 
-/** Polls GET /transactions/{id} until the status is `status`. */
-export function waitForStatus(client: Client, id: string, status: string, timeoutMs = 20_000): Promise<any> {
-  return eventually(
-    async () => {
-      const res = await client.get(`/transactions/${id}`);
-      return res.status === 200 && res.body.data.status === status ? res.body.data : undefined;
-    },
-    timeoutMs,
-    100,
-  );
+/** Where a transaction's status can still go: the engine settles only a pending one, and refunds an approved charge. */
+const LATER_STATUSES: Record<string, readonly string[]> = {
+  pending: ['approved', 'failed', 'cancelled', 'refunded'],
+  approved: ['refunded'],
+};
+
+/**
+ * Reads a transaction (GET /transactions/{id}) as `until` for poll(): its data once its status is
+ * `status`, undefined while it may still get there, and an error at once when it never will.
+ */
+export function hasStatus(status: string): (res: HttpResult) => any {
+  return (res) => {
+    const data = res.body.data;
+    if (data.status === status) return data;
+    if (LATER_STATUSES[data.status]?.includes(status)) return undefined;
+    throw new Error(`transaction ${data.id} is ${data.status}, which never becomes ${status}: ${res.text}`);
+  };
+}
+
+/**
+ * Polls GET /transactions/{id} until the status is `status`. Any answer but a 200 fails at once, unless
+ * `notYet` names it (404 for a transaction whose creation answered 202: the engine may not have stored it yet).
+ */
+export function waitForStatus(
+  client: Client,
+  id: string,
+  status: string,
+  timeoutMs = 20_000,
+  notYet: readonly number[] = [],
+): Promise<any> {
+  return poll(() => client.get(`/transactions/${id}`), hasStatus(status), { notYet, timeoutMs });
 }
