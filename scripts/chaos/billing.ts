@@ -66,7 +66,8 @@ async function approved(driver: Driver, lane: Lane, chargeId: string): Promise<v
 /** A due-date charge paid before its due date (one of two discounts) or after it (fine and interest). */
 export async function dueDateCharge(driver: Driver, lane: Lane, when: 'early' | 'late'): Promise<void> {
   const today = saoPauloDate(new Date());
-  const dueDate = addDays(today, when === 'early' ? randomInt(2, 9) : randomInt(0, 3));
+  // From tomorrow on, so that a campaign running over midnight (São Paulo) pays no day before the charge's own.
+  const dueDate = addDays(today, when === 'early' ? randomInt(2, 9) : randomInt(1, 3));
   const terms: DueTerms = {
     amountCents: Math.round(reais(20, 300) * 100),
     dueDate,
@@ -85,7 +86,7 @@ export async function dueDateCharge(driver: Driver, lane: Lane, when: 'early' | 
     if (refused.status !== 409 || refused.body?.error?.code !== 'payment_after_validity')
       throw new Unexpected(`pay ${chargeId} on ${tooLate}, past its validity, answered ${errorOf(refused)}`);
   }
-  const paidOn = when === 'early' ? addDays(today, randomInt(0, daysBetween(today, dueDate) + 1)) : addDays(dueDate, randomInt(1, 16));
+  const paidOn = when === 'early' ? addDays(today, randomInt(1, daysBetween(today, dueDate) + 1)) : addDays(dueDate, randomInt(1, 16));
   await pay(driver, chargeId, paidOn);
   driver.expect({ transactionId: chargeId, status: 'approved', paidCents: amountDue(terms, paidOn), why: `paid ${when} on ${paidOn}` });
   await approved(driver, lane, chargeId);
@@ -120,7 +121,7 @@ export async function recurrenceCycle(driver: Driver, lane: Lane): Promise<void>
       contract: `CTR-CAOS-${randomBytes(4).toString('hex')}`,
       description: 'Assinatura caos',
       frequency: 'monthly',
-      firstDueDate: addDays(saoPauloDate(new Date()), randomInt(3, 7)),
+      firstDueDate: addDays(saoPauloDate(new Date()), randomInt(4, 8)),
       amount: amountCents / 100,
     },
     { 'Idempotency-Key': newKey('rec') },
