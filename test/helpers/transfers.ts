@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import type { Sql } from '../../src/db/database.js';
 import { createCharge, newKey, payCharge, waitForStatus } from './charges.js';
+import { poll } from './probe.js';
 import { admin, type HttpResult, type Stack } from './stack.js';
 
 type Client = {
@@ -33,6 +34,21 @@ export async function fund(stack: Stack, client: Client, reais: number): Promise
 
 export function completeTransfer(stack: Stack, id: string, outcome: 'approved' | 'failed'): Promise<HttpResult> {
   return admin(stack, 'POST', `/simulator/transfers/${id}/complete`, { outcome });
+}
+
+/** The simulated network's 409 for a transfer it has not got yet (any other 409 is a wrong answer). */
+const notAtNetworkYet = (res: HttpResult) => res.status === 409 && /ainda não chegou à rede/.test(res.body?.error?.message);
+
+/**
+ * Completes a transfer at the simulated network once it has got it, and waits for the engine to settle
+ * it: read again on the 409 "not at the network yet" and on 202 (settling), anything else fails at once.
+ */
+export function completeTransferOnceArrived(stack: Stack, id: string, outcome: 'approved' | 'failed'): Promise<any> {
+  return poll(
+    () => completeTransfer(stack, id, outcome),
+    (res) => res.body.data,
+    { notYet: (res) => res.status === 202 || notAtNetworkYet(res) },
+  );
 }
 
 export async function balanceOf(client: Client): Promise<{ available: number; reserved: number }> {

@@ -16,7 +16,7 @@ import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { runPixctl } from '../helpers/pixctl-run.js';
 import { admin, ADMIN_TOKEN, http, startStack, type HttpResult, type Stack } from '../helpers/stack.js';
-import { balanceOf, completeTransfer, cpfKeyBody, postTransfer } from '../helpers/transfers.js';
+import { balanceOf, completeTransferOnceArrived, cpfKeyBody, postTransfer } from '../helpers/transfers.js';
 
 const live = liveStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
 
@@ -69,11 +69,6 @@ function expectChained(statement: { openingBalance: number; closingBalance: numb
 
 const shape = (entries: Entry[]) => entries.map((e) => [e.kind, e.transactionId, e.amount, e.balanceAfter]);
 
-/** Completes a transfer at the simulated network once it has reached it (409 until then). */
-async function complete(stack: Stack, id: string, outcome: 'approved' | 'failed'): Promise<void> {
-  await eventually(async () => (await completeTransfer(stack, id, outcome)).status === 200, 20_000, 100);
-}
-
 describe('statements of money moved through the API', () => {
   let merchant: Awaited<ReturnType<typeof createMerchant>>;
   let recipient: Awaited<ReturnType<typeof createMerchant>>;
@@ -111,12 +106,12 @@ describe('statements of money moved through the API', () => {
     // 20.00 with coverFee: fee 0.50 + 1.25 % = 0.75 on top, sent.
     const sent = await postTransfer(merchant.client, cpfKeyBody({ amount: 20, coverFee: true }));
     expect(sent.status, sent.text).toBe(201);
-    await complete(stack, sent.body.data.id, 'approved');
+    await completeTransferOnceArrived(stack, sent.body.data.id, 'approved');
     await waitForStatus(merchant.client, sent.body.data.id, 'approved');
     // 10.00 without coverFee: fee 0.63 inside (9.37 reaches the recipient), failed: 10.00 back.
     const failed = await postTransfer(merchant.client, cpfKeyBody({ amount: 10 }));
     expect(failed.status, failed.text).toBe(201);
-    await complete(stack, failed.body.data.id, 'failed');
+    await completeTransferOnceArrived(stack, failed.body.data.id, 'failed');
     await waitForStatus(merchant.client, failed.body.data.id, 'failed');
     Object.assign(ids, { sent: sent.body.data.id, failed: failed.body.data.id });
 
