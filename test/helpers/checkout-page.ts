@@ -1,8 +1,8 @@
 // What the payer's page tests ask of a page in headless Chromium: open it with every request and
-// response counted, whether it fits the width, when its status reads a text, which visible text falls
+// response counted and what its event streams sent kept, whether it fits the width, when its status reads a text, which visible text falls
 // under the 4.5:1 contrast of WCAG AA. Page-side code is given as functions or text: this project's
 // TypeScript has no DOM library, and the page's CSP forbids the eval a text predicate would need.
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import type { Browser } from './browser.js';
 
 export interface Opened {
@@ -11,17 +11,25 @@ export interface Opened {
   requests: string[];
   /** The bytes of every response body so far but the live status's. */
   bytes(): Promise<number>;
+  /** The statuses the page's event streams (/events) sent it, in order; waits for those streams to end. */
+  streamed(): Promise<any[]>;
 }
 
 export const isLiveStatus = (url: string) => /\/(events|status)$/.test(url);
+
+/** The live status requests the page made, by the last part of their path (`events`, `status`), in order. */
+export const liveRequests = (opened: Pick<Opened, 'requests'>) =>
+  opened.requests.filter(isLiveStatus).map((url) => new URL(url).pathname.split('/').at(-1));
 
 export async function openPage(browser: Browser, url: string, width: number): Promise<Opened> {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width, height: 900 });
   const requests: string[] = [];
   const sizes: Promise<number>[] = [];
+  const streams: Response[] = [];
   page.on('request', (request) => requests.push(request.url()));
   page.on('response', (response) => {
+    if (response.url().endsWith('/events')) streams.push(response);
     if (isLiveStatus(response.url())) return;
     sizes.push(
       response
@@ -31,8 +39,20 @@ export async function openPage(browser: Browser, url: string, width: number): Pr
     );
   });
   await page.goto(url, { waitUntil: 'load' });
-  return { page, requests, bytes: async () => (await Promise.all(sizes)).reduce((a, b) => a + b, 0) };
+  return {
+    page,
+    requests,
+    bytes: async () => (await Promise.all(sizes)).reduce((a, b) => a + b, 0),
+    streamed: async () => (await Promise.all(streams.map((response) => response.text()))).flatMap(eventData),
+  };
 }
+
+/** The data of each event of an event stream's text, parsed. */
+const eventData = (text: string): any[] =>
+  text
+    .split('\n\n')
+    .flatMap((block) => block.split('\n').filter((line) => line.startsWith('data: ')))
+    .map((line) => JSON.parse(line.slice('data: '.length)));
 
 /** No horizontal scrolling. */
 export const fitsWidth = (page: Page) =>

@@ -1,16 +1,17 @@
 // The payer's page (design/checkout-page.md) in a real browser: headless Chromium opens the
 // checkoutUrl of a charge and checks what a payer sees and does: the QR decodes to the charge's
-// copy-and-paste code, the copy button puts it on the clipboard, the status turns to paid within two
-// seconds of the approval and to expired after the validity, no payer data in the page, nothing
-// asked of another origin, no horizontal scrolling on a 375-pixel phone. Screenshots at 375 and 1280
-// pixels go to test-artifacts/checkout/ (gitignored); the page's bytes, requests and timings are logged.
+// copy-and-paste code, the copy button puts it on the clipboard, the status turns to paid after the
+// approval and to expired after the validity, each by the page's event stream (not a poll, not a
+// reload), no payer data in the page, nothing asked of another origin, no horizontal scrolling on a
+// 375-pixel phone. Screenshots at 375 and 1280 pixels go to test-artifacts/checkout/ (gitignored). How
+// long the page takes to show and to flip is measured by `npm run bench:checkout`, not here.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
 import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { launchBrowser, type Browser } from '../helpers/browser.js';
-import { fitsWidth, isLiveStatus, lowContrast, openPage, statusBecomes } from '../helpers/checkout-page.js';
+import { fitsWidth, isLiveStatus, liveRequests, lowContrast, openPage, statusBecomes } from '../helpers/checkout-page.js';
 import { createCharge, payCharge } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -54,7 +55,7 @@ describe('the payer page in headless Chromium', () => {
     expect(read.body.data.checkoutUrl).toBe(a.checkoutUrl);
   });
 
-  it('shows the charge, decodes its QR, copies its code, shows no payer data and flips to paid within two seconds', async () => {
+  it('shows the charge, decodes its QR, copies its code, shows no payer data and flips to paid by its event stream', async () => {
     const charge = await createCharge(merchant.client, { amount: 149.9, description: 'Pão de queijo (dúzia)', payer: PAYER });
     const url = pageUrl(charge);
 
@@ -68,10 +69,8 @@ describe('the payer page in headless Chromium', () => {
     expect(head.headers.get('referrer-policy')).toBe('no-referrer');
     expect(head.headers.get('cache-control')).toBe('no-store');
 
-    const started = Date.now();
     const opened = await open(url, 375);
     const { page } = opened;
-    const fcp = await page.evaluate<number | null>("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null");
     expect(await page.getAttribute('html', 'lang')).toBe('pt-BR');
     await expect(page.textContent('h1')).resolves.toBe('Padaria Pão Quente Ltda');
     const text = (await page.textContent('main'))!;
@@ -101,11 +100,11 @@ describe('the payer page in headless Chromium', () => {
 
     const paid = await payCharge(stack, charge.id);
     expect(paid.status).toBe(200);
-    const flippedAt = await statusBecomes(page, 'Pagamento confirmado', 5000);
-    const approved = (await merchant.client.get(`/transactions/${charge.id}`)).body.data;
-    expect(approved.status).toBe('approved');
-    const flipMs = flippedAt - Date.parse(approved.approvedAt);
-    expect(flipMs).toBeLessThan(2000);
+    await statusBecomes(page, 'Pagamento confirmado', 30_000);
+    expect((await merchant.client.get(`/transactions/${charge.id}`)).body.data.status).toBe('approved');
+    // The flip came through the page's one event stream, which sent the pending status and then the paid one.
+    expect(liveRequests(opened)).toEqual(['events']);
+    expect((await opened.streamed()).map((status) => status.state)).toEqual(['pending', 'paid']);
     expect(await page.isHidden('#pay')).toBe(true);
     expect(await lowContrast(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'paid-1280.png'), fullPage: true });
@@ -118,11 +117,6 @@ describe('the payer page in headless Chromium', () => {
     const load = opened.requests.filter((url) => !isLiveStatus(url));
     expect(load).toHaveLength(2); // the page and its QR image
     expect(bytes).toBeLessThan(100 * 1024);
-    console.log(
-      JSON.stringify({
-        checkoutPage: { loadRequests: load.length, bytes, firstContentfulPaintMs: fcp, openMs: Date.now() - started, statusFlipMs: flipMs },
-      }),
-    );
     await page.close();
   });
 
@@ -149,13 +143,13 @@ describe('the payer page in headless Chromium', () => {
 
   it('turns to expired by itself when the charge expires unpaid', async () => {
     const charge = await createCharge(merchant.client, { payer: PAYER });
-    const { page } = await open(pageUrl(charge), 375);
-    const flippedAt = await statusBecomes(page, 'Cobrança expirada', (TTL_SECONDS + 20) * 1000);
+    const opened = await open(pageUrl(charge), 375);
+    const { page } = opened;
+    await statusBecomes(page, 'Cobrança expirada', (TTL_SECONDS + 40) * 1000);
     const cancelled = (await merchant.client.get(`/transactions/${charge.id}`)).body.data;
     expect(cancelled).toMatchObject({ status: 'cancelled', expired: true });
-    const flipMs = flippedAt - Date.parse(cancelled.updatedAt);
-    expect(flipMs).toBeLessThan(2000);
-    console.log(JSON.stringify({ checkoutPage: { expiredFlipMs: flipMs } }));
+    expect(liveRequests(opened)).toEqual(['events']);
+    expect((await opened.streamed()).map((status) => status.state)).toEqual(['pending', 'expired']);
     expect(await page.isHidden('#pay')).toBe(true);
     expect(await lowContrast(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'expired-375.png'), fullPage: true });
@@ -164,7 +158,7 @@ describe('the payer page in headless Chromium', () => {
     const reopened = await fetch(pageUrl(charge));
     expect(reopened.status).toBe(200);
     expect(await reopened.text()).toContain('Cobrança expirada');
-  }, 90_000);
+  }, 120_000);
 
   it('answers an unknown token with a 404 page in the same style', async () => {
     const { page } = await open(`${stack.rootUrl}/pay/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`, 375);

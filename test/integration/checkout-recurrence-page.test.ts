@@ -2,10 +2,11 @@
 // browser: headless Chromium opens the recurrence's checkoutUrl and checks what a payer sees and does:
 // what is authorized, the QR that decodes to the authorization's copy-and-paste code (journey 3: the
 // combined code that also pays the first payment), the copy button, the status turning to
-// "Autorização confirmada" within two seconds of the payer's authorization, the rejected, cancelled,
+// "Autorização confirmada" by the page's event stream once the payer authorizes, the rejected, cancelled,
 // expired and completed pages, no payer data or engine id in the page, nothing asked of another
 // origin, no horizontal scrolling on a 375-pixel phone, contrast of at least 4.5:1. Screenshots at 375
-// and 1280 pixels go to test-artifacts/checkout/recurrence-*.png (gitignored).
+// and 1280 pixels go to test-artifacts/checkout/recurrence-*.png (gitignored). How long a flip takes is
+// measured by `npm run bench:checkout`, not here: the waits below only bound how long a test waits.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -15,7 +16,7 @@ import { parseBrCode } from '../../src/domain/brcode.js';
 import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
 import { launchBrowser, type Browser } from '../helpers/browser.js';
-import { fitsWidth, isLiveStatus, lowContrast, openPage, statusBecomes } from '../helpers/checkout-page.js';
+import { fitsWidth, isLiveStatus, liveRequests, lowContrast, openPage, statusBecomes } from '../helpers/checkout-page.js';
 import { newKey, payCharge, waitForStatus } from '../helpers/charges.js';
 import { CPF, createMerchant } from '../helpers/fixtures.js';
 import { admin, http, startStack, type Stack } from '../helpers/stack.js';
@@ -24,6 +25,7 @@ const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'checkout');
 const PAYER = { name: 'Joana Pagadora Souza', document: CPF.valid };
 const CONTRACT = 'CTR-77-ACADEMIA';
 const brazilian = (date: string) => date.split('-').reverse().join('/');
+const FLIP_TIMEOUT_MS = 30_000;
 
 describe('the recurrence authorization page in headless Chromium', () => {
   let stack: Stack;
@@ -98,7 +100,7 @@ describe('the recurrence authorization page in headless Chromium', () => {
     expect(listed.find((r: any) => r.id === b.id).checkoutUrl).toBe(b.checkoutUrl);
   });
 
-  it('journey 2: shows what is authorized, decodes its QR, copies its code, leaks nothing and flips to authorized within two seconds', async () => {
+  it('journey 2: shows what is authorized, decodes its QR, copies its code, leaks nothing and flips to authorized by its event stream', async () => {
     const rec = await createRecurrence({ endDate: addDays(today, 400) });
     const url = pageUrl(rec);
 
@@ -142,9 +144,10 @@ describe('the recurrence authorization page in headless Chromium', () => {
 
     const authorized = await simulator(rec.id, 'authorize');
     expect(authorized.body.data.status).toBe('active');
-    const flippedAt = await statusBecomes(page, 'Autorização confirmada', 5000);
-    const flipMs = flippedAt - Date.parse(authorized.body.data.authorizedAt);
-    expect(flipMs).toBeLessThan(2000);
+    await statusBecomes(page, 'Autorização confirmada', FLIP_TIMEOUT_MS);
+    // The flip came through the page's one event stream, which sent the pending status and then the authorized one.
+    expect(liveRequests(opened)).toEqual(['events']);
+    expect((await opened.streamed()).map((status) => status.state)).toEqual(['pending', 'authorized']);
     expect(await page.isHidden('#pay')).toBe(true);
     expect(await page.isHidden('#left')).toBe(true);
     expect(await lowContrast(page)).toEqual([]);
@@ -155,7 +158,6 @@ describe('the recurrence authorization page in headless Chromium', () => {
     for (const request of opened.requests) expect(new URL(request).origin).toBe(origin);
     expect(opened.requests.filter((u) => !isLiveStatus(u))).toHaveLength(2); // the page and its QR image
     expect(bytes).toBeLessThan(100 * 1024);
-    console.log(JSON.stringify({ recurrencePage: { bytes, authorizedFlipMs: flipMs } }));
     await page.close();
 
     const after = await fetch(url);
@@ -185,7 +187,7 @@ describe('the recurrence authorization page in headless Chromium', () => {
 
     expect((await payCharge(stack, rec.firstPaymentTransactionId)).status).toBe(200);
     await waitForStatus(merchant.client, rec.firstPaymentTransactionId, 'approved');
-    await statusBecomes(page, 'Autorização confirmada', 15_000);
+    await statusBecomes(page, 'Autorização confirmada', FLIP_TIMEOUT_MS);
     await page.close();
   });
 
@@ -193,7 +195,7 @@ describe('the recurrence authorization page in headless Chromium', () => {
     const refused = await createRecurrence();
     const { page } = await open(refused, 375);
     expect((await simulator(refused.id, 'reject')).body.data.status).toBe('rejected');
-    await statusBecomes(page, 'Autorização recusada', 5000);
+    await statusBecomes(page, 'Autorização recusada', FLIP_TIMEOUT_MS);
     expect(await page.isHidden('#pay')).toBe(true);
     expect(await lowContrast(page)).toEqual([]);
     await screenshots(page, 'rejected');
@@ -205,7 +207,7 @@ describe('the recurrence authorization page in headless Chromium', () => {
     await screenshots(opened.page, 'variable');
     const res = await http('DELETE', `${stack.baseUrl}/recurrences/${cancelled.id}`, { token: merchant.key });
     expect(res.body.data.status).toBe('cancelled');
-    await statusBecomes(opened.page, 'Pix Automático cancelado', 5000);
+    await statusBecomes(opened.page, 'Pix Automático cancelado', FLIP_TIMEOUT_MS);
     expect(await opened.page.isHidden('#pay')).toBe(true);
     await opened.page.close();
   });
@@ -232,7 +234,7 @@ describe('the recurrence authorization page in headless Chromium', () => {
     const expiring = await createRecurrence();
     const { page } = await open(expiring, 375);
     await sql`update recurrences set status = 'expired', updated_at = now() where id = ${expiring.id}`;
-    await statusBecomes(page, 'Autorização expirada', 5000);
+    await statusBecomes(page, 'Autorização expirada', FLIP_TIMEOUT_MS);
     expect(await page.isHidden('#pay')).toBe(true);
     expect(await lowContrast(page)).toEqual([]);
     await screenshots(page, 'expired');
