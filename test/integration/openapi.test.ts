@@ -14,6 +14,7 @@ import { loadContract, type Contract, type Operation } from '../helpers/openapi-
 import { freePort } from '../../src/runtime/free-port.js';
 import { admin, http, startStack, type HttpResult, type Stack } from '../helpers/stack.js';
 import { tcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
+import { completeTransferOnceArrived } from '../helpers/transfers.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 let stack: Stack;
@@ -712,11 +713,7 @@ describe('webhook deliveries against the document', () => {
       expect((await admin(stack, 'POST', `/meds/${med.body.data.id}/decision`, { outcome: 'rejected' })).status).toBe(200);
       const transfer = await merchant.client.post('/transfers', transferBody(), { 'Idempotency-Key': newKey() });
       expect(transfer.status).toBe(201);
-      // The network may not have the transfer yet (409 until it does).
-      await eventually(
-        async () =>
-          (await admin(stack, 'POST', `/simulator/transfers/${transfer.body.data.id}/complete`, { outcome: 'failed' })).status === 200,
-      );
+      await completeTransferOnceArrived(stack, transfer.body.data.id, 'failed');
 
       const events = ['transaction.approved', 'med.created', 'med.updated', 'transaction.failed'];
       await eventually(() => events.every((e) => receiver.received.some((r) => r.headers['x-service-event'] === e)), 30_000, 100);

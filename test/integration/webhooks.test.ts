@@ -11,10 +11,12 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { connectClient } from '../../src/temporal/connection.js';
 import { dispatchEvent } from '../../src/webhooks/dispatch.js';
+import { waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { CPF, createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { ADMIN_TOKEN, admin } from '../helpers/stack.js';
+import { completeTransferOnceArrived } from '../helpers/transfers.js';
 import { startReceiver, type Receiver, type ReceivedWebhook, type ReceiverReply } from '../helpers/webhook-receiver.js';
 
 /** The timestamp tolerance the README tells integrators to enforce. */
@@ -207,9 +209,7 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     );
     expect(created.status, created.text).toBe(201);
     const transferId = created.body.data.id as string;
-    await eventually(
-      async () => (await admin(h.live.stack, 'POST', `/simulator/transfers/${transferId}/complete`, { outcome: 'failed' })).status === 200,
-    );
+    await completeTransferOnceArrived(h.live.stack, transferId, 'failed');
 
     const [delivery] = await h.received(receiver, 'transaction.failed');
     const event = verified(delivery!, endpoint.secret);
@@ -416,7 +416,7 @@ describe('webhooks: delivery to local receivers (WEBHOOK_ALLOW_INSECURE=true)', 
     expect(disabled.status).toBe(200);
     expect(disabled.body.data.disabledAt).toEqual(expect.any(String));
     const second = await h.paidCharge(merchant);
-    await eventually(async () => (await merchant.client.get(`/transactions/${second.id}`)).body.data.status === 'approved');
+    await waitForStatus(merchant.client, second.id, 'approved');
     const marker = await h.marker(merchant, receiver);
     expect(receiver.received.map(eventOf)).toEqual([eventOf(delivered!), marker]);
     expect(await h.deliveries(`transactionId=${second.id}`)).toEqual([]);
