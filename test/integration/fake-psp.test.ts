@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { request, type RequestOptions } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.js';
 import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
 import { saoPauloDay } from '../helpers/fake-psp/recurrences.js';
 import { violations } from '../helpers/fake-psp/schemas.js';
@@ -605,23 +606,35 @@ describe('fake PSP', () => {
     });
   });
 
+  // Each outage first lasts longer than any call below can take, then is given a short time left: the
+  // calls during it cannot outlive it, and the recovery is waited for, not slept past.
   describe('down', () => {
+    const OUTLASTS_THE_TEST_MS = 10 * 60_000;
+    afterEach(() => psp.down(0)); // a failed test leaves no outage to the next ones
+
     it("mode '503': every call answers 503 for the time, then the PSP recovers", async () => {
-      psp.down(400);
+      psp.down(OUTLASTS_THE_TEST_MS);
       const url = `${psp.baseUrl}/cob/${txidOf(994)}`;
-      const during = await call(psp, 'GET', url, { token });
-      expect(during.status).toBe(503);
-      expect(during.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel');
-      await new Promise((resolve) => setTimeout(resolve, 450));
-      expect((await call(psp, 'GET', url, { token })).status).toBe(404);
+      for (let i = 0; i < 2; i += 1) {
+        const during = await call(psp, 'GET', url, { token });
+        expect(during.status).toBe(503);
+        expect(during.body.type).toBe('https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel');
+      }
+      psp.down(100);
+      const after = await eventually(async () => {
+        const { status } = await call(psp, 'GET', url, { token });
+        return status !== 503 && status;
+      });
+      expect(after).toBe(404);
     });
 
     it("mode 'reset': the connection is dropped for the time, then the PSP recovers", async () => {
-      psp.down(400, 'reset');
+      psp.down(OUTLASTS_THE_TEST_MS, 'reset');
       await expect(tokenOf(psp)).rejects.toThrow();
       expect(lastRequest(psp).status).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 450));
-      expect(await tokenOf(psp)).toEqual(expect.any(String));
+      await expect(tokenOf(psp)).rejects.toThrow();
+      psp.down(100, 'reset');
+      expect(await eventually(() => tokenOf(psp).catch(() => undefined))).toEqual(expect.any(String));
     });
   });
 
