@@ -15,11 +15,15 @@
 //   npm run record-history -- --as transfer-settles-in-accept transfer-approved transfer-failed transfer-psp-approved transfer-pays-charge
 //   npm run record-history -- --as recurrence-at-route recurrence-psp-active recurrence-psp-cancelled recurrence-cycle-psp-paid recurrence-cycle-psp-declined
 //   npm run record-history -- --as cycle-cancellation-confirmed recurrence-cycle-cancelled
+//   npm run record-history -- recurrence-continue-as-new recurrence-cycle-retried-across-continue-as-new due-date-charge-psp-continue-as-new
 //
 // It starts the engine (`src/main.ts all` with its embedded Temporal dev server, on a fresh PostgreSQL
 // database dropped at the end: bench/engine.ts), plays each scenario over HTTP like an integrator and an
 // operator would, and writes the scenario's workflow history to test/replay/histories/<name>.json
-// (protobuf JSON: Temporal's field names, enums by name, 64-bit integers and bytes as strings).
+// (protobuf JSON: Temporal's field names, enums by name, 64-bit integers and bytes as strings). A workflow
+// that continued as new is recorded run by run, <name>-run-<n>-encrypted.json from its first run on.
+// The scenarios of TIME_SKIPPING last weeks: they run on another engine, against Temporal's time-skipping
+// test server (scripts/time-skipping-temporal.ts), and move its clock from one day of theirs to the next.
 // The `*-forged-*` scenarios also play someone who reached Temporal without the payload keys: a client
 // without the codec starts a run, or updates or signals a real one, with a payload in clear.
 // The `*-psp-*` scenarios run on a bcb-api-pix route named `psp` against the conformance fake PSP
@@ -58,8 +62,18 @@ import { connect } from '../src/db/database.js';
 import { completeRefund } from '../src/pix-routes/simulator-refunds.js';
 import { TRANSFER_WORKFLOW, transferWorkflowId } from '../contracts/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.contract.js';
-import { recurrenceWorkflowId } from '../contracts/recurrence.contract.js';
+import {
+  COMPLETION_GRACE_DAYS,
+  cycleDueDate,
+  CYCLES_PER_RUN,
+  plusDays,
+  recurrenceWorkflowId,
+  startOfDayMs,
+} from '../contracts/recurrence.contract.js';
 import { cycleChargeKey } from '../src/recurrences/ids.js';
+import { parseDueDateTerms } from '../src/charges/due-date/body.js';
+import { amountDueOn, type DueDateCharge } from '../src/domain/amount-due.js';
+import { startTimeSkippingTemporal, type TemporalClock, type TimeSkippingTemporal } from './time-skipping-temporal.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const HISTORIES_DIR = join(ROOT, 'test', 'replay', 'histories');
@@ -81,6 +95,8 @@ interface ScenarioContext {
   temporal: Client;
   /** The engine's database, where a scenario plays the simulated network's side. */
   databaseUrl: string;
+  /** Temporal's clock, for the scenarios of TIME_SKIPPING (null on the dev server, whose clock is real). */
+  clock: TemporalClock | null;
 }
 
 /** A scenario plays one run and returns the id of the workflow whose history is recorded. */
@@ -99,12 +115,12 @@ async function createCharge(ctx: ScenarioContext): Promise<{ id: string; workflo
   return { id: created.body.data.id, workflowId: chargeWorkflowId(ctx.merchant.accountId, key) };
 }
 
-/** A due-date charge due tomorrow (São Paulo) with a fine, interest and a discount, its payer a company. */
+/** A due-date charge due tomorrow (São Paulo), or on `dueDate`, with a fine, interest and a discount, its payer a company. */
 async function createDueDateCharge(
   ctx: ScenarioContext,
-): Promise<{ id: string; workflowId: string; dueDate: string; amountDueCents: number }> {
+  dueDate = addDays(saoPauloDate(new Date()), 1),
+): Promise<{ id: string; workflowId: string; dueDate: string; amountDueCents: number; terms: DueDateCharge }> {
   const key = `replay-${randomBytes(6).toString('hex')}`;
-  const dueDate = addDays(saoPauloDate(new Date()), 1);
   const body = {
     ...chargeBody,
     payer: { name: 'Mercearia Replay Ltda', document: generateCnpj() },
@@ -116,7 +132,14 @@ async function createDueDateCharge(
   const created = await ctx.api('POST', '/transactions', body, { 'Idempotency-Key': key });
   if (created.status !== 201) throw new Error(`charge creation answered ${created.status}: ${JSON.stringify(created.body)}`);
   const { id, amountDue } = created.body.data as { id: string; amountDue: number };
-  return { id, workflowId: chargeWorkflowId(ctx.merchant.accountId, key), dueDate, amountDueCents: Math.round(amountDue * 100) };
+  const amountCents = Math.round(body.amount * 100);
+  return {
+    id,
+    workflowId: chargeWorkflowId(ctx.merchant.accountId, key),
+    dueDate,
+    amountDueCents: Math.round(amountDue * 100),
+    terms: { ...parseDueDateTerms(body, amountCents)!, amountCents },
+  };
 }
 
 async function paidCharge(ctx: ScenarioContext): Promise<string> {
@@ -464,6 +487,145 @@ const cancelledRecurrence =
     return recurrence.workflowId;
   };
 
+function clockOf(ctx: ScenarioContext): TemporalClock {
+  if (!ctx.clock) throw new Error('this scenario moves Temporal’s clock: it runs on the time-skipping server (TIME_SKIPPING)');
+  return ctx.clock;
+}
+
+/** 0 on Sunday to 6 on Saturday. */
+const weekday = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDay();
+/** 09:00 in São Paulo on `day`, when the scenarios' payers and banks act. */
+const morningOf = (day: string): number => startOfDayMs(day) + 9 * 3_600_000;
+const MONDAY = 1;
+const SATURDAY = 6;
+
+/** How many times a cycle charge's workflow asked the simulator for a retry (a local activity each). */
+async function retriesAsked(handle: WorkflowHandle): Promise<number> {
+  const { events } = await handle.fetchHistory();
+  return events!.filter((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_local_activity') return false;
+    return JSON.parse(Buffer.from(marker.details!['data']!.payloads![0]!.data!).toString('utf8')).activity_type === 'retryCycleAtRoute';
+  }).length;
+}
+
+async function cycleDueOn(ctx: ScenarioContext, recurrenceId: string, dueDate: string): Promise<{ id: string; workflowId: string }> {
+  const cycle = await until(async () => {
+    const listed = await ctx.api('GET', `/transactions?recurrenceId=${recurrenceId}&limit=100`);
+    return (listed.body.data as Array<{ id: string; dueDate: string }>).find((c) => c.dueDate === dueDate);
+  }, `the cycle due on ${dueDate}`);
+  return { id: cycle.id, workflowId: chargeWorkflowId(ctx.merchant.accountId, cycleChargeKey(recurrenceId, dueDate)) };
+}
+
+/** The cycle declined on its due date and on its first two retries, and paid on its third. */
+const RETRIED_CYCLE = 9;
+
+/**
+ * A weekly recurrence due on Saturdays with `three_in_seven_days`, over CYCLES_PER_RUN + 1 cycles, each paid
+ * on its due date by the payer's bank but cycle RETRIED_CYCLE: declined on its Saturday, then on its retries
+ * on the Sunday and the Tuesday after (calendar days, the weekend included), paid on its third, the Friday.
+ * Each cycle is created RECURRENCE_LEAD_DAYS (10 on this engine) before its due date, so the first run's
+ * CYCLES_PER_RUN cycles are all created by that Wednesday, when the recurrence continues as new: the retried
+ * cycle is retried over it. The second run creates the last cycle and completes COMPLETION_GRACE_DAYS after it.
+ */
+async function weeklyRecurrenceAcrossContinueAsNew(ctx: ScenarioContext): Promise<{ workflowId: string; retriedCycle: string }> {
+  const clock = clockOf(ctx);
+  const key = `replay-${randomBytes(6).toString('hex')}`;
+  const inThreeDays = addDays(saoPauloDate(new Date(await clock.nowMs())), 3);
+  const firstDueDate = addDays(inThreeDays, (SATURDAY - weekday(inThreeDays) + 7) % 7);
+  const endDate = cycleDueDate(firstDueDate, 'weekly', CYCLES_PER_RUN);
+  const created = await ctx.api(
+    'POST',
+    '/recurrences',
+    {
+      payer: { name: 'Maria da Silva', document: '52998224725' },
+      contract: 'CTR-REPLAY-WEEKLY',
+      description: 'Aulas semanais replay',
+      frequency: 'weekly',
+      firstDueDate,
+      endDate,
+      amount: 49.9,
+      retryPolicy: 'three_in_seven_days',
+    },
+    { 'Idempotency-Key': key },
+  );
+  if (created.status !== 201) throw new Error(`recurrence creation answered ${created.status}: ${JSON.stringify(created.body)}`);
+  const recurrenceId = created.body.data.id as string;
+  const recurrence = ctx.temporal.workflow.getHandle(recurrenceWorkflowId(ctx.merchant.accountId, key));
+  const authorized = await ctx.admin('POST', `/simulator/recurrences/${recurrenceId}/authorize`);
+  if (authorized.status !== 200) throw new Error(`authorization answered ${authorized.status}: ${JSON.stringify(authorized.body)}`);
+  const firstRun = (await recurrence.describe()).runId;
+  let retriedCycle: string | null = null;
+  for (let index = 0; index <= CYCLES_PER_RUN; index += 1) {
+    const dueDate = cycleDueDate(firstDueDate, 'weekly', index);
+    await clock.advanceTo(morningOf(dueDate));
+    const cycle = await cycleDueOn(ctx, recurrenceId, dueDate);
+    if (index === RETRIED_CYCLE) {
+      const handle = ctx.temporal.workflow.getHandle(cycle.workflowId);
+      for (const [declines, retryOn] of [
+        [1, 1],
+        [2, 3],
+        [3, 6],
+      ] as const) {
+        const declined = await ctx.admin('POST', `/simulator/charges/${cycle.id}/decline`);
+        if (declined.status !== 200) throw new Error(`decline answered ${declined.status}: ${JSON.stringify(declined.body)}`);
+        // The retry is asked before the clock moves: the workflow judges the day it was declined on.
+        await until(async () => ((await retriesAsked(handle)) === declines ? true : undefined), `retry ${declines} of ${cycle.id}`);
+        if (declines === 3 && (await recurrence.describe()).runId !== firstRun)
+          throw new Error('the recurrence continued as new before the cycle’s last decline');
+        await clock.advanceTo(morningOf(plusDays(dueDate, retryOn)));
+      }
+      if ((await recurrence.describe()).runId === firstRun) throw new Error('the recurrence did not continue as new before the last retry');
+      retriedCycle = cycle.workflowId;
+    }
+    const paid = await ctx.admin('POST', `/simulator/charges/${cycle.id}/pay`);
+    if (paid.status !== 200) throw new Error(`payment answered ${paid.status}: ${JSON.stringify(paid.body)}`);
+    await ctx.waitForStatus(cycle.id, 'approved');
+  }
+  await clock.advanceTo(morningOf(plusDays(endDate, COMPLETION_GRACE_DAYS + 1)));
+  await until(
+    async () => ((await ctx.api('GET', `/recurrences/${recurrenceId}`)).body?.data?.status === 'completed' ? true : undefined),
+    `${recurrenceId} to be completed`,
+  );
+  return { workflowId: recurrence.workflowId, retriedCycle: retriedCycle! };
+}
+
+/**
+ * A due-date charge on the PSP route due on a Saturday, paid on the Monday after for what is due that day by
+ * calendar days (the fine and two days' interest: no grace until the next business day), announced by the
+ * PSP's webhook. Created on a Monday morning (the clock moved there first) and polled hourly, it continues as
+ * new after DUE_DATE_POLLS_PER_RUN polls, past midnight into the next Monday: its second run sees the payment.
+ */
+async function dueDateChargeAcrossContinueAsNew(ctx: ScenarioContext): Promise<string> {
+  const clock = clockOf(ctx);
+  const moved = await ctx.admin('PATCH', `/accounts/${ctx.merchant.accountId}`, { route: 'psp' });
+  if (moved.status !== 200) throw new Error(`route change answered ${moved.status}: ${JSON.stringify(moved.body)}`);
+  const tomorrow = addDays(saoPauloDate(new Date(await clock.nowMs())), 1);
+  const createdOn = addDays(tomorrow, (MONDAY - weekday(tomorrow) + 7) % 7);
+  await clock.advanceTo(morningOf(createdOn));
+  const charge = await createDueDateCharge(ctx, addDays(createdOn, SATURDAY - MONDAY));
+  const handle = ctx.temporal.workflow.getHandle(charge.workflowId);
+  const firstRun = (await handle.describe()).runId;
+  const paidOn = addDays(createdOn, 7);
+  await clock.advanceTo(morningOf(paidOn));
+  if ((await handle.describe()).runId === firstRun) throw new Error('the charge did not continue as new before its payment');
+  const amountCents = amountDueOn(charge.terms, paidOn);
+  if (amountCents <= amountDueOn(charge.terms, charge.dueDate)) throw new Error(`nothing added for paying on ${paidOn}`);
+  const { endToEndId } = ctx.psp.payCobv(txidOf(charge.id), { amountCents, at: new Date(await clock.nowMs()) });
+  await ctx.pspWebhook([endToEndId]);
+  await ctx.waitForStatus(charge.id, 'approved');
+  const paidAmount = (await ctx.api('GET', `/transactions/${charge.id}`)).body.data.paidAmount;
+  if (Math.round(paidAmount * 100) !== amountCents) throw new Error(`paid ${paidAmount}, ${amountCents} centavos were due`);
+  return charge.workflowId;
+}
+
+/** Scenarios that last weeks: recorded on the time-skipping server. */
+const TIME_SKIPPING = new Set([
+  'recurrence-continue-as-new',
+  'recurrence-cycle-retried-across-continue-as-new',
+  'due-date-charge-psp-continue-as-new',
+]);
+
 /** Scenarios whose run is still going when recorded: a recurrence between cycles, a cycle waiting for its retry. */
 const RECORDED_RUNNING = new Set([
   'recurrence-active',
@@ -606,6 +768,11 @@ const SCENARIOS: Record<string, Scenario> = {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     return cycle.workflowId;
   },
+  // Runs that continue as new (TIME_SKIPPING): the recurrence's two runs, the cycle retried over its continue-as-new,
+  // and a due-date charge's two runs, a week of polls in the first.
+  'recurrence-continue-as-new': async (ctx) => (await weeklyRecurrenceAcrossContinueAsNew(ctx)).workflowId,
+  'recurrence-cycle-retried-across-continue-as-new': async (ctx) => (await weeklyRecurrenceAcrossContinueAsNew(ctx)).retriedCycle,
+  'due-date-charge-psp-continue-as-new': dueDateChargeAcrossContinueAsNew,
 };
 
 async function call(url: string, method: string, auth: { authorization: string }, body?: unknown, headers: Record<string, string> = {}) {
@@ -653,11 +820,31 @@ async function main() {
   const unknown = wanted.filter((name) => !(name in SCENARIOS));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
   const names = wanted.length ? wanted : Object.keys(SCENARIOS);
-  const fileOf = (name: string) => join(HISTORIES_DIR, label === null ? `${name}-encrypted.json` : `${name}-${label}-encrypted.json`);
-  const recorded = names.map(fileOf).filter((file) => existsSync(file));
+  const fileOf: FileOf = (name, run) =>
+    join(HISTORIES_DIR, `${name}${label === null ? '' : `-${label}`}${run === undefined ? '' : `-run-${run}`}-encrypted.json`);
+  const recorded = names.flatMap((name) => [fileOf(name), fileOf(name, 1)]).filter((file) => existsSync(file));
   if (recorded.length)
     throw new Error(`already recorded (committed histories are never recorded again; use --as <label>): ${recorded.join(', ')}`);
 
+  mkdirSync(HISTORIES_DIR, { recursive: true });
+  const onDevServer = names.filter((name) => !TIME_SKIPPING.has(name));
+  if (onDevServer.length) await record(onDevServer, fileOf, null);
+  for (const name of names.filter((name) => TIME_SKIPPING.has(name))) {
+    // Each on a server of its own, whose clock starts at the real time the engine's API and PostgreSQL keep.
+    const temporal = await startTimeSkippingTemporal();
+    try {
+      await record([name], fileOf, temporal);
+    } finally {
+      await temporal.stop();
+    }
+  }
+}
+
+/** Where a scenario's history is written: `run` numbers the runs of a workflow that continued as new. */
+type FileOf = (name: string, run?: number) => string;
+
+/** Plays and records `names` on an engine of their own, with its embedded dev server or on `timeSkipping`. */
+async function record(names: string[], fileOf: FileOf, timeSkipping: TimeSkippingTemporal | null) {
   const psp = await startFakePsp();
   // A receiver's account: the route takes recurrences.
   const { listenerUrl, env: pspEnv } = await engineOnFakePsp(psp, { receiverAccount: { conta: '1234567', tipoConta: 'CORRENTE' } });
@@ -669,6 +856,13 @@ async function main() {
     WEBHOOK_ALLOW_INSECURE: 'true',
     WEBHOOK_RETRY_INITIAL_MS: '200',
     PAYLOAD_KEYS_FILE: TEST_PAYLOAD_KEYS_FILE,
+    ...(timeSkipping && {
+      TEMPORAL_ADDRESS: timeSkipping.address,
+      // The test server keeps no schedules.
+      RECONCILE_AT: 'off',
+      // The most the standard allows: a weekly recurrence's cycles then run out mid-week (weeklyRecurrenceAcrossContinueAsNew).
+      RECURRENCE_LEAD_DAYS: '10',
+    }),
   });
   const client = new Client({
     connection: await Connection.connect({ address: engine.temporalAddress }),
@@ -679,7 +873,6 @@ async function main() {
     const urls = { api: `http://127.0.0.1:${engine.port}/v1`, admin: `http://127.0.0.1:${engine.adminPort}/admin` };
     const admin: ScenarioContext['admin'] = (method, path, body, headers) =>
       call(`${urls.admin}${path}`, method, engine.adminHeaders, body, headers);
-    mkdirSync(HISTORIES_DIR, { recursive: true });
     for (const name of names) {
       const merchant = await merchantOf(admin);
       const api: ScenarioContext['api'] = (method, path, body, headers) =>
@@ -701,6 +894,7 @@ async function main() {
           const status = await psp.sendWebhook({ url: `${listenerUrl}/pix`, endToEndIds });
           if (status !== 200) throw new Error(`PSP webhook answered ${status}`);
         },
+        clock: timeSkipping?.clock ?? null,
       };
       const workflowId = await SCENARIOS[name]!(ctx);
       const handle = client.workflow.getHandle(workflowId);
@@ -710,14 +904,27 @@ async function main() {
           if (!refusedAsUnencrypted(err)) throw err;
         });
       }
-      const file = fileOf(name);
-      writeFileSync(file, `${JSON.stringify(await handle.fetchHistory(), null, 1)}\n`, { flag: 'wx' });
-      process.stdout.write(`recorded ${name} (${workflowId}) → ${file}\n`);
+      const runs = await runsOf(client, workflowId);
+      for (const [index, history] of runs.entries()) {
+        const file = runs.length === 1 ? fileOf(name) : fileOf(name, index + 1);
+        writeFileSync(file, `${JSON.stringify(history, null, 1)}\n`, { flag: 'wx' });
+        process.stdout.write(`recorded ${name} (${workflowId}) → ${file}\n`);
+      }
     }
   } finally {
     await client.connection.close();
     await engine.stop();
     await psp.close();
+  }
+}
+
+/** The histories of the workflow's runs, first to latest: each run that continued as new, then the one it started. */
+async function runsOf(client: Client, workflowId: string) {
+  const runs = [await client.workflow.getHandle(workflowId).fetchHistory()];
+  for (;;) {
+    const previous = runs[0]!.events![0]!.workflowExecutionStartedEventAttributes!.continuedExecutionRunId;
+    if (!previous) return runs;
+    runs.unshift(await client.workflow.getHandle(workflowId, previous).fetchHistory());
   }
 }
 
