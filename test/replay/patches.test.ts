@@ -21,12 +21,22 @@
 // A cycle charge told bare of its recurrence's cancellation was recorded on both sides of
 // `cycle-cancellation-confirmed`: before it the bare signal cancelled the cycle, after it the run carries the
 // marker and asks PostgreSQL first (cycleCancelledByRecurrence), cancelling only on the cancellation's own signal.
+// Runs that continue as new were recorded after every patch above, on the time-skipping server (`-continue-as-new-`):
+// a due-date charge on a PSP route and a recurrence run by run, and a cycle retried over the recurrence's continue-as-new.
 // replay.test.ts replays them all against today's code.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { COALESCED_REFRESH, CONFIRM_AND_SETTLE, CYCLE_CANCELLATION_CONFIRMED, DUE_DATE_POLLING } from '../../contracts/charge.contract.js';
+import {
+  COALESCED_REFRESH,
+  CONFIRM_AND_SETTLE,
+  CYCLE_CANCELLATION_CONFIRMED,
+  DUE_DATE_POLLING,
+  DUE_DATE_POLLS_PER_RUN,
+  dueDatePollDelayMs,
+  RECURRENCE_CYCLES,
+} from '../../contracts/charge.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
 import {
   RECURRENCE_STATUS_SEARCH_ATTRIBUTE,
@@ -35,7 +45,7 @@ import {
 } from '../../contracts/transaction-status.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
 import { TRANSFER_LOCAL_STEPS, TRANSFER_SETTLES_IN_ACCEPT } from '../../contracts/transfer.contract.js';
-import { RECURRENCE_AT_ROUTE } from '../../contracts/recurrence.contract.js';
+import { CYCLES_PER_RUN, RECURRENCE_AT_ROUTE } from '../../contracts/recurrence.contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 
@@ -103,6 +113,8 @@ const recurrenceAtRouteRuns = allHistories.filter(labelled(RECURRENCE_AT_ROUTE))
 const confirmAndSettleRuns = histories.filter(labelled(CONFIRM_AND_SETTLE));
 /** A cycle charge signalled bare, then cancelled: recorded after every patch above, on both sides of CYCLE_CANCELLATION_CONFIRMED. */
 const cycleCancellationRuns = allHistories.filter((h) => h.file.startsWith('recurrence-cycle-cancelled-'));
+/** Recorded after every patch above, on the time-skipping server: the runs of a chain that continued as new, and a cycle retried over one. */
+const continueAsNewRuns = allHistories.filter(labelled('continue-as-new'));
 /** The patches of a run besides PERSIST_AND_OPEN, which only changes how it accepts. */
 const patchesBesidesAccept = (events: HistoryEvent[]) => patchIds(events).filter((id) => id !== PERSIST_AND_OPEN);
 
@@ -360,7 +372,7 @@ describe(`patch ${CONFIRM_AND_SETTLE}`, () => {
   });
 
   it('every run recorded before it carries no marker and reads the route apart from settling', () => {
-    for (const { file, events } of allHistories.filter((h) => !confirmAndSettleRuns.includes(h))) {
+    for (const { file, events } of allHistories.filter((h) => !confirmAndSettleRuns.includes(h) && !continueAsNewRuns.includes(h))) {
       expect(patchIds(events), file).not.toContain(CONFIRM_AND_SETTLE);
       expect(scheduledActivities(events), file).not.toContain('confirmChargeAtRoute');
     }
@@ -370,9 +382,11 @@ describe(`patch ${CONFIRM_AND_SETTLE}`, () => {
 describe('due-date charges', () => {
   const dueDateRun = (name: string) => allHistories.find((h) => h.file === `due-date-charge-${name}-encrypted.json`)!.events;
 
-  it('has recorded due-date charges after every patch: paid late on the simulator, paid on a PSP route', () => {
+  it('has recorded due-date charges after every patch: paid late on the simulator, paid on a PSP route, polled there across a continue-as-new', () => {
     expect(allHistories.filter((h) => h.file.startsWith('due-date-charge-')).map((h) => h.file)).toEqual([
       'due-date-charge-paid-late-encrypted.json',
+      'due-date-charge-psp-continue-as-new-run-1-encrypted.json',
+      'due-date-charge-psp-continue-as-new-run-2-encrypted.json',
       'due-date-charge-psp-paid-encrypted.json',
     ]);
   });
@@ -441,6 +455,7 @@ describe(`patch ${TRANSACTION_STATUS_SEARCH_ATTRIBUTE}`, () => {
       ...recurrenceAtRouteRuns,
       ...settlesInAcceptRuns,
       ...cycleCancellationRuns,
+      ...continueAsNewRuns,
     ];
     for (const { file, events } of allHistories.filter((h) => !later.includes(h))) expect(shownStatuses(events), file).toEqual([]);
   });
@@ -474,7 +489,7 @@ describe(`patch ${RECURRENCE_STATUS_SEARCH_ATTRIBUTE}`, () => {
   });
 
   it('recurrence runs recorded before it carry no marker', () => {
-    const later = [...recurrenceStatusRuns, ...recurrenceAtRouteRuns];
+    const later = [...recurrenceStatusRuns, ...recurrenceAtRouteRuns, ...continueAsNewRuns];
     for (const { file, events } of allHistories.filter((h) => h.file.startsWith('recurrence-') && !later.includes(h)))
       expect(patchIds(events), file).not.toContain(RECURRENCE_STATUS_SEARCH_ATTRIBUTE);
   });
@@ -643,5 +658,79 @@ describe(`patch ${CYCLE_CANCELLATION_CONFIRMED}`, () => {
   it('no other run carries the marker', () => {
     for (const { file, events } of allHistories.filter((h) => h.events !== confirmed))
       expect(patchIds(events), file).not.toContain(CYCLE_CANCELLATION_CONFIRMED);
+  });
+});
+
+describe('runs that continue as new', () => {
+  const run = (name: string) => continueAsNewRuns.find((h) => h.file === `${name}-encrypted.json`)!.events;
+  const continuedAsNew = (events: HistoryEvent[]) => events.at(-1)!.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW';
+  const timers = (events: HistoryEvent[]) =>
+    events.flatMap((e) => (e.timerStartedEventAttributes ? [Number(e.timerStartedEventAttributes.startToFireTimeout.seconds)] : []));
+
+  it('has recorded a due-date charge and a recurrence run by run, and a cycle retried over the recurrence’s continue-as-new', () => {
+    expect(continueAsNewRuns.map((h) => h.file).sort()).toEqual(
+      [
+        'due-date-charge-psp-continue-as-new-run-1',
+        'due-date-charge-psp-continue-as-new-run-2',
+        'recurrence-continue-as-new-run-1',
+        'recurrence-continue-as-new-run-2',
+        'recurrence-cycle-retried-across-continue-as-new',
+      ].map((name) => `${name}-encrypted.json`),
+    );
+  });
+
+  it(`a due-date charge on a PSP route polls ${DUE_DATE_POLLS_PER_RUN} times, from 5 s doubling to hourly, then continues as new; its next run polls hourly`, () => {
+    const first = run('due-date-charge-psp-continue-as-new-run-1');
+    const next = run('due-date-charge-psp-continue-as-new-run-2');
+    for (const events of [first, next])
+      expect(patchIds(events)).toEqual([
+        PERSIST_AND_OPEN,
+        REMOTE_ROUTE_CALLS,
+        TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
+        DUE_DATE_POLLING,
+        CONFIRM_AND_SETTLE,
+      ]);
+    expect(continuedAsNew(first)).toBe(true);
+    expect(scheduledActivities(first)).toEqual([
+      'openChargeAtRoute',
+      ...Array<string>(DUE_DATE_POLLS_PER_RUN).fill('confirmChargeAtRoute'),
+    ]);
+    expect(timers(first)).toEqual(Array.from({ length: DUE_DATE_POLLS_PER_RUN }, (_, poll) => dueDatePollDelayMs(poll) / 1000));
+    expect(shownStatuses(first)).toEqual(['pending']);
+    // The next run finds the charge opened, reads the route until the payment's notice and settles in that read.
+    expect(localActivities(next)).toEqual(['persistAndOpenCharge']);
+    expect(new Set(scheduledActivities(next))).toEqual(new Set(['confirmChargeAtRoute']));
+    expect(new Set(timers(next))).toEqual(new Set([3600]));
+    expect(shownStatuses(next)).toEqual(['pending', 'approved']);
+  });
+
+  it(`a recurrence creates ${CYCLES_PER_RUN} cycles, then continues as new; its next run creates the last one and completes`, () => {
+    const first = run('recurrence-continue-as-new-run-1');
+    const next = run('recurrence-continue-as-new-run-2');
+    for (const events of [first, next]) expect(patchIds(events)).toEqual([RECURRENCE_STATUS_SEARCH_ATTRIBUTE]);
+    expect(continuedAsNew(first)).toBe(true);
+    expect(scheduledActivities(first)).toEqual(['transitionRecurrence', ...Array<string>(CYCLES_PER_RUN).fill('createCycleCharge')]);
+    expect(shownStatuses(first)).toEqual(['active']);
+    expect(scheduledActivities(next)).toEqual(['createCycleCharge', 'cyclesSettled', 'transitionRecurrence']);
+    expect(shownStatuses(next)).toEqual(['completed']);
+  });
+
+  it('the cycle retried over it asked a retry after each of three declines, then was paid, all in local activities', () => {
+    const events = run('recurrence-cycle-retried-across-continue-as-new');
+    expect(patchIds(events)).toEqual([
+      PERSIST_AND_OPEN,
+      TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
+      LOCAL_SETTLEMENT,
+      RECURRENCE_CYCLES,
+      SETTLE_DISPATCHES_EVENTS,
+    ]);
+    expect(localActivities(events)).toEqual([
+      'persistAndOpenCharge',
+      ...Array.from({ length: 3 }, () => ['chargeStateAtRoute', 'retryCycleAtRoute']).flat(),
+      'chargeStateAtRoute',
+      'settleChargePaid',
+    ]);
+    expect(scheduledActivities(events)).toEqual([]);
+    expect(shownStatuses(events)).toEqual(['pending', 'approved']);
   });
 });

@@ -21,6 +21,7 @@ const FORGED_MESSAGE =
 const files = readdirSync(HISTORIES_DIR)
   .filter((f) => f.endsWith('.json'))
   .sort();
+const historyOf = (file: string) => JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8'));
 
 describe('workflow replay', () => {
   beforeAll(() => {
@@ -46,6 +47,24 @@ describe('workflow replay', () => {
       registered.filter((type) => !recorded.has(type)),
       'workflow types without a committed history (npm run record-history)',
     ).toEqual([]);
+  });
+
+  it('has runs that continued as new, each beside the run it continued as', () => {
+    // Charges (a due-date charge's week of polls) and recurrences (CYCLES_PER_RUN cycles) continue as new:
+    // a change to what a run hands to the next must replay on both sides of it.
+    const runs = files.map((file) => ({ file, events: historyOf(file).events }));
+    const started = ({ events }: (typeof runs)[number]) => events[0].workflowExecutionStartedEventAttributes;
+    const continued = runs.filter(({ events }) => events.at(-1).eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW');
+    expect(new Set(continued.map((run) => started(run).workflowType.name))).toEqual(new Set(['chargeWorkflow', 'recurrenceWorkflow']));
+    for (const run of continued) {
+      const { newExecutionRunId } = run.events.at(-1).workflowExecutionContinuedAsNewEventAttributes;
+      const next = runs.filter((other) => started(other).originalExecutionRunId === newExecutionRunId);
+      expect(
+        next.map((other) => other.file),
+        run.file,
+      ).toHaveLength(1);
+      expect(started(next[0]!).continuedExecutionRunId, run.file).toBe(started(run).originalExecutionRunId);
+    }
   });
 
   it('has encrypted histories whose every payload is ciphertext under the test key', () => {
