@@ -2,7 +2,8 @@
 // simulator, refunds asked for through the admin API and settled by the simulated network (the admin
 // completion), the balances and the ledger checked to the centavo, idempotency under concurrency (one
 // key, and two keys racing for the last refundable centavos), every refusal, and the refund.* and
-// transaction.refunded webhooks delivered and their signatures verified.
+// transaction.refunded webhooks delivered and their signatures verified. Each test opens its own shop
+// (merchant, webhook endpoint, approved charges) and brings it where it starts, so it stands alone.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCharge, newKey, payCharge } from '../helpers/charges.js';
@@ -18,9 +19,19 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 // Refunds settle only through the admin completion here.
 const live = liveStack({ env: { SIMULATOR_TRANSFER_DELAY_MS: '-1' } });
 let receiver: Receiver;
-let secret: string;
-let merchant: Awaited<ReturnType<typeof createMerchant>>;
-let reader: ReturnType<typeof client>;
+
+/**
+ * What each test starts from, made for it alone: a merchant (fee 1.00 + 1 %) with a reading key, a webhook
+ * endpoint at the receiver, and two approved charges: A of 200.00 (net 197.00) and B of 100.00 (net 98.00).
+ */
+interface Shop {
+  merchant: Awaited<ReturnType<typeof createMerchant>>;
+  /** A second key, for reads: the first one's quota goes to charges. */
+  reader: ReturnType<typeof client>;
+  secret: string;
+  chargeA: any;
+  chargeB: any;
+}
 
 async function approvedCharge(m: Awaited<ReturnType<typeof createMerchant>>, amount: number): Promise<any> {
   const charge = await createCharge(m.client, { amount });
@@ -33,6 +44,16 @@ async function approvedCharge(m: Awaited<ReturnType<typeof createMerchant>>, amo
   return charge;
 }
 
+async function openShop(): Promise<Shop> {
+  const merchant = await createMerchant(live.stack, { fees: { charge: { fixed: 1, percent: 1 } } });
+  const reader = client(live.stack, (await createKey(live.stack, merchant.account.id)).key);
+  const endpoint = await admin(live.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, { url: receiver.url });
+  expect(endpoint.status, endpoint.text).toBe(201);
+  const chargeA = await approvedCharge(merchant, 200);
+  const chargeB = await approvedCharge(merchant, 100);
+  return { merchant, reader, secret: endpoint.body.data.secret, chargeA, chargeB };
+}
+
 const refund = (transactionId: string, body: Record<string, unknown>, key: string | null = newKey('r')) =>
   http('POST', `${live.stack.adminUrl}/transactions/${transactionId}/refunds`, {
     body,
@@ -42,21 +63,34 @@ const refund = (transactionId: string, body: Record<string, unknown>, key: strin
 const complete = (id: string, outcome: 'approved' | 'failed') =>
   admin(live.stack, 'POST', `/simulator/refunds/${id}/complete`, { outcome });
 
-async function balance() {
-  const res = await reader.get('/balance');
+/** A refund of `amount` reais of the charge (its whole rest without one), asked for and approved by the network. */
+async function refundApproved(transactionId: string, amount?: number): Promise<void> {
+  const created = await refund(transactionId, amount === undefined ? {} : { amount });
+  expect(created.status, created.text).toBe(201);
+  const settled = await complete(created.body.data.id, 'approved');
+  expect(settled.status, settled.text).toBe(200);
+}
+
+async function balance(shop: Shop) {
+  const res = await shop.reader.get('/balance');
   expect(res.status).toBe(200);
   return res.body.data;
 }
 
-async function transaction(id: string) {
-  const res = await reader.get(`/transactions/${id}`);
+async function transaction(shop: Shop, id: string) {
+  const res = await shop.reader.get(`/transactions/${id}`);
   expect(res.status).toBe(200);
   return res.body.data;
 }
 
-async function deliveredEvent(eventId: string): Promise<any> {
+async function deliveredEvent(shop: Shop, eventId: string): Promise<any> {
   const delivery = await eventually(() => receiver.received.find((r) => JSON.parse(r.rawBody).id === eventId), 20_000);
-  const event = Stripe.webhooks.constructEvent(delivery.rawBody, delivery.headers['x-service-signature'] as string, secret, 300) as any;
+  const event = Stripe.webhooks.constructEvent(
+    delivery.rawBody,
+    delivery.headers['x-service-signature'] as string,
+    shop.secret,
+    300,
+  ) as any;
   expect(delivery.headers['x-service-event']).toBe(event.event);
   expect(Object.keys(event)).toEqual(['id', 'event', 'createdAt', 'data']);
   return event;
@@ -68,18 +102,8 @@ function expectRefused(res: { status: number; body: any; text: string }, words: 
   expect(res.body.error.message).toMatch(words);
 }
 
-let chargeA: any; // 200.00 paid: fee 3.00, net 197.00
-let chargeB: any; // 100.00 paid: fee 2.00, net 98.00
-
 beforeAll(async () => {
   receiver = await startReceiver();
-  merchant = await createMerchant(live.stack, { fees: { charge: { fixed: 1, percent: 1 } } });
-  reader = client(live.stack, (await createKey(live.stack, merchant.account.id)).key);
-  const endpoint = await admin(live.stack, 'POST', `/accounts/${merchant.account.id}/webhook-endpoints`, { url: receiver.url });
-  expect(endpoint.status, endpoint.text).toBe(201);
-  secret = endpoint.body.data.secret;
-  chargeA = await approvedCharge(merchant, 200);
-  chargeB = await approvedCharge(merchant, 100);
 });
 
 afterAll(async () => {
@@ -88,10 +112,13 @@ afterAll(async () => {
 
 describe('refunds', () => {
   it('starts from the two approved charges', async () => {
-    expect(await balance()).toEqual({ currency: 'BRL', available: 295, reserved: 0 });
+    const shop = await openShop();
+    expect(await balance(shop)).toEqual({ currency: 'BRL', available: 295, reserved: 0 });
   });
 
   it('a partial refund: reserved at once, approved by the network, the charge partly refunded', async () => {
+    const shop = await openShop();
+    const { merchant, chargeA } = shop;
     const key = newKey('r');
     const created = await refund(chargeA.id, { amount: 50, reason: 'Pedido cancelado' }, key);
     expect(created.status, created.text).toBe(201);
@@ -109,7 +136,7 @@ describe('refunds', () => {
       updatedAt: expect.stringMatching(ISO_MS),
       settledAt: null,
     });
-    expect(await balance()).toEqual({ currency: 'BRL', available: 245, reserved: 50 });
+    expect(await balance(shop)).toEqual({ currency: 'BRL', available: 245, reserved: 50 });
     await expectLedgerConsistent(live.stack.databaseUrl);
 
     const repeated = await refund(chargeA.id, { amount: 50, reason: 'Pedido cancelado' }, key);
@@ -122,8 +149,8 @@ describe('refunds', () => {
     const settled = await complete(rfd.id, 'approved');
     expect(settled.status, settled.text).toBe(200);
     expect(settled.body.data).toMatchObject({ id: rfd.id, status: 'approved', settledAt: expect.stringMatching(ISO_MS) });
-    expect(await balance()).toEqual({ currency: 'BRL', available: 245, reserved: 0 });
-    expect(await transaction(chargeA.id)).toMatchObject({ status: 'approved', refundedAmount: 50 });
+    expect(await balance(shop)).toEqual({ currency: 'BRL', available: 245, reserved: 0 });
+    expect(await transaction(shop, chargeA.id)).toMatchObject({ status: 'approved', refundedAmount: 50 });
     await expectLedgerConsistent(live.stack.databaseUrl);
 
     const shown = await admin(live.stack, 'GET', `/refunds/${rfd.id}`);
@@ -131,9 +158,9 @@ describe('refunds', () => {
     const listed = await admin(live.stack, 'GET', `/transactions/${chargeA.id}/refunds`);
     expect(listed.body.data).toEqual([settled.body.data]);
 
-    const createdEvent = await deliveredEvent(`evt_${rfd.id}_created`);
+    const createdEvent = await deliveredEvent(shop, `evt_${rfd.id}_created`);
     expect(createdEvent).toMatchObject({ event: 'refund.created', data: { id: rfd.id, status: 'pending', amount: 50 } });
-    const approvedEvent = await deliveredEvent(`evt_${rfd.id}_approved`);
+    const approvedEvent = await deliveredEvent(shop, `evt_${rfd.id}_approved`);
     expect(approvedEvent).toMatchObject({ event: 'refund.approved', data: { id: rfd.id, status: 'approved' } });
 
     // On the account's statement the reservation is the refund's entry (approval moves only reserved money).
@@ -147,24 +174,30 @@ describe('refunds', () => {
   });
 
   it('refuses more than is refundable, and two keys racing for the last centavos refund it once', async () => {
+    const shop = await openShop();
+    const { chargeA } = shop;
+    await refundApproved(chargeA.id, 50);
     expectRefused(await refund(chargeA.id, { amount: 150.01 }), /excede o devolvível: R\$ 150,00/);
     const raced = await Promise.all([refund(chargeA.id, { amount: 150 }), refund(chargeA.id, { amount: 150 }), refund(chargeA.id, {})]);
     expect(raced.map((r) => r.status).sort()).toEqual([201, 422, 422]);
     const won = raced.find((r) => r.status === 201)!.body.data;
     for (const lost of raced.filter((r) => r.status === 422))
       expect(lost.body.error.message).toMatch(/excede o devolvível|Nada a devolver/);
-    expect(await balance()).toEqual({ currency: 'BRL', available: 95, reserved: 150 });
+    expect(await balance(shop)).toEqual({ currency: 'BRL', available: 95, reserved: 150 });
 
     // Failed at the network: the reservation comes back; what was reserved is refundable again.
     const failed = await complete(won.id, 'failed');
     expect(failed.status, failed.text).toBe(200);
     expect(failed.body.data).toMatchObject({ status: 'failed', failureReason: 'failed_by_operator' });
-    expect(await balance()).toEqual({ currency: 'BRL', available: 245, reserved: 0 });
-    expect((await deliveredEvent(`evt_${won.id}_failed`)).event).toBe('refund.failed');
+    expect(await balance(shop)).toEqual({ currency: 'BRL', available: 245, reserved: 0 });
+    expect((await deliveredEvent(shop, `evt_${won.id}_failed`)).event).toBe('refund.failed');
     await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('concurrent requests with one key make one refund; the rest of the charge refunds it whole', async () => {
+    const shop = await openShop();
+    const { chargeA } = shop;
+    await refundApproved(chargeA.id, 50);
     const key = newKey('r');
     const answers = await Promise.all(Array.from({ length: 5 }, () => refund(chargeA.id, {}, key)));
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 201]);
@@ -176,15 +209,18 @@ describe('refunds', () => {
     expect(rows).toHaveLength(1);
 
     expect((await complete(rfd.id, 'approved')).status).toBe(200);
-    expect(await transaction(chargeA.id)).toMatchObject({ status: 'refunded', refundedAmount: 200 });
-    const refunded = await deliveredEvent(`evt_${chargeA.id}_refunded`);
+    expect(await transaction(shop, chargeA.id)).toMatchObject({ status: 'refunded', refundedAmount: 200 });
+    const refunded = await deliveredEvent(shop, `evt_${chargeA.id}_refunded`);
     expect(refunded).toMatchObject({ event: 'transaction.refunded', data: { id: chargeA.id, status: 'refunded', refundedAmount: 200 } });
-    expect(await balance()).toEqual({ currency: 'BRL', available: 95, reserved: 0 });
+    expect(await balance(shop)).toEqual({ currency: 'BRL', available: 95, reserved: 0 });
     expectRefused(await refund(chargeA.id, {}), /cobrança aprovada .*refunded/);
     await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('refuses past the 90-day window, a transaction that is not a charge, and an available balance short of the amount', async () => {
+    const shop = await openShop();
+    const { merchant, chargeB } = shop;
+    await refundApproved(shop.chargeA.id);
     await live.sql`update transactions set approved_at = now() - interval '91 days' where id = ${chargeB.id}`;
     expectRefused(await refund(chargeB.id, { amount: 1 }), /prazo de devolução \(90 dias/);
     await live.sql`update transactions set approved_at = now() where id = ${chargeB.id}`;
@@ -193,13 +229,14 @@ describe('refunds', () => {
     expectRefused(await refund(pending.id, {}), /cobrança aprovada .*pending/);
 
     // The account received 98.00 of chargeB (the fee stays with the platform) and has 95.00: short.
-    expect(await balance()).toEqual({ currency: 'BRL', available: 95, reserved: 0 });
+    expect(await balance(shop)).toEqual({ currency: 'BRL', available: 95, reserved: 0 });
     expectRefused(await refund(chargeB.id, {}), /Saldo disponível da conta insuficiente/);
-    expect(await balance()).toEqual({ currency: 'BRL', available: 95, reserved: 0 });
+    expect(await balance(shop)).toEqual({ currency: 'BRL', available: 95, reserved: 0 });
     await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
   it('answers the key and not-found rules', async () => {
+    const { chargeB } = await openShop();
     const missing = await refund(chargeB.id, {}, null);
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('idempotency_key_required');
