@@ -4,9 +4,9 @@
 // worker is back answers the outcome.
 import { describe, expect, it } from 'vitest';
 import { createCharge, newKey, payCharge, waitForStatus } from '../helpers/charges.js';
-import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
+import { poll } from '../helpers/probe.js';
 import { runPixctl } from '../helpers/pixctl-run.js';
 import { ADMIN_TOKEN, http, spawnEngine, waitWorker, type HttpResult } from '../helpers/stack.js';
 
@@ -98,13 +98,10 @@ describe('MEDs opened and decided by retrying clients', () => {
     expect(stillPending.body.data.id).toBe(pending.body.data.id);
 
     await restartWorker();
-    const opened = await eventually(
-      async () => {
-        const res = await openMed(body, key);
-        return res.status === 200 ? res : undefined;
-      },
-      30_000,
-      500,
+    const opened = await poll(
+      () => openMed(body, key),
+      (res) => res,
+      { notYet: [202], timeoutMs: 30_000, everyMs: 500 },
     );
     expect(opened.body.data).toMatchObject({ id: pending.body.data.id, status: 'open', retainedAmount: 30 });
     expect((await live.sql`select count(*)::int as n from meds where transaction_id = ${charge.id}`)[0]!.n).toBe(1);
@@ -114,13 +111,10 @@ describe('MEDs opened and decided by retrying clients', () => {
     expect(deciding.status, deciding.text).toBe(202);
     expect(deciding.body.data).toMatchObject({ id: pending.body.data.id, status: 'open' });
     await restartWorker();
-    const decided = await eventually(
-      async () => {
-        const res = await decide(pending.body.data.id, 'accepted');
-        return res.status === 200 ? res : undefined;
-      },
-      30_000,
-      500,
+    const decided = await poll(
+      () => decide(pending.body.data.id, 'accepted'),
+      (res) => res,
+      { notYet: [202], timeoutMs: 30_000, everyMs: 500 },
     );
     expect(decided.body.data).toMatchObject({ id: pending.body.data.id, status: 'accepted', returnedAmount: 30 });
   });

@@ -11,7 +11,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { chargeWorkflowId } from '../../contracts/charge.contract.js';
-import { createCharge, newKey } from '../helpers/charges.js';
+import { createCharge, newKey, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
 import { engineOnFakePsp, startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
@@ -74,7 +74,7 @@ describe('PSP webhook listener against hostile senders', () => {
     const statuses = await Promise.all(Array.from({ length: 40 }, () => psp.sendWebhook({ url: `${listenerUrl}/pix`, body })));
     expect(statuses.every((status) => status === 200)).toBe(true);
     const reader = client(stack, (await createKey(stack, merchant.account.id)).key);
-    await eventually(async () => (await reader.get(`/transactions/${charge.id}`)).body.data?.status === 'approved', 20_000, 100);
+    await waitForStatus(reader, charge.id, 'approved');
     const { events } = await temporal.workflow.getHandle(chargeWorkflowId(merchant.account.id, key)).fetchHistory();
     const signals = (events ?? []).filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'paymentNotified');
     expect(signals).toHaveLength(1);

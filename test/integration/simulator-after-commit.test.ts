@@ -4,11 +4,12 @@
 // a transfer's completion with the same outcome answers the transfer again; the other outcome is a 409.
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
-import { createCharge, payCharge } from '../helpers/charges.js';
+import { createCharge, hasStatus, payCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { withReadsFailingAfterCommit } from '../helpers/fail-after-commit.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
+import { poll } from '../helpers/probe.js';
 import { completeTransfer, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
 
 describe('admin simulator after its commit', () => {
@@ -34,11 +35,7 @@ describe('admin simulator after its commit', () => {
     expect(paid.status, paid.text).toBe(200);
     expect(paid.body.data).toMatchObject({ transactionId: charge.id, status: 'paid', amount: 7 });
     // The engine missed the notification (its read failed too): asking the network settles the charge.
-    await eventually(
-      async () => (await client.get(`/transactions/${charge.id}?refresh=true`)).body.data?.status === 'approved',
-      20_000,
-      200,
-    );
+    await poll(() => client.get(`/transactions/${charge.id}?refresh=true`), hasStatus('approved'), { timeoutMs: 20_000, everyMs: 200 });
   });
 
   it('complete answers the transfer (202 while the engine has not settled it), a repeat answers it again, the other outcome is 409', async () => {
@@ -54,14 +51,10 @@ describe('admin simulator after its commit', () => {
     expect(answered.status, answered.text).toBe(202);
     expect(answered.body.data).toMatchObject({ id: transfer.id, status: 'pending' });
 
-    const repeated = await eventually(
-      async () => {
-        const res = await completeTransfer(live.stack, transfer.id, 'approved');
-        expect([200, 202], res.text).toContain(res.status);
-        return res.status === 200 ? res : undefined;
-      },
-      30_000,
-      200,
+    const repeated = await poll(
+      () => completeTransfer(live.stack, transfer.id, 'approved'),
+      (res) => res,
+      { notYet: [202], timeoutMs: 30_000, everyMs: 200 },
     );
     expect(repeated.body.data).toMatchObject({ id: transfer.id, status: 'approved' });
 
@@ -77,6 +70,6 @@ describe('admin simulator after its commit', () => {
     await live.sql`update simulator_charges set status = 'paid', paid_at = now(), payer = '{}'::jsonb where transaction_id = ${charge.id}`;
     const retried = await payCharge(live.stack, charge.id);
     expect([retried.status, retried.body.error?.code]).toEqual([409, 'charge_already_paid']);
-    await eventually(async () => (await client.get(`/transactions/${charge.id}`)).body.data?.status === 'approved', 10_000, 100);
+    await waitForStatus(client, charge.id, 'approved', 10_000);
   });
 });
