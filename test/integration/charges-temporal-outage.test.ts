@@ -3,9 +3,14 @@
 // through a local TCP relay that the test cuts and restores.
 import { describe, expect, it } from 'vitest';
 import { chargeBody, newKey, postCharge } from '../helpers/charges.js';
-import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';
+import { poll } from '../helpers/probe.js';
+import type { HttpResult } from '../helpers/stack.js';
 import { stackBehindTemporalRelay } from '../helpers/temporal-outage.js';
+
+/** The 503 that asks to repeat the request with the same Idempotency-Key. */
+const isSameKeyRefusal = (res: HttpResult) =>
+  res.status === 503 && res.body.error?.code === 'internal_error' && /mesma chave/.test(res.body.error.message);
 
 describe('charges while Temporal is unreachable', () => {
   const outage = stackBehindTemporalRelay({ ACCEPT_WAIT_MS: '1000' });
@@ -21,13 +26,12 @@ describe('charges while Temporal is unreachable', () => {
     expect((await sql`select count(*)::int as n from transactions where account_id = ${account.id}`)[0]!.n).toBe(0);
 
     await temporal.open();
-    const created = await eventually(
-      async () => {
-        const res = await postCharge(client, chargeBody(), key);
-        return [200, 201].includes(res.status) && res.body.data.pix ? res : undefined;
-      },
-      60_000,
-      500,
+    // Until the engine's client reaches Temporal again the same 503 may answer (repeat with the same key),
+    // then a 202 while the acceptance outlasts the wait.
+    const created = await poll(
+      () => postCharge(client, chargeBody(), key),
+      (res) => (res.body.data.pix ? res : undefined),
+      { ready: [200, 201], notYet: (res) => res.status === 202 || isSameKeyRefusal(res), timeoutMs: 60_000, everyMs: 500 },
     );
     expect(created.body.data).toMatchObject({ externalId: key, status: 'pending' });
   });

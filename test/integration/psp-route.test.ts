@@ -18,6 +18,7 @@ import { freePort } from '../../src/runtime/free-port.js';
 import { admin } from '../helpers/stack.js';
 import { balanceOf, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
 import { eventually } from '../helpers/eventually.js';
+import { poll } from '../helpers/probe.js';
 
 const TTL_SECONDS = 600;
 type MerchantClient = Awaited<ReturnType<typeof createMerchant>>['client'];
@@ -167,13 +168,10 @@ describe('bcb-api-pix route', () => {
       const during = await postCharge(client, chargeBody({ amount: 12.34 }), key);
       expect(during.status, during.text).toBe(202);
       expect(during.body.data).toMatchObject({ status: 'pending', pix: null });
-      const after = await eventually(
-        async () => {
-          const res = await postCharge(client, chargeBody({ amount: 12.34 }), key);
-          return res.status === 200 && res.body.data.pix ? res : undefined;
-        },
-        40_000,
-        500,
+      const after = await poll(
+        () => postCharge(client, chargeBody({ amount: 12.34 }), key),
+        (res) => (res.body.data.pix ? res : undefined),
+        { notYet: [202], timeoutMs: 40_000, everyMs: 500 },
       );
       expect(after.body.data).toMatchObject({
         id: during.body.data.id,
@@ -187,7 +185,11 @@ describe('bcb-api-pix route', () => {
       const { client } = await createMerchant(live.stack, { route: 'stranger' });
       const res = await postCharge(client, chargeBody());
       expect([201, 202]).toContain(res.status);
-      const failed = res.body.data.status === 'failed' ? res.body.data : await waitForStatus(client, res.body.data.id, 'failed', 20_000);
+      // After a 202 the charge reads 404 until its workflow stores it.
+      const failed =
+        res.body.data.status === 'failed'
+          ? res.body.data
+          : await waitForStatus(client, res.body.data.id, 'failed', 20_000, res.status === 202 ? [404] : []);
       expect(failed).toMatchObject({ status: 'failed', acquirer: 'stranger', pix: null });
       const txid = txidOf(failed.id);
       expect(requestsFor(`/v2/cob/${txid}`).map((r) => [r.method, r.status])).toEqual([
