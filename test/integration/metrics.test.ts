@@ -104,20 +104,6 @@ describe('GET /metrics on the admin port', () => {
     expect(sampleValue(await scrape(metricsUrl()), 'pix_rate_limit_refusals_total', { limit: 'api_key' }) - before).toBe(refused);
   });
 
-  it('sets pix_ledger_check_ok when the ledger check runs (unknown before, so the ledger alert cannot fire on a process that never checked)', async () => {
-    expect(sampleValue(await scrape(metricsUrl()), 'pix_ledger_check_ok')).toBeNaN();
-    const asked = Date.now();
-    const res = await admin(live.stack, 'GET', '/ledger/check');
-    expect(res.body.data.ok).toBe(true);
-    const answered = Date.now();
-    const families = await scrape(metricsUrl());
-    expect(sampleValue(families, 'pix_ledger_check_ok')).toBe(1);
-    // The time of this check: not before it was asked for, not after its answer arrived.
-    const checkedAtMs = Math.round(sampleValue(families, 'pix_ledger_check_timestamp_seconds') * 1000);
-    expect(checkedAtMs).toBeGreaterThanOrEqual(asked);
-    expect(checkedAtMs).toBeLessThanOrEqual(answered);
-  });
-
   it('answers without a token while the rest of the admin port still needs it; other methods are 405', async () => {
     const res = await http('GET', metricsUrl());
     expect(res.status).toBe(200);
@@ -128,6 +114,26 @@ describe('GET /metrics on the admin port', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     expect(post.body.error.code).toBe('method_not_allowed');
+  });
+});
+
+describe('pix_ledger_check_ok of a process', () => {
+  // A process of its own: no ledger check ran in it before this test.
+  const fresh = liveStack();
+  const metricsUrl = () => fresh.stack.adminUrl.replace(/\/admin$/, '/metrics');
+
+  it('sets pix_ledger_check_ok when the ledger check runs (unknown before, so the ledger alert cannot fire on a process that never checked)', async () => {
+    expect(sampleValue(await scrape(metricsUrl()), 'pix_ledger_check_ok')).toBeNaN();
+    const asked = Date.now();
+    const res = await admin(fresh.stack, 'GET', '/ledger/check');
+    expect(res.body.data.ok).toBe(true);
+    const answered = Date.now();
+    const families = await scrape(metricsUrl());
+    expect(sampleValue(families, 'pix_ledger_check_ok')).toBe(1);
+    // The time of this check: not before it was asked for, not after its answer arrived.
+    const checkedAtMs = Math.round(sampleValue(families, 'pix_ledger_check_timestamp_seconds') * 1000);
+    expect(checkedAtMs).toBeGreaterThanOrEqual(asked);
+    expect(checkedAtMs).toBeLessThanOrEqual(answered);
   });
 });
 
