@@ -27,15 +27,14 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'node:http';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import proto from '@temporalio/proto';
+import type proto from '@temporalio/proto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Client } from '@temporalio/client';
 import { connect } from '../src/db/database.js';
-import { ENGINE_SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes.js';
 import { addDays, saoPauloDate } from '../src/domain/calendar.js';
 import { chargeWorkflowId } from '../contracts/charge.contract.js';
 import { CYCLES_PER_RUN, recurrenceWorkflowId, startOfDayMs } from '../contracts/recurrence.contract.js';
-import { existingTemporalExecutable } from '../test/helpers/temporal-executables.js';
+import { timeSkippingEnvironment } from '../scripts/time-skipping-temporal.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';
 import { mb, memoryKb } from './process-memory.js';
@@ -63,15 +62,7 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 
 /** A time-skipping test server with the engine's search attributes, and an engine on it. */
 async function engineOnTimeSkippingServer(): Promise<{ env: TestWorkflowEnvironment; engine: BenchEngine }> {
-  const env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: existingTemporalExecutable('temporal-test-server') },
-  });
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(
-      ENGINE_SEARCH_ATTRIBUTES.map((key) => [key.name, proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
-    ),
-  });
+  const env = await timeSkippingEnvironment();
   try {
     const engine = await startEngine({ TEMPORAL_ADDRESS: env.address, RECURRENCE_LEAD_DAYS: String(LEAD_DAYS) });
     return { env, engine };

@@ -20,17 +20,22 @@ export interface TimeSkippingTemporal {
   stop(): Promise<void>;
 }
 
-export async function startTimeSkippingTemporal(): Promise<TimeSkippingTemporal> {
+/** The test server, knowing the engine's search attributes (the workflows upsert them), as the dev servers do. */
+export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   const env = await TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: existingTemporalExecutable('temporal-test-server') },
   });
-  // The workflows upsert the engine's search attributes: the server must know them, as the dev servers do.
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
     searchAttributes: Object.fromEntries(
       ENGINE_SEARCH_ATTRIBUTES.map((key) => [key.name, proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
     ),
   });
+  return env;
+}
+
+export async function startTimeSkippingTemporal(): Promise<TimeSkippingTemporal> {
+  const env = await timeSkippingEnvironment();
   return {
     address: env.address,
     clock: {
