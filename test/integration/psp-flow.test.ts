@@ -3,16 +3,20 @@
 // the standard's mTLS, PostgreSQL and Temporal. The webhook is only a hint: every approval is
 // confirmed with the PSP, a lost webhook delays (polling) and never loses a payment, a forged or
 // replayed one moves nothing, and a MED devolução the PSP made is recorded once with the debit.
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../src/db/database.js';
 import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
+import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { medReturnsWorkflowId } from '../../contracts/med-returns.contract.js';
 import { createCharge, postCharge } from '../helpers/charges.js';
 import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';
 import type { FakePsp } from '../helpers/fake-psp/index.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
+import { testPayloadKeys } from '../helpers/payload-keys.js';
 import { startPspStack, type PspStack } from '../helpers/psp-stack.js';
 import { type Stack } from '../helpers/stack.js';
 import { balanceOf, ledgerEntriesOf, postTransfer } from '../helpers/transfers.js';
@@ -70,13 +74,36 @@ async function statusOf(id: string): Promise<string> {
   return row!.status;
 }
 
-/** A charge approved through the webhook, and the endToEndId of its payment. */
-async function paidCharge(amount: number): Promise<{ id: string; endToEndId: string }> {
+/** A charge approved through the webhook, its key, and the endToEndId of its payment. */
+async function paidCharge(amount: number): Promise<{ id: string; externalId: string; endToEndId: string }> {
   const charge = await createCharge(merchant.client, { amount });
   const { endToEndId } = psp.pay(txidOf(charge.id));
   expect(await webhook({ endToEndIds: [endToEndId] })).toBe(200);
   await waitForStatus(charge.id, 'approved');
-  return { id: charge.id, endToEndId };
+  return { id: charge.id, externalId: charge.externalId, endToEndId };
+}
+
+/**
+ * Waits until the engine has acted on every webhook stored so far naming a paid charge or its Pix, and
+ * whatever that could move has moved: no hint of them is left to act on, the charge's workflow has ended
+ * (a signal finds nothing to wake), and the Pix's MED check the hints started or joined has completed.
+ * Answers how many devoluções that check reported.
+ */
+async function webhooksActedOn(paid: { id: string; externalId: string; endToEndId: string }): Promise<number> {
+  await eventually(
+    async () => (await sql`select 1 from psp_hints where name in (${paid.id}, ${paid.endToEndId}) and signalled_at is null`).length === 0,
+    20_000,
+    100,
+  );
+  const chargeRun = await temporal.workflow.getHandle(chargeWorkflowId(merchant.account.id, paid.externalId)).describe();
+  expect(chargeRun.status.name).toBe('COMPLETED');
+  const medCheck = temporal.workflow.getHandle(medReturnsWorkflowId('psp', paid.endToEndId));
+  const run = await eventually(async () => {
+    const described = await medCheck.describe();
+    return described.status.name === 'COMPLETED' ? described : undefined;
+  }, 20_000);
+  const reader = new Client({ connection: temporal.connection, dataConverter: encryptingDataConverter(testPayloadKeys()) });
+  return reader.workflow.getHandle(run.workflowId, run.runId).result();
 }
 
 describe('charges on a PSP route', () => {
@@ -136,7 +163,7 @@ describe('charges on a PSP route', () => {
     const entriesBefore = await ledgerEntriesOf(sql, paid.id);
     const balanceBefore = await balanceOf(reader);
     for (let i = 0; i < 3; i++) expect(await webhook({ endToEndIds: [paid.endToEndId] })).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await webhooksActedOn(paid)).toBe(0);
     expect(await ledgerEntriesOf(sql, paid.id)).toEqual(entriesBefore);
     expect(await balanceOf(reader)).toEqual(balanceBefore);
     expect(await statusOf(paid.id)).toBe('approved');
@@ -201,9 +228,9 @@ describe('MED devoluções reported by the PSP', () => {
         .sort(),
     ).toEqual(['med.created', 'med.updated', 'transaction.refunded']);
 
-    // Another webhook naming the same Pix: still one MED each.
+    // Another webhook naming the same Pix: its check finds the devolução again, and records it no second time.
     expect(await webhook({ endToEndIds: [whole.endToEndId] })).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await webhooksActedOn(whole)).toBe(1);
     const [count] = await sql<{ n: number }[]>`select count(*)::int as n from meds where transaction_id in (${partial.id}, ${whole.id})`;
     expect(count!.n).toBe(2);
     await expectLedgerConsistent(stack.databaseUrl);
