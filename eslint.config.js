@@ -33,8 +33,10 @@ const DOMAIN_FOLDERS = [
     'pix-routes',
     'reconciliation',
     'refunds',
+    'recurrences',
+    'returns',
   ],
-  ...['temporal', 'db', 'async', 'tracing', 'metrics', 'runtime'],
+  ...['temporal', 'db', 'async', 'tracing', 'metrics', 'runtime', 'config', 'json'],
 ];
 
 /** The edges, and the route-table framework they share (src/routing): the core never imports them, not even a type. */

@@ -20,7 +20,8 @@ export type RefusalCode =
   | 'SPLIT_RECIPIENT_NOT_FOUND'
   | 'SPLIT_RECIPIENT_SELF'
   | 'SPLIT_RECIPIENT_DUPLICATED'
-  | 'SPLIT_EXCEEDS_SALE';
+  | 'SPLIT_EXCEEDS_SALE'
+  | 'invalid_recurrence_status';
 
 /**
  * Why a refusal whose code says too little was given, where the spec answers it apart: withdrawals

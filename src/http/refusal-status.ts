@@ -20,6 +20,8 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
   SPLIT_RECIPIENT_SELF: 409,
   SPLIT_RECIPIENT_DUPLICATED: 409,
   SPLIT_EXCEEDS_SALE: 422,
+  // Not in the spec's table: Pix Automático's, a recurrence whose status does not take the change.
+  invalid_recurrence_status: 409,
 };
 
 /** Where the spec answers a code apart for one reason (`invalid_request`: "400 (and 423)"). */

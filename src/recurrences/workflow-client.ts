@@ -4,7 +4,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUp
 import type { Deps } from '../runtime/deps.js';
 import { within, TIMED_OUT } from '../async/within.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
-import { ApiError } from '../http/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import {
   changeUpdate,
   RECURRENCE_WORKFLOW,
@@ -50,13 +50,13 @@ export async function startRecurrence(deps: Deps, row: RecurrenceRow): Promise<v
   }
 }
 
-/** A status that does not take the change: 409. */
+/** A status that does not take the change. */
 const notNow = (status: string, change: RecurrenceChange['change']) =>
-  new ApiError(409, 'invalid_recurrence_status', `Uma recorrência com status ${status} não aceita ${change}`);
+  new Refusal('invalid_recurrence_status', `Uma recorrência com status ${status} não aceita ${change}`);
 
 /**
  * Asks the recurrence's workflow for `change` and waits for it (ACCEPT_WAIT_MS): the status after it,
- * or TIMED_OUT (the change goes on; the read model shows it once done). A status that refuses it is a 409.
+ * or TIMED_OUT (the change goes on; the read model shows it once done). A status that refuses it is refused.
  */
 export async function changeRecurrence(
   deps: Deps,

@@ -36,6 +36,8 @@ const SPEC_STATUS: Record<RefusalCode, number> = {
   SPLIT_RECIPIENT_SELF: 409,
   SPLIT_RECIPIENT_DUPLICATED: 409,
   SPLIT_EXCEEDS_SALE: 422,
+  // Pix Automático's, not in the spec's table.
+  invalid_recurrence_status: 409,
 };
 
 describe('the refusal status table', () => {
