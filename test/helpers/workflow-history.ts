@@ -3,6 +3,9 @@
 import { temporal } from '@temporalio/proto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { inject } from 'vitest';
+import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { cycleChargeKey } from '../../src/recurrences/ids.js';
+import { eventually } from './eventually.js';
 
 type Event = temporal.api.history.v1.IHistoryEvent;
 
@@ -69,4 +72,20 @@ export async function quietAfterSignal(handle: WorkflowHandle, name: string): Pr
   const { raw } = await handle.describe();
   const running = raw.workflowExecutionInfo?.status === temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
   return !running || (!raw.pendingWorkflowTask && (raw.pendingActivities ?? []).length === 0);
+}
+
+/**
+ * Sends the cycle charge's workflow a bare `cycleCancelled` (no arguments, no key), as
+ * `temporal workflow signal -w charge:<acc>:rec_…:cycle:<date> --name cycleCancelled` does from anywhere
+ * Temporal is reachable, and waits until the workflow has handled it.
+ */
+export async function sendBareCycleCancelled(accountId: string, recurrenceId: string, dueDate: string): Promise<void> {
+  const temporal = await historyReader();
+  try {
+    const handle = temporal.workflow.getHandle(chargeWorkflowId(accountId, cycleChargeKey(recurrenceId, dueDate)));
+    await handle.signal('cycleCancelled');
+    await eventually(() => quietAfterSignal(handle, 'cycleCancelled'), 20_000, 100);
+  } finally {
+    await temporal.connection.close();
+  }
 }

@@ -14,9 +14,7 @@ import { liveStack } from '../helpers/live-stack.js';
 import { http } from '../helpers/stack.js';
 import { day, recurrenceBody } from '../helpers/recurrences.js';
 import { balanceOf } from '../helpers/transfers.js';
-import { historyReader, quietAfterSignal } from '../helpers/workflow-history.js';
-import { chargeWorkflowId } from '../../contracts/charge.contract.js';
-import { cycleChargeKey } from '../../src/recurrences/ids.js';
+import { sendBareCycleCancelled } from '../helpers/workflow-history.js';
 
 const RECEIVER_ACCOUNT = { conta: '1234567', tipoConta: 'CORRENTE', agencia: '0001' };
 let psp: FakePsp;
@@ -140,14 +138,7 @@ describe('recurrences (Pix Automático) on a bcb-api-pix route', () => {
     expect((await m.client.get(`/transactions/${cycle.id}`)).body.data.status).toBe('pending');
 
     // Someone who reached Temporal: `temporal workflow signal --name cycleCancelled`, no arguments, no key.
-    const temporal = await historyReader();
-    try {
-      const handle = temporal.workflow.getHandle(chargeWorkflowId(m.account.id, cycleChargeKey(rec.id, cycle.dueDate)));
-      await handle.signal('cycleCancelled');
-      await eventually(() => quietAfterSignal(handle, 'cycleCancelled'), 20_000, 100);
-    } finally {
-      await temporal.connection.close();
-    }
+    await sendBareCycleCancelled(m.account.id, rec.id, cycle.dueDate);
     expect(psp.requests.filter((r) => r.method === 'PATCH' && r.path === `/v2/cobr/${txid}`)).toEqual([]);
     expect(psp.cobr(txid)!.status).toBe('ATIVA');
     expect((await m.client.get(`/transactions/${cycle.id}`)).body.data.status).toBe('pending');

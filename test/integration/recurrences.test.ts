@@ -16,9 +16,7 @@ import { liveStack } from '../helpers/live-stack.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 import { admin, http } from '../helpers/stack.js';
 import { day, recurrenceBody } from '../helpers/recurrences.js';
-import { historyReader, quietAfterSignal } from '../helpers/workflow-history.js';
-import { chargeWorkflowId } from '../../contracts/charge.contract.js';
-import { cycleChargeKey } from '../../src/recurrences/ids.js';
+import { sendBareCycleCancelled } from '../helpers/workflow-history.js';
 
 describe('recurrences (Pix Automático) on the simulator', () => {
   const live = liveStack();
@@ -259,14 +257,7 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     await simulator(rec.id, 'authorize');
     const [cycle] = await cyclesOf(m, rec.id);
     // As `temporal workflow signal -w charge:<acc>:rec_…:cycle:<date> --name cycleCancelled` sends it.
-    const temporal = await historyReader();
-    try {
-      const handle = temporal.workflow.getHandle(chargeWorkflowId(m.account.id, cycleChargeKey(rec.id, cycle.dueDate)));
-      await handle.signal('cycleCancelled');
-      await eventually(() => quietAfterSignal(handle, 'cycleCancelled'), 20_000, 100);
-    } finally {
-      await temporal.connection.close();
-    }
+    await sendBareCycleCancelled(m.account.id, rec.id, cycle.dueDate);
     expect((await m.client.get(`/transactions/${cycle.id}`)).body.data.status).toBe('pending');
     expect((await m.client.get(`/recurrences/${rec.id}`)).body.data.status).toBe('active');
     expect((await admin(live.stack, 'POST', `/simulator/charges/${cycle.id}/pay`)).status).toBe(200);
