@@ -53,17 +53,6 @@ export class Refusal extends Error {
   }
 }
 
-/**
- * A refusal a workflow's accept step recorded before refusals travelled in the core's terms (the answer
- * as it was decided, HTTP status included, in the results of runs then in flight), relayed to the edge
- * as recorded: the core reads none of it.
- */
-export class RecordedRefusal extends Error {
-  constructor(readonly recorded: { status: number; code: string; message: string }) {
-    super(recorded.message);
-  }
-}
-
 export const invalidRequest = (message: string, param?: string) =>
   new Refusal('invalid_request', message, param === undefined ? {} : { param });
 export const operationRefused = (message: string) => new Refusal('operation_refused', message);

@@ -4,13 +4,7 @@
 // `/split/0/percent`, `/limit` for a query parameter, `/id` for a path parameter), absent when no
 // single field is. The core throws no ApiError: its refusals (domain/refusal.ts) become one here
 // (`answerOf`), with the status of the one table (refusal-status.ts).
-import {
-  invalidRequest as invalidRequestRefusal,
-  operationRefused as operationRefusal,
-  RecordedRefusal,
-  Refusal,
-  unavailable,
-} from '../domain/refusal.js';
+import { invalidRequest as invalidRequestRefusal, operationRefused as operationRefusal, Refusal, unavailable } from '../domain/refusal.js';
 import { databaseUnreachable } from '../db/unreachable.js';
 import type { Logger } from '../runtime/log.js';
 import { refusalStatus } from './refusal-status.js';
@@ -46,13 +40,12 @@ export function refusalAnswer(refusal: Refusal): ApiError {
 }
 
 /**
- * What the edge answers for an error thrown below it; null for a fault (the edge's 500). A recorded refusal
- * is answered as recorded; PostgreSQL unreachable is a 503 (db/unreachable.ts).
+ * What the edge answers for an error thrown below it; null for a fault (the edge's 500). PostgreSQL
+ * unreachable is a 503 (db/unreachable.ts).
  */
 export function answerOf(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof Refusal) return refusalAnswer(err);
-  if (err instanceof RecordedRefusal) return new ApiError(err.recorded.status, err.recorded.code, err.recorded.message);
   if (databaseUnreachable(err) !== null) return refusalAnswer(unavailable(UNREACHABLE_MESSAGE, UNREACHABLE_RETRY_AFTER_S));
   return null;
 }

@@ -11,7 +11,6 @@ import {
   accountUnavailable,
   insufficientBalance,
   kycRequired,
-  RecordedRefusal,
   Refusal as DomainRefusal,
   withdrawalInProgress,
   withdrawalsBlocked,
@@ -47,15 +46,25 @@ const CODED_REFUSALS = {
 
 /**
  * A refusal as runs recorded it before refusals were the core's own: the answer as decided then, HTTP
- * status included (old runs' `invalid_request` may be a 423: the code alone cannot tell), or, in transfer
- * runs older still, a bare code.
+ * status included, or, in transfer runs older still, a bare code.
  */
 type EarlierRefusal = { status: number; code: string; message: string } | keyof typeof CODED_REFUSALS;
 
-/** A refusal an accept step recorded, thrown for the edge to answer: an earlier run's with the status it recorded. */
-export function recordedRefusal(recorded: Refusal | EarlierRefusal): Error {
+/**
+ * The refusal of an earlier run's answer. Its code and message are the core's: every status recorded was
+ * the one the edge gives that code, but withdrawals blocked, an `invalid_request` (answered 423) known by
+ * its message, the code alone cannot tell.
+ */
+function refusalOfAnswer({ code, message }: { code: string; message: string }): DomainRefusal {
+  const blocked = withdrawalsBlocked();
+  if (code === blocked.code && message === blocked.message) return blocked;
+  return new DomainRefusal(code as RefusalCode, message);
+}
+
+/** A refusal an accept step recorded, thrown for the edge to answer. */
+export function recordedRefusal(recorded: Refusal | EarlierRefusal): DomainRefusal {
   if (typeof recorded === 'string') return CODED_REFUSALS[recorded]();
-  if ('status' in recorded) return new RecordedRefusal(recorded);
+  if ('status' in recorded) return refusalOfAnswer(recorded);
   const { code, message, reason, param } = recorded;
   return new DomainRefusal(code as RefusalCode, message, {
     ...(reason === undefined ? {} : { reason: reason as RefusalReason }),

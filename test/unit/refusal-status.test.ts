@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accountUnavailable,
   insufficientBalance,
-  RecordedRefusal,
+  kycRequired,
   Refusal,
   unavailable,
   withdrawalInProgress,
@@ -76,11 +76,6 @@ describe('what the edge answers for an error thrown below it', () => {
     expect(answerOf(new Error('bug'))).toBeNull();
   });
 
-  it('is a recorded refusal as recorded: a run that recorded a 423 invalid_request answers it so', () => {
-    const recorded = { status: 423, code: 'invalid_request', message: 'Transferências bloqueadas pela administração da conta' };
-    expect(answerOf(new RecordedRefusal(recorded))).toMatchObject(recorded);
-  });
-
   it('is the same for a refusal the accept step records and for the refusal itself; the record holds no status', () => {
     const outOfLimits = new Refusal('invalid_request', 'Valor fora dos limites', { param: '/fine/value' });
     for (const refusal of [withdrawalsBlocked(), withdrawalInProgress(), new Refusal('SPLIT_EXCEEDS_SALE', 'x'), outOfLimits]) {
@@ -98,7 +93,13 @@ describe('what the edge answers for an error thrown below it', () => {
 
   it("is an earlier run's refusal as it recorded it: with its status, or a transfer run's bare code as the refusal it stood for", () => {
     const blocked = { status: 423, code: 'invalid_request', message: 'Transferências bloqueadas pela administração da conta' };
-    expect(answerOf(recordedRefusal(blocked))).toMatchObject(blocked);
+    const limits = { status: 400, code: 'invalid_request', message: 'Valor mínimo para transferência: R$ 1,00' };
+    const split = { status: 404, code: 'SPLIT_RECIPIENT_NOT_FOUND', message: 'split[0]: conta recebedora não encontrada ou indisponível' };
+    const kyc = { status: 403, code: 'kyc_required', message: kycRequired().message };
+    const busy = { status: 503, code: 'internal_error', message: 'Consulta DICT indisponível' };
+    for (const recorded of [blocked, limits, split, kyc, busy]) {
+      expect(answerOf(recordedRefusal(recorded))).toEqual(new ApiError(recorded.status, recorded.code, recorded.message));
+    }
     const coded = {
       WITHDRAWAL_IN_PROGRESS: withdrawalInProgress(),
       INSUFFICIENT_BALANCE: insufficientBalance(),
