@@ -12,6 +12,8 @@ export interface ReceivedSpan {
   /** OTLP's SpanKind: 1 internal, 2 server, 3 client. */
   kind: number;
   attributes: Record<string, unknown>;
+  /** OTLP's status code: 0 unset, 1 ok, 2 error. */
+  status: number;
   service: string;
 }
 
@@ -53,6 +55,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               name: span.name,
               kind: span.kind,
               attributes: attributes(span.attributes),
+              status: span.status?.code ?? 0,
               service,
             });
           }

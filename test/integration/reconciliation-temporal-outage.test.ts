@@ -1,13 +1,15 @@
 // Temporal unreachable while an operator asks for a reconciliation run: the answer is a 503 and the run
 // is recorded failed, and the run stays so once Temporal is back: the request stopped sending its start
 // when it answered, so no workflow of that run starts behind the operator's back (they ask again).
-import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconciliationWorkflowId } from '../../contracts/reconciliation.contract.js';
 import { admin } from '../helpers/stack.js';
 import { stackBehindTemporalRelay } from '../helpers/temporal-outage.js';
 import { historyReader } from '../helpers/workflow-history.js';
+
+/** OTLP's status code of a span that ended in an error. */
+const SPAN_ERROR = 2;
 
 describe('a reconciliation run asked for while Temporal is unreachable', () => {
   const outage = stackBehindTemporalRelay({ ACCEPT_WAIT_MS: '1000' });
@@ -30,13 +32,15 @@ describe('a reconciliation run asked for while Temporal is unreachable', () => {
     expect(runs).toEqual([{ id: expect.any(String), status: 'failed' }]);
 
     await outage.temporal.open();
-    // Longer than the Temporal client's next retries of an unreachable server (at most 5 s apart).
-    await sleep(8000);
-    const described = temporal.workflow.getHandle(reconciliationWorkflowId(runs[0]!.id)).describe();
-    await expect(described).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    // The engine's call that sent the start has ended, retries and all, so nothing of it can reach Temporal
+    // any more; it ended failed, and Temporal, back by then or since, never got the start.
+    const workflowId = reconciliationWorkflowId(runs[0]!.id);
+    expect((await outage.clientCallEnded('StartWorkflow:reconciliationWorkflow', workflowId)).status).toBe(SPAN_ERROR);
+    await expect(temporal.workflow.getHandle(workflowId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
     expect((await sql`select status from reconciliation_runs where id = ${runs[0]!.id}`)[0]!.status).toBe('failed');
 
-    // Asked again with Temporal back, a new run starts.
+    // Asked again once the engine reaches Temporal, a new run starts.
+    await outage.engineReachesTemporal();
     const again = await admin(stack, 'POST', '/reconciliations', { route: 'simulator', ...window });
     expect(again.status, again.text).toBe(202);
     expect(again.body.data.id).not.toBe(runs[0]!.id);

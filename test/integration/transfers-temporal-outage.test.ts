@@ -2,16 +2,28 @@
 // that reserves nothing; once Temporal is back, the same key creates the transfer, and a key that is not
 // repeated stays without one (the answered request does not go on sending its start). The engine
 // reaches Temporal through a local TCP relay that the test cuts and restores.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transferWorkflowId } from '../../contracts/transfer.contract.js';
 import { newKey } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { stackBehindTemporalRelay } from '../helpers/temporal-outage.js';
 import { balanceOf, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
+import { historyReader } from '../helpers/workflow-history.js';
+
+/** OTLP's status code of a span that ended in an error. */
+const SPAN_ERROR = 2;
 
 describe('transfers while Temporal is unreachable', () => {
   const outage = stackBehindTemporalRelay({ ACCEPT_WAIT_MS: '1000', SIMULATOR_TRANSFER_DELAY_MS: '-1' });
+  let temporalReader: Client;
+  beforeAll(async () => {
+    temporalReader = await historyReader();
+  });
+  afterAll(async () => {
+    await temporalReader?.connection.close();
+  });
 
   it('answers 503 internal_error with nothing reserved, then creates the transfer with the same key once Temporal is back', async () => {
     const { stack, sql, temporal } = outage;
@@ -43,14 +55,19 @@ describe('transfers while Temporal is unreachable', () => {
     const { client, account } = await createMerchant(stack);
     await fund(stack, client, 20);
     await temporal.cut();
-    const refused = await postTransfer(client, cpfKeyBody(), newKey('abandoned'));
+    const key = newKey('abandoned');
+    const refused = await postTransfer(client, cpfKeyBody(), key);
     expect(refused.status).toBe(503);
     await temporal.open();
-    // Longer than the Temporal client's next retries of an unreachable server (at most 5 s apart).
-    await sleep(8000);
+    // The engine's call that sent the start has ended, retries and all, so nothing of it can reach Temporal
+    // any more; it ended failed, and Temporal, back by then or since, never got the start.
+    const workflowId = transferWorkflowId(account.id, key);
+    expect((await outage.clientCallEnded('UpdateWithStartWorkflow:accept', workflowId)).status).toBe(SPAN_ERROR);
+    await expect(temporalReader.workflow.getHandle(workflowId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
     expect((await sql`select count(*)::int as n from transactions where account_id = ${account.id} and direction = 'out'`)[0]!.n).toBe(0);
     expect(await balanceOf(client)).toEqual({ available: 20, reserved: 0 });
-    // The engine is reachable again: a new request of the account goes through.
+    // Once the engine reaches Temporal again, a new request of the account goes through.
+    await outage.engineReachesTemporal();
     expect((await postTransfer(client, cpfKeyBody(), newKey('after'))).status).toBe(201);
   });
 });
