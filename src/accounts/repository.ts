@@ -127,6 +127,11 @@ export async function accountHolding(sql: Sql, field: 'document' | 'email', valu
   return row?.id ?? null;
 }
 
+export async function accountExists(sql: Sql, id: string): Promise<boolean> {
+  const [row] = await sql`select id from accounts where id = ${id}`;
+  return row !== undefined;
+}
+
 export async function getAccount(sql: Sql, id: string): Promise<Account | null> {
   const [row] = await sql<AccountRow[]>`select * from accounts where id = ${id}`;
   return row ? accountFromRow(row) : null;

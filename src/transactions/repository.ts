@@ -1,6 +1,13 @@
-// Reads of the transactions read model, always scoped to one account.
+// Reads of the transactions read model, scoped to one account (the simulated network, which knows no account, reads by id).
 import type { Sql, TxSql } from '../db/database.js';
-import { toTransactionRow, type RawTransactionRow, type TransactionRow, type TransactionStatus, type TransactionType } from './row.js';
+import {
+  toTransactionRow,
+  type RawTransactionRow,
+  type StoredPayer,
+  type TransactionRow,
+  type TransactionStatus,
+  type TransactionType,
+} from './row.js';
 
 /** By transaction id or by the client's externalId, only within `accountId`; an id match wins over an externalId match. */
 export async function findTransaction(sql: Sql | TxSql, accountId: string, idOrExternalId: string): Promise<TransactionRow | null> {
@@ -10,6 +17,12 @@ export async function findTransaction(sql: Sql | TxSql, accountId: string, idOrE
     order by (id = ${idOrExternalId}) desc
     limit 1`;
   return raw ? toTransactionRow(raw) : null;
+}
+
+/** The payer the transaction names, by its id; null when it names none (or there is no such transaction). */
+export async function findTransactionPayer(sql: Sql, transactionId: string): Promise<StoredPayer | null> {
+  const [row] = await sql<{ payer: StoredPayer | null }[]>`select payer from transactions where id = ${transactionId}`;
+  return row?.payer ?? null;
 }
 
 /** The account's operation of that Idempotency-Key (its externalId), a charge or a transfer. */

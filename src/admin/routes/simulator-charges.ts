@@ -13,7 +13,7 @@ import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { daysBetween, saoPauloDate } from '../../domain/calendar.js';
 import { ChargeNotPayable, findNetworkCharge, payCharge, type NetworkCharge, type NotPayableReason } from '../../pix-routes/simulator.js';
 import type { RoutePayer } from '../../pix-routes/types.js';
-import type { StoredPayer } from '../../transactions/row.js';
+import { findTransactionPayer } from '../../transactions/repository.js';
 import { afterCommit } from './after-commit.js';
 import { authorizeByFirstPayment } from '../../recurrences/first-payment.js';
 import { closed, documentField, emailField, idParam } from '../fields.js';
@@ -140,8 +140,7 @@ async function pay(ctx: Koa.Context, deps: Deps) {
   const charge = await findNetworkCharge(deps.sql, ctx.params.id!);
   if (!charge) throw REFUSALS.not_found();
   const paidOn = paymentDay(charge, body.paidOn);
-  const [named] = await deps.sql<{ payer: StoredPayer | null }[]>`select payer from transactions where id = ${charge.transactionId}`;
-  const indicated = named?.payer;
+  const indicated = await findTransactionPayer(deps.sql, charge.transactionId);
   const payer: RoutePayer = {
     ...(indicated ? { name: indicated.name, document: indicated.document, ...(indicated.email ? { email: indicated.email } : {}) } : {}),
     ...DEFAULT_BANK,

@@ -3,6 +3,7 @@
 import type Koa from 'koa';
 import Type, { type Static } from 'typebox';
 import { validQuery } from '../../routing/validate-request.js';
+import { accountExists } from '../../accounts/repository.js';
 import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { invalidRequest, notFound, operationRefused } from '../../http/errors.js';
@@ -101,8 +102,7 @@ async function register(ctx: Koa.Context, deps: Deps) {
 }
 
 async function list(ctx: Koa.Context, deps: Deps) {
-  const [account] = await deps.sql`select id from accounts where id = ${ctx.params.id!}`;
-  if (!account) throw accountNotFound();
+  if (!(await accountExists(deps.sql, ctx.params.id!))) throw accountNotFound();
   ok(ctx, (await listEndpoints(deps.sql, ctx.params.id!)).map(withIsoDates));
 }
 

@@ -9,6 +9,7 @@ import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError } from '../../http/errors.js';
 import type { RouteSpec } from '../../routing/public-route.js';
+import { readPlatformCounts } from '../../transactions/platform-counts.js';
 
 export const PublicIndicatorsSchema = Type.Object(
   {
@@ -30,15 +31,11 @@ export const INDICATORS_TTL_MS = 5_000;
 const QUERY_TIMEOUT_MS = 3_000;
 
 async function computeIndicators(sql: Sql): Promise<Indicators> {
-  const [row] = await sql<{ approved: bigint; accounts: bigint; volume: bigint }[]>`
-    select coalesce(sum(approved_transactions), 0)::bigint as approved,
-           coalesce(sum(approved_volume), 0)::bigint as volume,
-           coalesce(sum(accounts), 0)::bigint as accounts
-      from platform_counts`;
+  const counts = await readPlatformCounts(sql);
   return {
-    transacoesConcluidas: Number(row!.approved),
-    contasCriadas: Number(row!.accounts),
-    volumeMovimentado: centsToReais(row!.volume),
+    transacoesConcluidas: counts.approvedTransactions,
+    contasCriadas: counts.accounts,
+    volumeMovimentado: centsToReais(counts.approvedVolumeCents),
     moeda: 'BRL',
     atualizadoEm: new Date().toISOString(),
   };
