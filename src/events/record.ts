@@ -1,6 +1,7 @@
 // Events are recorded in PostgreSQL in the same database transaction as the change they describe;
 // the caller then hands the returned id to the `dispatchEvent` activity once that transaction commits.
-// What each kind of event holds is its owner's: transactions/events.ts, meds/events.ts.
+// What each kind of event holds is its owner's: transactions/events.ts, meds/events.ts, refunds/events.ts,
+// recurrences/events.ts.
 import type { TxSql } from '../db/database.js';
 
 export interface EventRecord {
@@ -9,6 +10,7 @@ export interface EventRecord {
   accountId: string;
   transactionId?: string | null;
   medId?: string | null;
+  recurrenceId?: string | null;
   data: unknown;
 }
 
@@ -23,10 +25,11 @@ export async function recordEvents(tx: TxSql, records: EventRecord[]): Promise<v
   const createdAt = new Date().toISOString();
   const payloads = records.map((record) => JSON.stringify({ id: record.id, event: record.event, createdAt, data: record.data }));
   await tx`
-    insert into events (id, account_id, type, transaction_id, med_id, payload)
-    select id, account_id, type, transaction_id, med_id, payload::jsonb
+    insert into events (id, account_id, type, transaction_id, med_id, recurrence_id, payload)
+    select id, account_id, type, transaction_id, med_id, recurrence_id, payload::jsonb
       from unnest(${records.map((r) => r.id)}::text[], ${records.map((r) => r.accountId)}::text[], ${records.map((r) => r.event)}::text[],
-                  ${records.map((r) => r.transactionId ?? null)}::text[], ${records.map((r) => r.medId ?? null)}::text[], ${payloads}::text[])
-           as e(id, account_id, type, transaction_id, med_id, payload)
+                  ${records.map((r) => r.transactionId ?? null)}::text[], ${records.map((r) => r.medId ?? null)}::text[],
+                  ${records.map((r) => r.recurrenceId ?? null)}::text[], ${payloads}::text[])
+           as e(id, account_id, type, transaction_id, med_id, recurrence_id, payload)
     on conflict (id) do nothing`;
 }
