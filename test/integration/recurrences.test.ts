@@ -14,6 +14,7 @@ import { CNPJ, CPF, createMerchant } from '../helpers/fixtures.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
+import { poll } from '../helpers/probe.js';
 import { admin, http } from '../helpers/stack.js';
 import { day, recurrenceBody } from '../helpers/recurrences.js';
 import { sendBareCycleCancelled } from '../helpers/workflow-history.js';
@@ -36,13 +37,10 @@ describe('recurrences (Pix Automático) on the simulator', () => {
 
   /** The recurrence's cycle charges as GET /v1/transactions?recurrenceId= lists them. */
   async function cyclesOf(m: Merchant, recurrenceId: string, count = 1): Promise<any[]> {
-    return eventually(
-      async () => {
-        const res = await m.client.get(`/transactions?recurrenceId=${recurrenceId}`);
-        return res.status === 200 && res.body.data.length >= count && res.body.data.every((t: any) => t.pix) ? res.body.data : undefined;
-      },
-      20_000,
-      100,
+    return poll(
+      () => m.client.get(`/transactions?recurrenceId=${recurrenceId}`),
+      (res) => (res.body.data.length >= count && res.body.data.every((t: any) => t.pix) ? res.body.data : undefined),
+      { timeoutMs: 20_000 },
     );
   }
 
@@ -272,7 +270,10 @@ describe('recurrences (Pix Automático) on the simulator', () => {
     expect(first).toMatchObject({ status: 'pending', amount: 49.9, recurrenceId: null });
     expect((await admin(live.stack, 'POST', `/simulator/charges/${first.id}/pay`)).status).toBe(200);
     await waitForStatus(m.client, first.id, 'approved');
-    await eventually(async () => ((await m.client.get(`/recurrences/${rec.id}`)).body.data.status === 'active' ? true : undefined));
+    await poll(
+      () => m.client.get(`/recurrences/${rec.id}`),
+      (res) => res.body.data.status === 'active' || undefined,
+    );
   });
 
   it('a variable amount: the business creates each cycle within minimumAmount and payerMaximumAmount', async () => {
