@@ -3,7 +3,7 @@
 // `paymentNotified` signal. Each wait is bounded by ACCEPT_WAIT_MS.
 import type { Deps } from '../runtime/deps.js';
 import { TIMED_OUT, within } from '../async/within.js';
-import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
+import { acceptWithStart, refusedWhileTaskFails, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
 import {
   CHARGE_WORKFLOW,
@@ -32,7 +32,7 @@ export function joinCharge(
   const accepted = deps.temporal.workflow
     .getHandle(chargeWorkflowId(accountId, key))
     .executeUpdate(acceptUpdate, { args: [{ requestId, fingerprint }] });
-  return within(accepted, deps.config.acceptWaitMs);
+  return within(accepted, deps.config.acceptWaitMs).catch((err: unknown) => (refusedWhileTaskFails(err) ? TIMED_OUT : Promise.reject(err)));
 }
 
 /** Asks the workflow of a pending charge to ask its route (it settles when the route says paid). */

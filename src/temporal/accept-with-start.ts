@@ -1,7 +1,7 @@
 // How the API starts a charge's or a transfer's workflow: update-with-start of the workflow's
 // `accept` update (starting the workflow, or joining the one already running for the key), waited
 // for a bounded time (ACCEPT_WAIT_MS).
-import { WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import { isGrpcServiceError, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../runtime/deps.js';
 import { unavailable } from '../domain/refusal.js';
@@ -20,6 +20,21 @@ export interface TransactionWorkflow {
 export interface AcceptedInput {
   requestId: string;
   draft: { accountId: string; externalId: string; transactionId: string };
+}
+
+/** gRPC's FAILED_PRECONDITION. */
+const FAILED_PRECONDITION = 9;
+
+/**
+ * Temporal refuses an update while the workflow's task is failing (no worker has run it yet: one without
+ * the payload key, say): the workflow exists and its accept step has not decided, as after a wait that ran
+ * out, so the request is answered 202, not 500.
+ */
+export function refusedWhileTaskFails(err: unknown): boolean {
+  // An update-with-start's refusal carries the update's own status in its message (the SDK's rethrowKnownErrorTypes).
+  return (
+    isGrpcServiceError(err) && err.code === FAILED_PRECONDITION && /Workflow Task in failed state/i.test(`${err.message} ${err.details}`)
+  );
 }
 
 /** How long the reachability check after a timed-out wait may take (Temporal's client retries a lost connection for longer). */
@@ -59,7 +74,7 @@ export async function acceptWithStart(
 ): Promise<AcceptOutcome | typeof TIMED_OUT> {
   const { requestId, draft } = input;
   const workflowId = workflow.workflowId(draft.accountId, draft.externalId);
-  const result = await withinAcceptWait(deps, () =>
+  const answer = withinAcceptWait(deps, () =>
     deps.temporal.workflow.executeUpdateWithStart(acceptUpdate, {
       args: [{ requestId, fingerprint }],
       updateId: requestId,
@@ -76,6 +91,7 @@ export async function acceptWithStart(
       }),
     }),
   );
+  const result = await answer.catch((err: unknown) => (refusedWhileTaskFails(err) ? TIMED_OUT : Promise.reject(err)));
   if (result !== TIMED_OUT) return result;
   await ensureStarted(deps, workflowId, false);
   return TIMED_OUT;

@@ -14,6 +14,7 @@ import { admin, ADMIN_TOKEN, http, spawnEngine, waitWorker, type Stack } from '.
 import { createMerchant } from '../helpers/fixtures.js';
 import { encodingOf, historyPayloads, isCoreMarkerData, type StoredPayload } from '../helpers/history-payloads.js';
 import { liveStack } from '../helpers/live-stack.js';
+import { poll } from '../helpers/probe.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
 import { existingTemporalExecutable } from '../helpers/temporal-executables.js';
 import { completeTransfer, postTransfer } from '../helpers/transfers.js';
@@ -231,13 +232,10 @@ describe('a worker without the payload key', () => {
     const worker = spawnEngine('worker', stack.env);
     stack.processes.push(worker);
     await waitWorker(worker);
-    const accepted = await eventually(
-      async () => {
-        const res = await postCharge(client, chargeBody(), key);
-        return res.status === 200 ? res.body.data : undefined;
-      },
-      30_000,
-      500,
+    const accepted = await poll(
+      () => postCharge(client, chargeBody(), key),
+      (res) => res.body.data,
+      { notYet: [202], timeoutMs: 30_000, everyMs: 500 },
     );
     expect(accepted.pix).not.toBeNull();
   });
