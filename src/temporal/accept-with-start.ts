@@ -1,7 +1,7 @@
 // How the API starts a charge's or a transfer's workflow: update-with-start of the workflow's
 // `accept` update (starting the workflow, or joining the one already running for the key), waited
 // for a bounded time (ACCEPT_WAIT_MS).
-import { isGrpcServiceError, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { TIMED_OUT, within } from '../async/within.js';
 import type { Deps } from '../runtime/deps.js';
 import { unavailable } from '../domain/refusal.js';
@@ -31,9 +31,13 @@ const FAILED_PRECONDITION = 9;
  * out, so the request is answered 202, not 500.
  */
 export function refusedWhileTaskFails(err: unknown): boolean {
-  // An update-with-start's refusal carries the update's own status in its message (the SDK's rethrowKnownErrorTypes).
+  // An update's refusal is a ServiceError around the gRPC one; an update-with-start's is the gRPC error
+  // itself, carrying the update's own status in its message (the SDK's rethrowKnownErrorTypes).
+  const grpc = err instanceof ServiceError ? err.cause : err;
   return (
-    isGrpcServiceError(err) && err.code === FAILED_PRECONDITION && /Workflow Task in failed state/i.test(`${err.message} ${err.details}`)
+    isGrpcServiceError(grpc) &&
+    grpc.code === FAILED_PRECONDITION &&
+    /Workflow Task in failed state/i.test(`${grpc.message} ${grpc.details}`)
   );
 }
 
