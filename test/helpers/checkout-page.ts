@@ -2,7 +2,7 @@
 // response counted and what its event streams sent kept, whether it fits the width, when its status reads a text, which visible text falls
 // under the 4.5:1 contrast of WCAG AA. Page-side code is given as functions or text: this project's
 // TypeScript has no DOM library, and the page's CSP forbids the eval a text predicate would need.
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Browser } from './browser.js';
 
 export interface Opened {
@@ -11,7 +11,7 @@ export interface Opened {
   requests: string[];
   /** The bytes of every response body so far but the live status's. */
   bytes(): Promise<number>;
-  /** The statuses the page's event streams (/events) sent it, in order; waits for those streams to end. */
+  /** The statuses the page's event streams (/events) delivered to it so far, in order (as Chromium's network layer saw them). */
   streamed(): Promise<any[]>;
 }
 
@@ -26,10 +26,13 @@ export async function openPage(browser: Browser, url: string, width: number): Pr
   await page.setViewportSize({ width, height: 900 });
   const requests: string[] = [];
   const sizes: Promise<number>[] = [];
-  const streams: Response[] = [];
+  // Each server-sent message as it arrives: a stream the page closes itself has no body left to read afterwards.
+  const streamed: any[] = [];
+  const devtools = await browser.context.newCDPSession(page);
+  devtools.on('Network.eventSourceMessageReceived', (message) => streamed.push(JSON.parse(message.data)));
+  await devtools.send('Network.enable');
   page.on('request', (request) => requests.push(request.url()));
   page.on('response', (response) => {
-    if (response.url().endsWith('/events')) streams.push(response);
     if (isLiveStatus(response.url())) return;
     sizes.push(
       response
@@ -43,16 +46,9 @@ export async function openPage(browser: Browser, url: string, width: number): Pr
     page,
     requests,
     bytes: async () => (await Promise.all(sizes)).reduce((a, b) => a + b, 0),
-    streamed: async () => (await Promise.all(streams.map((response) => response.text()))).flatMap(eventData),
+    streamed: async () => [...streamed],
   };
 }
-
-/** The data of each event of an event stream's text, parsed. */
-const eventData = (text: string): any[] =>
-  text
-    .split('\n\n')
-    .flatMap((block) => block.split('\n').filter((line) => line.startsWith('data: ')))
-    .map((line) => JSON.parse(line.slice('data: '.length)));
 
 /** No horizontal scrolling. */
 export const fitsWidth = (page: Page) =>
