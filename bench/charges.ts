@@ -28,6 +28,10 @@
 // engine's and the baseline worker's CPU per operation by thread (bench/thread-cpu.ts: main, workflow…).
 // The Temporal dev server (in memory) is shared by all runs. At the end, the Temporal actions per
 // charge and per transfer, from the histories of up to ACTIONS_SAMPLE of each (bench/temporal-actions.ts).
+// Then approval → signed webhook received, one in flight, on an engine of its own with its embedded dev server, as
+// `npm run bench:webhooks` measures it (bench/webhook-latency.ts): WEBHOOK_PAYMENTS payments and as many signals of
+// its bare floor on the same server, printed beside the ratios as p50 and p99 and the path's multiple of its floor
+// (target ≤ 1.3x), so that a slower path shows the day it lands.
 //
 // BENCH_PAIRED_ROUNDS=N adds, at the end, N rounds of the bare baseline then transfers (PAIRED_S each, after
 // WARMUP_S), the baseline worker and the engine both running throughout: each round's ratio compares two runs
@@ -56,6 +60,7 @@ import { measureCpu, printCpuTable, type CpuParties, type CpuUse } from './proce
 import { actionsPerOperation, printActionsTable } from './temporal-actions.js';
 import { printThreadTable } from './thread-cpu.js';
 import { transferAccounts, transferLoad } from './transfers.js';
+import { floorRatioLine, oneInFlight } from './webhook-latency.js';
 
 const DURATION_S = Number(process.argv[2] ?? 20);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
@@ -71,6 +76,8 @@ const PAIRED_ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS ?? 0);
 const PAIRED_S = 10;
 /** Workflows whose histories are read for the Temporal actions per operation (bench/temporal-actions.ts). */
 const ACTIONS_SAMPLE = 200;
+/** Payments (and floor signals) of the approval → webhook runs, as in docs/benchmarks.md's `bench:webhooks -- 200`. */
+const WEBHOOK_PAYMENTS = 200;
 /** Long enough for the last transfers to reach their first poll and settle. */
 const SETTLE_WAIT_MS = 3000;
 const CHARGE_BODY = {
@@ -284,10 +291,12 @@ async function main() {
         ),
       },
     ]);
+    const webhooks = floorRatioLine(await oneInFlight(WEBHOOK_PAYMENTS));
     const ratio = charges.perSecond / baseline.perSecond;
     const transferRatio = transfers.perSecond / baselineAgain.perSecond;
     process.stdout.write(
       `\ncharges/baseline throughput: ${(ratio * 100).toFixed(0)} %   (target: charges/baseline ≥ ${TARGET_BASELINE_SHARE * 100} %: ${verdict(ratio >= TARGET_BASELINE_SHARE)})\n` +
+        `${webhooks}\n` +
         `transfers/baseline throughput: ${(transferRatio * 100).toFixed(0)} %   (target: transfers/baseline ≥ ${TARGET_BASELINE_SHARE * 100} %: ${verdict(transferRatio >= TARGET_BASELINE_SHARE)}; against the first baseline: ${((transfers.perSecond / baseline.perSecond) * 100).toFixed(0)} %)\n` +
         `open-loop charges p99: ${chargesOpen.p99.toFixed(1)} ms at ${chargesOpen.askedPerSecond.toFixed(1)}/s, bare baseline ${baselineOpen.p99.toFixed(1)} ms at ${baselineOpen.askedPerSecond.toFixed(1)}/s` +
         `   (target: open-loop p99 ≤ ${TARGET_OPEN_LOOP_P99_MS} ms: ${verdict(chargesOpen.p99 <= TARGET_OPEN_LOOP_P99_MS && chargesOpen.errors === 0)})\n` +
