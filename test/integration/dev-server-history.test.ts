@@ -2,7 +2,7 @@
 // write-ahead log: a reader of the history (a worker fetching a run no longer in its cache) never waits for a
 // commit, and a commit syncs one file instead of a rollback journal and the database. What was committed is
 // still there after the server is killed.
-import { closeSync, existsSync, mkdtempSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -11,6 +11,7 @@ import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js
 import { freePort } from '../../src/runtime/free-port.js';
 
 const servers: DevServer[] = [];
+const folders: string[] = [];
 
 async function start(dbFile: string): Promise<DevServer> {
   const server = await startDevServer({
@@ -47,11 +48,14 @@ async function workflowStatus(server: DevServer, workflowId: string): Promise<st
 
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.stop();
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
 describe("the embedded Temporal dev server's history", () => {
   it('is kept in write-ahead-log mode, and what was committed survives a SIGKILL of the server', async () => {
-    const dbFile = join(mkdtempSync(join(tmpdir(), 'pix-history-')), 'temporal.sqlite');
+    const folder = mkdtempSync(join(tmpdir(), 'pix-history-'));
+    folders.push(folder);
+    const dbFile = join(folder, 'temporal.sqlite');
     const first = await start(dbFile);
     const connection = await Connection.connect({ address: first.address });
     const workflowId = 'history-survives-a-kill';
