@@ -172,6 +172,35 @@ export function simulatorPayments(engine: BenchEngine) {
   };
 }
 
+/** What both webhook benches measure with: an engine of their own, the receiver, the simulator's payer, a bare-baseline worker on the engine's Temporal server and a client of it. */
+export interface LatencyParties {
+  engine: BenchEngine;
+  receiver: Receiver;
+  payments: ReturnType<typeof simulatorPayments>;
+  taskQueue: string;
+  baselineWorker: Awaited<ReturnType<typeof startBaselineWorker>>;
+  client: Client;
+}
+
+/** Starts the parties (the engine with WEBHOOK_ALLOW_INSECURE=true), runs `run` with them, then closes and stops them all. */
+export async function withLatencyParties<T>(run: (parties: LatencyParties) => Promise<T>): Promise<T> {
+  const engine = await startEngine({ WEBHOOK_ALLOW_INSECURE: 'true' });
+  const receiver = await startReceiver();
+  const payments = simulatorPayments(engine);
+  const taskQueue = `baseline-${randomBytes(4).toString('hex')}`;
+  const baselineWorker = await startBaselineWorker(engine.temporalAddress, taskQueue);
+  const client = new Client({ connection: await Connection.connect({ address: engine.temporalAddress }) });
+  try {
+    return await run({ engine, receiver, payments, taskQueue, baselineWorker, client });
+  } finally {
+    payments.close();
+    receiver.close();
+    await stopProcess(baselineWorker);
+    await client.connection.close();
+    await engine.stop();
+  }
+}
+
 export interface OneInFlight {
   floor: Latencies;
   payments: Latencies;
@@ -183,14 +212,8 @@ export interface OneInFlight {
  * charges are made first, as bench:webhooks makes them for its two runs: more than the worker's sticky cache holds,
  * so most payments replay their charge's history, as a payment minutes after its charge does.
  */
-export async function oneInFlight(count: number): Promise<OneInFlight> {
-  const engine = await startEngine({ WEBHOOK_ALLOW_INSECURE: 'true' });
-  const receiver = await startReceiver();
-  const payments = simulatorPayments(engine);
-  const taskQueue = `baseline-${randomBytes(4).toString('hex')}`;
-  const baselineWorker = await startBaselineWorker(engine.temporalAddress, taskQueue);
-  const client = new Client({ connection: await Connection.connect({ address: engine.temporalAddress }) });
-  try {
+export function oneInFlight(count: number): Promise<OneInFlight> {
+  return withLatencyParties(async ({ receiver, payments, taskQueue, baselineWorker, client }) => {
     const floorIds = Array.from({ length: count + WARMUP }, (_, i) => `floor-${i}`);
     await startFloorWorkflows(client, taskQueue, receiver, floorIds);
     const signal = floorPayer(client, receiver);
@@ -201,13 +224,7 @@ export async function oneInFlight(count: number): Promise<OneInFlight> {
     const pay = payments.payer(receiver);
     await payAll(chargeIds.slice(0, WARMUP), pay, { concurrency: 1 });
     return { floor, payments: await payAll(chargeIds.slice(WARMUP), pay, { concurrency: 1 }) };
-  } finally {
-    payments.close();
-    receiver.close();
-    await stopProcess(baselineWorker);
-    await client.connection.close();
-    await engine.stop();
-  }
+  });
 }
 
 /** The one-in-flight p50 and p99 of the path and of its floor, and the path's multiple of the floor at each, with the verdict. */

@@ -17,22 +17,10 @@
 //   npm run bench:webhooks [N=500] [CONCURRENCY=1] [RATE=20]
 //
 // BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432) is where the throw-away database goes.
-import { randomBytes } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { startBaselineWorker, stopProcess } from './child-process.js';
-import { startEngine } from './engine.js';
+import { stopProcess } from './child-process.js';
 import { printTable, quantile } from './measure.js';
 import { measureCpu, printCpuTable, type CpuParties, type CpuUse } from './process-cpu.js';
-import {
-  floorPayer,
-  floorRatioLine,
-  payAll,
-  simulatorPayments,
-  startFloorWorkflows,
-  startReceiver,
-  WARMUP,
-  type Latencies,
-} from './webhook-latency.js';
+import { floorPayer, floorRatioLine, payAll, startFloorWorkflows, WARMUP, withLatencyParties, type Latencies } from './webhook-latency.js';
 
 const N = Number(process.argv[2] ?? 500);
 const CONCURRENCY = Number(process.argv[3] ?? 1);
@@ -45,14 +33,6 @@ interface RunFigures extends Latencies {
 }
 
 async function main() {
-  const engine = await startEngine({ WEBHOOK_ALLOW_INSECURE: 'true' });
-  const { temporalAddress } = engine;
-  const temporalPort = Number(temporalAddress.split(':').at(-1));
-  const receiver = await startReceiver();
-  const payments = simulatorPayments(engine);
-  const taskQueue = `baseline-${randomBytes(4).toString('hex')}`;
-  const baselineWorker = await startBaselineWorker(temporalAddress, taskQueue);
-  const client = new Client({ connection: await Connection.connect({ address: temporalAddress }) });
   const runs: RunFigures[] = [];
   const cpuRows: { label: string; operations: number; cpu: CpuUse }[] = [];
   const measured = async (label: string, parties: CpuParties, ids: string[], run: () => Promise<Latencies>) => {
@@ -62,7 +42,8 @@ async function main() {
   };
   const inFlight = `${CONCURRENCY} in flight`;
   const sustained = `sustained ${RATE}/s (open loop)`;
-  try {
+  await withLatencyParties(async ({ engine, receiver, payments, taskQueue, baselineWorker, client }) => {
+    const temporalPort = Number(engine.temporalAddress.split(':').at(-1));
     // The bare baseline: N + WARMUP waiting workflows for each run.
     const baselineIds = (run: string) => Array.from({ length: N + WARMUP }, (_, i) => `baseline-${run}-${i}`);
     const [baselineOne, baselineRate] = [baselineIds('one'), baselineIds('rate')];
@@ -88,13 +69,7 @@ async function main() {
       await payAll(ids.slice(0, WARMUP), pay, { concurrency: CONCURRENCY });
       await measured(`payments, ${label}`, engineParties, ids.slice(WARMUP), () => payAll(ids.slice(WARMUP), pay, pace));
     }
-  } finally {
-    payments.close();
-    receiver.close();
-    await stopProcess(baselineWorker);
-    await client.connection.close();
-    await engine.stop();
-  }
+  });
 
   const ms = (sorted: number[], q: number) => quantile(sorted, q).toFixed(0);
   console.log(`approval -> signed webhook received, ${N} payments per run after ${WARMUP} of warm-up`);
