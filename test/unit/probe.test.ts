@@ -48,12 +48,11 @@ describe('poll', () => {
       { status: 500, body: { error: { code: 'internal_error', message: 'boom' } } },
       { status: 200, body: { status: 'approved' } },
     ]);
-    const started = Date.now();
     await expect(poll(read, approved, { notYet: [202], timeoutMs: 30_000, everyMs: 1 })).rejects.toThrow(
       'unexpected answer 500 while polling: {"error":{"code":"internal_error","message":"boom"}}',
     );
+    // At once: the 500 was the last answer read, though the next one would have been the wanted state.
     expect(served.requests).toBe(2);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('fails at once on a status the call did not name, a 404 included', async () => {
