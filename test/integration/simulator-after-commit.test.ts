@@ -4,12 +4,14 @@
 // a transfer's completion with the same outcome answers the transfer again; the other outcome is a 409.
 import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/db/database.js';
-import { createCharge, hasStatus, payCharge, waitForStatus } from '../helpers/charges.js';
+import { createCharge, hasStatus, newKey, payCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { withReadsFailingAfterCommit } from '../helpers/fail-after-commit.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';
 import { poll } from '../helpers/probe.js';
+import { recurrenceBody } from '../helpers/recurrences.js';
+import { admin } from '../helpers/stack.js';
 import { completeTransfer, cpfKeyBody, fund, postTransfer } from '../helpers/transfers.js';
 
 describe('admin simulator after its commit', () => {
@@ -71,5 +73,23 @@ describe('admin simulator after its commit', () => {
     const retried = await payCharge(live.stack, charge.id);
     expect([retried.status, retried.body.error?.code]).toEqual([409, 'charge_already_paid']);
     await waitForStatus(client, charge.id, 'approved', 10_000);
+  });
+
+  it('a retried decline tells the engine again: a cycle whose debit failed unheard fails long before it expires', async () => {
+    const { client } = await createMerchant(live.stack);
+    const created = await client.post('/recurrences', recurrenceBody(), { 'Idempotency-Key': newKey('rec') });
+    expect(created.status, created.text).toBe(201);
+    const recurrenceId: string = created.body.data.id;
+    expect((await admin(live.stack, 'POST', `/simulator/recurrences/${recurrenceId}/authorize`)).status).toBe(200);
+    const cycleId = await eventually(async () => {
+      const [cycle] = await live.sql<{ id: string }[]>`
+        select t.id from transactions t join simulator_charges s on s.transaction_id = t.id where t.recurrence_id = ${recurrenceId}`;
+      return cycle?.id;
+    }, 20_000);
+    // The payer's bank declines the debit but the engine never hears of it (the api died in between).
+    await live.sql`update simulator_charges set declined_attempts = 1 where transaction_id = ${cycleId}`;
+    const retried = await admin(live.stack, 'POST', `/simulator/charges/${cycleId}/decline`);
+    expect([retried.status, retried.body.error?.code]).toEqual([409, 'attempt_already_declined']);
+    await waitForStatus(client, cycleId, 'failed', 10_000);
   });
 });

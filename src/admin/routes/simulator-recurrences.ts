@@ -56,6 +56,10 @@ async function decline(ctx: Koa.Context, deps: Deps): Promise<void> {
     declined = await declineCharge(deps.sql, charge.txid);
   } catch (err) {
     if (!(err instanceof ChargeNotPayable)) throw err;
+    // A retried decline: the network tells the receiver again, in case the first notification was lost
+    // (on the simulator a cycle's workflow does not poll, so it would otherwise wait for the expiry).
+    if (err.reason === 'attempt_declined')
+      await afterCommit(deps, { transactionId: charge.transactionId }, () => notifyChargePaid(deps, charge.transactionId));
     throw REFUSALS[err.reason]();
   }
   await afterCommit(deps, { transactionId: declined.transactionId }, () => notifyChargePaid(deps, declined.transactionId));
