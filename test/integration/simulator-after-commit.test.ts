@@ -75,6 +75,25 @@ describe('admin simulator after its commit', () => {
     await waitForStatus(client, charge.id, 'approved', 10_000);
   });
 
+  it('a retried payment of a first payment (journey 3) authorizes its recurrence when the first attempt did not', async () => {
+    const { client } = await createMerchant(live.stack);
+    const created = await client.post('/recurrences', recurrenceBody({ firstPayment: { amount: 19.9 } }), {
+      'Idempotency-Key': newKey('rec'),
+    });
+    expect(created.status, created.text).toBe(201);
+    const { id: recurrenceId, firstPaymentTransactionId: chargeId } = created.body.data;
+    // Paid at the network, and the api died before it told the engine or authorized the recurrence.
+    await live.sql`update simulator_charges set status = 'paid', paid_at = now(), payer = '{}'::jsonb where transaction_id = ${chargeId}`;
+    const retried = await payCharge(live.stack, chargeId);
+    expect([retried.status, retried.body.error?.code]).toEqual([409, 'charge_already_paid']);
+    await waitForStatus(client, chargeId, 'approved', 10_000);
+    await poll(
+      () => client.get(`/recurrences/${recurrenceId}`),
+      (res) => res.body.data.status === 'active' || undefined,
+      { timeoutMs: 10_000 },
+    );
+  });
+
   it('a retried decline tells the engine again: a cycle whose debit failed unheard fails long before it expires', async () => {
     const { client } = await createMerchant(live.stack);
     const created = await client.post('/recurrences', recurrenceBody(), { 'Idempotency-Key': newKey('rec') });

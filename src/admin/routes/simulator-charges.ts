@@ -151,16 +151,20 @@ async function pay(ctx: Koa.Context, deps: Deps) {
     paid = await payCharge(deps.sql, charge.txid, { payer, ...(paidOn === undefined ? {} : { paidOn }) });
   } catch (err) {
     if (!(err instanceof ChargeNotPayable)) throw err;
-    // A retried payment: the network tells the receiver again, in case the first notification was lost
-    // (the charge's workflow confirms with the route, so a repeated notification changes nothing).
-    if (err.reason === 'already_paid')
-      await afterCommit(deps, { transactionId: charge.transactionId }, () => notifyChargePaid(deps, charge.transactionId));
+    // A retried payment: the network tells the receiver again, in case the first notification (or the
+    // authorization it makes) was lost; the charge's workflow confirms with the route and the
+    // authorization is only for a recurrence still pending it, so a repeat changes nothing.
+    if (err.reason === 'already_paid') await afterPayment(deps, charge.transactionId);
     throw REFUSALS[err.reason]();
   }
-  await afterCommit(deps, { transactionId: paid.transactionId }, () => notifyChargePaid(deps, paid.transactionId));
-  // Paying a recurrence's first payment (journey 3) also authorizes the recurrence.
-  await afterCommit(deps, { transactionId: paid.transactionId }, () => authorizeByFirstPayment(deps, paid.transactionId));
+  await afterPayment(deps, paid.transactionId);
   ok(ctx, networkChargeJson(paid));
+}
+
+/** The network tells the receiver; paying a recurrence's first payment (journey 3) also authorizes the recurrence. */
+async function afterPayment(deps: Deps, transactionId: string): Promise<void> {
+  await afterCommit(deps, { transactionId }, () => notifyChargePaid(deps, transactionId));
+  await afterCommit(deps, { transactionId }, () => authorizeByFirstPayment(deps, transactionId));
 }
 
 export const SIMULATOR_CHARGE_ROUTES: AdminRoute[] = [
