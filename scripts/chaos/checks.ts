@@ -4,7 +4,14 @@ import type { Sql } from '../../src/db/database.js';
 import type { LedgerReport } from '../../src/ledger/check.js';
 import { read, type CheckResult } from './check-result.js';
 import { faultsInjected, noServerErrorBeforeFaults, type CampaignRecord } from './campaign-checks.js';
-import { creditsEqualPaid, moneyInMinusOut, refundsReservedOnce, returnedAtMostPaid } from './money-checks.js';
+import {
+  creditsEqualPaid,
+  moneyInMinusOut,
+  refundsReservedOnce,
+  reservedOnce,
+  returnedAtMostPaid,
+  type ReservedRow,
+} from './money-checks.js';
 import type { Deliveries } from './receiver.js';
 import type { WorkloadResult } from './workload.js';
 
@@ -98,7 +105,7 @@ async function chargesCreditedOnce(sql: Sql): Promise<CheckResult> {
 /** A transfer is reserved once, then either settled (network approved) or released (network failed), never both. */
 async function transfersDebitedOnce(sql: Sql): Promise<CheckResult> {
   const rows = await read(
-    () => sql<{ id: string; status: string; network: string | null; reserve: number; settle: number; release: number }[]>`
+    () => sql<ReservedRow[]>`
     select t.id, t.status, s.status as network,
            (select count(*)::int from ledger_postings p where p.posting_key = 'transfer:' || t.id || ':reserve') as reserve,
            (select count(*)::int from ledger_postings p where p.posting_key = 'transfer:' || t.id || ':settle') as settle,
@@ -106,15 +113,7 @@ async function transfersDebitedOnce(sql: Sql): Promise<CheckResult> {
     from transactions t left join simulator_transfers s on s.transaction_id = t.id
     where t.type = 'withdrawal'`,
   );
-  const violations: string[] = [];
-  for (const r of rows) {
-    const expected = { approved: [1, 1, 0], failed: [1, 0, 1], pending: [1, 0, 0] }[r.status] ?? [-1, -1, -1];
-    if (r.reserve !== expected[0] || r.settle !== expected[1] || r.release !== expected[2]) {
-      violations.push(`${r.id} (${r.status}): reserve ${r.reserve}, settle ${r.settle}, release ${r.release}`);
-    }
-    if (r.status !== 'pending' && r.network !== r.status) violations.push(`${r.id}: network ${r.network ?? 'none'} but engine ${r.status}`);
-  }
-  return { name: 'every transfer debited at most once', examined: rows.length, violations };
+  return { name: 'every transfer debited at most once', examined: rows.length, violations: reservedOnce(rows) };
 }
 
 async function nothingPending(sql: Sql): Promise<CheckResult> {

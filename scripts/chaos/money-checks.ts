@@ -75,13 +75,28 @@ export async function moneyInMinusOut(sql: Sql): Promise<CheckResult> {
 /** A refund is reserved once, then settled (the network approved it) or released (the network failed it), never both. */
 export async function refundsReservedOnce(sql: Sql): Promise<CheckResult> {
   const rows = await read(
-    () => sql<{ id: string; status: string; network: string | null; reserve: number; settle: number; release: number }[]>`
+    () => sql<ReservedRow[]>`
     select r.id, r.status, s.status as network,
            (select count(*)::int from ledger_postings p where p.posting_key = 'refund:' || r.id || ':reserve') as reserve,
            (select count(*)::int from ledger_postings p where p.posting_key = 'refund:' || r.id || ':settle') as settle,
            (select count(*)::int from ledger_postings p where p.posting_key = 'refund:' || r.id || ':release') as release
     from refunds r left join simulator_refunds s on s.refund_id = r.id`,
   );
+  return { name: 'every refund reserved once, then settled or released', examined: rows.length, violations: reservedOnce(rows) };
+}
+
+export interface ReservedRow {
+  id: string;
+  status: string;
+  /** The simulated network's status of it. */
+  network: string | null;
+  reserve: number;
+  settle: number;
+  release: number;
+}
+
+/** Each row's postings by its status (pending: reserved; approved: reserved and settled; failed: reserved and released) and the network agreeing once final. */
+export function reservedOnce(rows: ReservedRow[]): string[] {
   const violations: string[] = [];
   for (const r of rows) {
     const expected = { approved: [1, 1, 0], failed: [1, 0, 1], pending: [1, 0, 0] }[r.status] ?? [-1, -1, -1];
@@ -89,5 +104,5 @@ export async function refundsReservedOnce(sql: Sql): Promise<CheckResult> {
       violations.push(`${r.id} (${r.status}): reserve ${r.reserve}, settle ${r.settle}, release ${r.release}`);
     if (r.status !== 'pending' && r.network !== r.status) violations.push(`${r.id}: network ${r.network ?? 'none'} but engine ${r.status}`);
   }
-  return { name: 'every refund reserved once, then settled or released', examined: rows.length, violations };
+  return violations;
 }

@@ -20,7 +20,7 @@ import { ensureStarted } from '../temporal/accept-with-start.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import type { Deps } from '../runtime/deps.js';
-import { peekReturnBudget } from '../returns/budget.js';
+import { peekReturnBudget, type ReturnBudget } from '../returns/budget.js';
 import { bindOpenRequest } from './open-requests.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused } from './results.js';
@@ -54,15 +54,8 @@ async function readBack(deps: Deps, medId: string, change: MedChangeResult): Pro
   return known(med);
 }
 
-interface DisputedCharge {
-  accountId: string;
-  externalId: string;
-  /** What is left of its return budget now (src/returns/budget.ts), unlocked: shown, not decided on. */
-  leftCents: number;
-}
-
 /** The MED as it will be opened, before its workflow recorded it (nothing retained yet). */
-function toBeOpened(medId: string, charge: DisputedCharge, notification: MedNotification, deadlineSeconds: number): MedRow {
+function toBeOpened(medId: string, charge: ReturnBudget, notification: MedNotification, deadlineSeconds: number): MedRow {
   const now = new Date();
   return {
     id: medId,
@@ -83,11 +76,8 @@ function toBeOpened(medId: string, charge: DisputedCharge, notification: MedNoti
 }
 
 export async function openMedThroughWorkflow(deps: Deps, notification: MedNotification, idempotencyKey: string | null): Promise<MedAnswer> {
-  const [found] = await deps.sql<{ externalId: string }[]>`
-    select external_id as "externalId" from transactions where id = ${notification.transactionId}`;
-  const budget = found ? await peekReturnBudget(deps.sql, notification.transactionId) : null;
-  if (!found || !budget) return answered(medNotFound('Transação não encontrada'));
-  const charge: DisputedCharge = { accountId: budget.accountId, externalId: found.externalId, leftCents: budget.leftCents };
+  const charge = await peekReturnBudget(deps.sql, notification.transactionId);
+  if (!charge) return answered(medNotFound('Transação não encontrada'));
   let medId = `med_${randomBytes(12).toString('hex')}`;
   let repeated = false;
   if (idempotencyKey !== null) {

@@ -9,6 +9,8 @@ import { formatReais } from '../domain/money.js';
 
 export interface ReturnBudget {
   accountId: string;
+  /** The charge's Idempotency-Key. */
+  externalId: string;
   route: string;
   endToEndId: string | null;
   type: string;
@@ -25,6 +27,7 @@ export interface ReturnBudget {
 
 interface RawBudget {
   accountId: string;
+  externalId: string;
   route: string;
   endToEndId: string | null;
   type: string;
@@ -35,7 +38,7 @@ interface RawBudget {
 
 async function readBudget(sql: Sql | TxSql, transactionId: string, lock: boolean): Promise<ReturnBudget | null> {
   const [charge] = await sql<RawBudget[]>`
-    select account_id as "accountId", acquirer as route, end_to_end_id as "endToEndId", type, status, extract(epoch from now() - approved_at)::text as "approvedAgeSeconds",
+    select account_id as "accountId", external_id as "externalId", acquirer as route, end_to_end_id as "endToEndId", type, status, extract(epoch from now() - approved_at)::text as "approvedAgeSeconds",
            coalesce(paid_amount, amount) as paid
     from transactions where id = ${transactionId} ${lock ? sql`for update` : sql``}`;
   if (!charge) return null;
@@ -49,6 +52,7 @@ async function readBudget(sql: Sql | TxSql, transactionId: string, lock: boolean
   const committedCents = Number(drawn!.refunds + drawn!.meds);
   return {
     accountId: charge.accountId,
+    externalId: charge.externalId,
     route: charge.route,
     endToEndId: charge.endToEndId,
     type: charge.type,
