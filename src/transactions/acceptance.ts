@@ -7,16 +7,7 @@ import type { Account } from '../accounts/account.js';
 import type { Sql, TxSql } from '../db/database.js';
 import { findTransactionByKey } from './repository.js';
 import type { TransactionRow } from './row.js';
-import {
-  accountUnavailable,
-  insufficientBalance,
-  kycRequired,
-  Refusal as DomainRefusal,
-  withdrawalInProgress,
-  withdrawalsBlocked,
-  type RefusalCode,
-  type RefusalReason,
-} from '../domain/refusal.js';
+import { accountUnavailable, kycRequired, Refusal as DomainRefusal, type RefusalCode, type RefusalReason } from '../domain/refusal.js';
 import type { Refusal } from '../../contracts/transaction.contract.js';
 
 /** The account's own state that any money movement needs: active and identity verified. */
@@ -36,36 +27,12 @@ export const refusalOf = (refusal: DomainRefusal): Refusal => {
   };
 };
 
-/** The bare codes transfer runs recorded before refusals carried their answer, and the refusal each stood for. */
-const CODED_REFUSALS = {
-  WITHDRAWAL_IN_PROGRESS: withdrawalInProgress,
-  INSUFFICIENT_BALANCE: insufficientBalance,
-  WITHDRAWALS_BLOCKED: withdrawalsBlocked,
-  ACCOUNT_UNAVAILABLE: accountUnavailable,
-};
-
 /**
- * A refusal as runs recorded it before refusals were the core's own: the answer as decided then, HTTP
- * status included, or, in transfer runs older still, a bare code.
+ * A refusal an accept step recorded, thrown for the edge to answer. A refused run ends in the workflow
+ * task that reads its accept step's answer, so only runs of the release now running answer one, in this
+ * shape (docs/versioning.md, "Retired shapes").
  */
-type EarlierRefusal = { status: number; code: string; message: string } | keyof typeof CODED_REFUSALS;
-
-/**
- * The refusal of an earlier run's answer. Its code and message are the core's: every status recorded was
- * the one the edge gives that code, but withdrawals blocked, an `invalid_request` (answered 423) known by
- * its message, the code alone cannot tell.
- */
-function refusalOfAnswer({ code, message }: { code: string; message: string }): DomainRefusal {
-  const blocked = withdrawalsBlocked();
-  if (code === blocked.code && message === blocked.message) return blocked;
-  return new DomainRefusal(code as RefusalCode, message);
-}
-
-/** A refusal an accept step recorded, thrown for the edge to answer. */
-export function recordedRefusal(recorded: Refusal | EarlierRefusal): DomainRefusal {
-  if (typeof recorded === 'string') return CODED_REFUSALS[recorded]();
-  if ('status' in recorded) return refusalOfAnswer(recorded);
-  const { code, message, reason, param } = recorded;
+export function recordedRefusal({ code, message, reason, param }: Refusal): DomainRefusal {
   return new DomainRefusal(code as RefusalCode, message, {
     ...(reason === undefined ? {} : { reason: reason as RefusalReason }),
     ...(param === undefined ? {} : { param }),

@@ -1,18 +1,9 @@
 // The one table the edge answers the core's refusals with: every code of the closed set has the status
 // of the spec's error table (pix-service-spec.md, "Errors > Codes": the expectation below is that table,
 // for the codes the core uses, copied by hand), and a refusal recorded by a workflow is answered as the
-// refusal itself, or, recorded by an earlier run, as that run recorded it.
+// refusal itself.
 import { describe, expect, it } from 'vitest';
-import {
-  accountUnavailable,
-  insufficientBalance,
-  kycRequired,
-  Refusal,
-  unavailable,
-  withdrawalInProgress,
-  withdrawalsBlocked,
-  type RefusalCode,
-} from '../../src/domain/refusal.js';
+import { Refusal, unavailable, withdrawalInProgress, withdrawalsBlocked, type RefusalCode } from '../../src/domain/refusal.js';
 import { answerOf, ApiError, refusalAnswer } from '../../src/http/errors.js';
 import { REASON_STATUS, REFUSAL_STATUS } from '../../src/http/refusal-status.js';
 import { recordedRefusal, refusalOf } from '../../src/transactions/acceptance.js';
@@ -89,26 +80,6 @@ describe('what the edge answers for an error thrown below it', () => {
       reason: 'withdrawals_blocked',
     });
     expect(answerOf(recordedRefusal(refusalOf(outOfLimits)))?.param).toBe('/fine/value');
-  });
-
-  it("is an earlier run's refusal as it recorded it: with its status, or a transfer run's bare code as the refusal it stood for", () => {
-    const blocked = { status: 423, code: 'invalid_request', message: 'Transferências bloqueadas pela administração da conta' };
-    const limits = { status: 400, code: 'invalid_request', message: 'Valor mínimo para transferência: R$ 1,00' };
-    const split = { status: 404, code: 'SPLIT_RECIPIENT_NOT_FOUND', message: 'split[0]: conta recebedora não encontrada ou indisponível' };
-    const kyc = { status: 403, code: 'kyc_required', message: kycRequired().message };
-    const busy = { status: 503, code: 'internal_error', message: 'Consulta DICT indisponível' };
-    for (const recorded of [blocked, limits, split, kyc, busy]) {
-      expect(answerOf(recordedRefusal(recorded))).toEqual(new ApiError(recorded.status, recorded.code, recorded.message));
-    }
-    const coded = {
-      WITHDRAWAL_IN_PROGRESS: withdrawalInProgress(),
-      INSUFFICIENT_BALANCE: insufficientBalance(),
-      WITHDRAWALS_BLOCKED: withdrawalsBlocked(),
-      ACCOUNT_UNAVAILABLE: accountUnavailable(),
-    };
-    for (const [code, refusal] of Object.entries(coded)) {
-      expect(answerOf(recordedRefusal(code as keyof typeof coded))).toEqual(refusalAnswer(refusal));
-    }
   });
 });
 
