@@ -132,9 +132,9 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*', ...NODE_BUILTINS], message: 'Contracts are imported by workflow code: no Node built-ins.' },
             {
-              regex: '^(?!@temporalio/(?:workflow|common)$|\\./[\\w-]+\\.contract\\.js$)',
+              regex: '^(?!@temporalio/(?:workflow|common)$|\\./[\\w-]+\\.contract\\.js$|\\./calendar\\.js$)',
               message:
-                'A contract imports only @temporalio/workflow, @temporalio/common and other contracts: it defines the types it carries, and src/ imports them.',
+                'A contract imports only @temporalio/workflow, @temporalio/common, other contracts and the calendar: it defines the types it carries, and src/ imports them.',
             },
           ],
         },

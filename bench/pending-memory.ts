@@ -29,7 +29,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../src/config/config.js';
 import { connect } from '../src/db/database.js';
 import { bundleWorkflows } from '../src/temporal/bundle.js';
-import { addDays, saoPauloDate } from '../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../contracts/calendar.js';
 import { parsePrometheusText, type Family } from '../test/helpers/prometheus-text.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';

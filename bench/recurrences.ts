@@ -31,9 +31,9 @@ import type proto from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Client } from '@temporalio/client';
 import { connect } from '../src/db/database.js';
-import { addDays, saoPauloDate } from '../src/domain/calendar.js';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../contracts/calendar.js';
 import { chargeWorkflowId } from '../contracts/charge.contract.js';
-import { CYCLES_PER_RUN, recurrenceWorkflowId, startOfDayMs } from '../contracts/recurrence.contract.js';
+import { CYCLES_PER_RUN, recurrenceWorkflowId } from '../contracts/recurrence.contract.js';
 import { timeSkippingEnvironment } from '../scripts/time-skipping-temporal.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, quantile } from './measure.js';
@@ -236,7 +236,7 @@ async function theBurst(): Promise<void> {
       `  that is +${mb(idleKb - beforeKb)} MB over the RSS before them, ${((((idleKb - beforeKb) / 1024) * 1000) / N).toFixed(1)} MB per 1000 active recurrences`,
     );
 
-    const skipMs = startOfDayMs(creationDay) + 1000 - (await env.currentTimeMs());
+    const skipMs = startOfSaoPauloDay(creationDay).getTime() + 1000 - (await env.currentTimeMs());
     out(
       `moving the test server's clock ${(skipMs / DAY_MS).toFixed(2)} days on, to 00:00:01 of ${creationDay} (São Paulo); load ${load()}`,
     );

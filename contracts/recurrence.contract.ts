@@ -2,9 +2,10 @@
 // recurrence, id `recurrence:<accountId>:<idempotency key>`. It waits for the payer's authorization,
 // creates each cycle's charge RECURRENCE_LEAD_DAYS before its due date (a fixed amount), cancels the
 // cycles not yet due when either side cancels, completes past the end date, and continues as new so
-// that a recurrence of years keeps a small history. Also the calendar of its cycles, which the
-// workflow and the read model share (pure code: São Paulo keeps −03:00 all year since 2019).
+// that a recurrence of years keeps a small history. Also the calendar of its cycles (on the engine's
+// calendar, ./calendar.ts), which the workflow and the read model share.
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import { addDays, addMonths } from './calendar.js';
 
 export const RECURRENCE_FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
 export type RecurrenceFrequency = (typeof RECURRENCE_FREQUENCIES)[number];
@@ -95,44 +96,11 @@ export const RETRY_DAYS = [1, 3, 6] as const;
 /** After the last due date, how long the workflow gives the last cycle (its retries) before it completes. */
 export const COMPLETION_GRACE_DAYS = 7;
 
-const DAY_MS = 86_400_000;
-const SAO_PAULO_OFFSET_MS = 3 * 3_600_000;
-
-const utcMidnight = (date: string): number => Date.parse(`${date}T00:00:00Z`);
-const formatUtc = (time: number): string => new Date(time).toISOString().slice(0, 10);
-
-export function plusDays(date: string, days: number): string {
-  return formatUtc(utcMidnight(date) + days * DAY_MS);
-}
-
-/** The same day `months` later, clamped to that month's last day. */
-function plusMonths(date: string, months: number): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  const firstOfTarget = new Date(Date.UTC(year, month - 1 + months, 1));
-  const lastDay = new Date(Date.UTC(firstOfTarget.getUTCFullYear(), firstOfTarget.getUTCMonth() + 1, 0)).getUTCDate();
-  firstOfTarget.setUTCDate(Math.min(day, lastDay));
-  return formatUtc(firstOfTarget.getTime());
-}
-
 const MONTHS: Record<Exclude<RecurrenceFrequency, 'weekly'>, number> = { monthly: 1, quarterly: 3, semiannual: 6, annual: 12 };
 
 /** The due date of cycle `index` (0 is `firstDueDate`): weekly adds 7 days; longer frequencies keep the day of the month. */
 export function cycleDueDate(firstDueDate: string, frequency: RecurrenceFrequency, index: number): string {
-  return frequency === 'weekly' ? plusDays(firstDueDate, 7 * index) : plusMonths(firstDueDate, MONTHS[frequency] * index);
-}
-
-/** 00:00 of `date` in São Paulo (epoch ms). */
-export function startOfDayMs(date: string): number {
-  return utcMidnight(date) + SAO_PAULO_OFFSET_MS;
-}
-
-/** The São Paulo calendar day at `timeMs`. */
-export function saoPauloDay(timeMs: number): string {
-  return formatUtc(timeMs - SAO_PAULO_OFFSET_MS);
-}
-
-export function daysFrom(from: string, to: string): number {
-  return Math.round((utcMidnight(to) - utcMidnight(from)) / DAY_MS);
+  return frequency === 'weekly' ? addDays(firstDueDate, 7 * index) : addMonths(firstDueDate, MONTHS[frequency] * index);
 }
 
 /** The first cycle due on `today` or later (within `endDate`); null when none is left. */
@@ -155,7 +123,7 @@ export function nextCycleDueDate(
  */
 export function retryDay(dueDate: string, declined: number, today: string): string | null {
   for (let retry = declined - 1; retry < RETRY_DAYS.length; retry += 1) {
-    const day = plusDays(dueDate, RETRY_DAYS[retry]!);
+    const day = addDays(dueDate, RETRY_DAYS[retry]!);
     if (day > today) return day;
   }
   return null;

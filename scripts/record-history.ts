@@ -8,7 +8,6 @@
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
 //   npm run record-history -- --as confirm-and-settle charge-psp-paid
-//   npm run record-history -- --as local-confirm-and-settle charge-paid
 //   npm run record-history -- --as refuse-unencrypted-input transfer-forged-start med-forged-decision charge-forged-signal
 //   npm run record-history -- --as coalesced-refresh charge-refresh charge-refresh-concurrent
 //   npm run record-history -- --as refunded-charge-status refund-whole-charge refund-approved
@@ -52,7 +51,7 @@ import { startEngine } from '../bench/engine.js';
 import { encryptingDataConverter } from '../src/temporal/codec/data-converter.js';
 import { TEST_PAYLOAD_KEYS_FILE, testPayloadKeys } from '../test/helpers/payload-keys.js';
 import { chargeWorkflowId, refreshUpdate } from '../contracts/charge.contract.js';
-import { addDays, saoPauloDate } from '../src/domain/calendar.js';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../contracts/calendar.js';
 import { medWorkflowId } from '../contracts/med.contract.js';
 import { medReturnsWorkflowId } from '../contracts/med-returns.contract.js';
 import { PAYLOAD_NOT_ENCRYPTED } from '../contracts/payload-encryption.contract.js';
@@ -63,14 +62,7 @@ import { connect } from '../src/db/database.js';
 import { completeRefund } from '../src/pix-routes/simulator-refunds.js';
 import { TRANSFER_WORKFLOW, transferWorkflowId } from '../contracts/transfer.contract.js';
 import { webhookDeliveryWorkflowId } from '../contracts/webhook-delivery.contract.js';
-import {
-  COMPLETION_GRACE_DAYS,
-  cycleDueDate,
-  CYCLES_PER_RUN,
-  plusDays,
-  recurrenceWorkflowId,
-  startOfDayMs,
-} from '../contracts/recurrence.contract.js';
+import { COMPLETION_GRACE_DAYS, cycleDueDate, CYCLES_PER_RUN, recurrenceWorkflowId } from '../contracts/recurrence.contract.js';
 import { cycleChargeKey } from '../src/recurrences/ids.js';
 import { parseDueDateTerms } from '../src/charges/due-date/body.js';
 import { amountDueOn, type DueDateCharge } from '../src/domain/amount-due.js';
@@ -496,7 +488,7 @@ function clockOf(ctx: ScenarioContext): TemporalClock {
 /** 0 on Sunday to 6 on Saturday. */
 const weekday = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDay();
 /** 09:00 in São Paulo on `day`, when the scenarios' payers and banks act. */
-const morningOf = (day: string): number => startOfDayMs(day) + 9 * 3_600_000;
+const morningOf = (day: string): number => startOfSaoPauloDay(day).getTime() + 9 * 3_600_000;
 const MONDAY = 1;
 const SATURDAY = 6;
 
@@ -574,7 +566,7 @@ async function weeklyRecurrenceAcrossContinueAsNew(ctx: ScenarioContext): Promis
         await until(async () => ((await retriesAsked(handle)) === declines ? true : undefined), `retry ${declines} of ${cycle.id}`);
         if (declines === 3 && (await recurrence.describe()).runId !== firstRun)
           throw new Error('the recurrence continued as new before the cycle’s last decline');
-        await clock.advanceTo(morningOf(plusDays(dueDate, retryOn)));
+        await clock.advanceTo(morningOf(addDays(dueDate, retryOn)));
       }
       if ((await recurrence.describe()).runId === firstRun) throw new Error('the recurrence did not continue as new before the last retry');
       retriedCycle = cycle.workflowId;
@@ -583,7 +575,7 @@ async function weeklyRecurrenceAcrossContinueAsNew(ctx: ScenarioContext): Promis
     if (paid.status !== 200) throw new Error(`payment answered ${paid.status}: ${JSON.stringify(paid.body)}`);
     await ctx.waitForStatus(cycle.id, 'approved');
   }
-  await clock.advanceTo(morningOf(plusDays(endDate, COMPLETION_GRACE_DAYS + 1)));
+  await clock.advanceTo(morningOf(addDays(endDate, COMPLETION_GRACE_DAYS + 1)));
   await until(
     async () => ((await ctx.api('GET', `/recurrences/${recurrenceId}`)).body?.data?.status === 'completed' ? true : undefined),
     `${recurrenceId} to be completed`,

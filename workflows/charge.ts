@@ -12,7 +12,6 @@ import {
   CONFIRM_AND_SETTLE,
   CYCLE_CANCELLATION_CONFIRMED,
   cycleCancelledSignal,
-  LOCAL_CONFIRM_AND_SETTLE,
   DUE_DATE_POLLING,
   DUE_DATE_POLLS_PER_RUN,
   dueDatePollDelayMs,
@@ -26,7 +25,8 @@ import {
   RECURRENCE_CYCLES,
   type RouteChargeState,
 } from '../contracts/charge.contract.js';
-import { retryDay, saoPauloDay } from '../contracts/recurrence.contract.js';
+import { saoPauloDate } from '../contracts/calendar.js';
+import { retryDay } from '../contracts/recurrence.contract.js';
 import {
   acceptUpdate,
   DISPATCH_AT_ONCE,
@@ -203,11 +203,10 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     }
   }
 
-  /** The route's state of the charge; from CONFIRM_AND_SETTLE (remote) or LOCAL_CONFIRM_AND_SETTLE (simulator) on, a paid one is settled by the same activity. */
+  /** The route's state of the charge; on a remote route from CONFIRM_AND_SETTLE on, a paid one is settled by the same activity. */
   async function stateAtRoute(): Promise<RouteChargeState> {
-    const confirming = remote ? patched(CONFIRM_AND_SETTLE) : patched(LOCAL_SETTLEMENT) && patched(LOCAL_CONFIRM_AND_SETTLE);
-    if (!confirming) return settlementCalls().route.chargeStateAtRoute(transactionId);
-    const confirmed = await (remote ? remoteCalls : acceptCalls).confirmChargeAtRoute(transactionId, DISPATCH_AT_ONCE);
+    if (!remote || !patched(CONFIRM_AND_SETTLE)) return settlementCalls().route.chargeStateAtRoute(transactionId);
+    const confirmed = await remoteCalls.confirmChargeAtRoute(transactionId, DISPATCH_AT_ONCE);
     if (confirmed.settled) settledOnConfirmation = readCharge(confirmed.settled.transaction);
     return confirmed.state;
   }
@@ -215,7 +214,7 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
   /** A cycle's debit failed: asks the route for the next attempt (`three_in_seven_days`); false when the cycle fails. */
   async function retryDeclined(declined: number): Promise<boolean> {
     if (!patched(RECURRENCE_CYCLES) || cycle?.retryPolicy !== 'three_in_seven_days' || !transaction!.dueDate) return false;
-    const day = retryDay(transaction!.dueDate, declined, saoPauloDay(Date.now()));
+    const day = retryDay(transaction!.dueDate, declined, saoPauloDate(new Date()));
     if (day === null) return false;
     await settlementCalls().route.retryCycleAtRoute(transactionId, day);
     return true;

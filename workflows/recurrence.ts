@@ -13,19 +13,16 @@ import {
   COMPLETION_GRACE_DAYS,
   cycleDueDate,
   CYCLES_PER_RUN,
-  daysFrom,
   MIN_LEAD_DAYS,
-  plusDays,
   RECURRENCE_AT_ROUTE,
   recurrenceNotifiedSignal,
   routePollDelayMs,
-  saoPauloDay,
-  startOfDayMs,
   type RecurrenceChange,
   type RecurrenceStatus,
   type RecurrenceTransition,
   type RecurrenceWorkflowInput,
 } from '../contracts/recurrence.contract.js';
+import { addDays, daysBetween, saoPauloDate, startOfSaoPauloDay } from '../contracts/calendar.js';
 import { HEARTBEAT_TIMEOUT } from '../contracts/heartbeat.contract.js';
 import { TRANSACTION_ACTIVITY_RETRY as retry } from '../contracts/transaction.contract.js';
 import { RECURRENCE_STATUS_SEARCH_ATTRIBUTE } from '../contracts/transaction-status.contract.js';
@@ -116,7 +113,7 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
   const lastDueDate = await runCycles();
   if (status === 'active') {
     // Past the end date: the last cycle's retries end within COMPLETION_GRACE_DAYS of its due date.
-    const settleBy = startOfDayMs(plusDays(lastDueDate ?? input.endDate!, COMPLETION_GRACE_DAYS + 1));
+    const settleBy = startOfSaoPauloDay(addDays(lastDueDate ?? input.endDate!, COMPLETION_GRACE_DAYS + 1)).getTime();
     await condition(() => status !== 'active', Math.max(settleBy - Date.now(), 0));
     while (status === 'active' && !(await calls.cyclesSettled(input.recurrenceId))) {
       await condition(() => status !== 'active', DAY_MS);
@@ -162,11 +159,11 @@ export async function recurrenceWorkflow(input: RecurrenceWorkflowInput): Promis
         if (status === 'active') await continueAsNew<typeof recurrenceWorkflow>({ ...input, continued: { nextCycle: index } });
       }
       // A variable recurrence's cycles are the business's: the workflow only follows the calendar.
-      const createOn = input.fixedAmount ? plusDays(dueDate, -input.leadDays) : dueDate;
-      const waitMs = startOfDayMs(createOn) - Date.now();
+      const createOn = input.fixedAmount ? addDays(dueDate, -input.leadDays) : dueDate;
+      const waitMs = startOfSaoPauloDay(createOn).getTime() - Date.now();
       if (waitMs > 0 && (await condition(() => status !== 'active', waitMs))) break;
       // Too close to its due date to reach the payer's bank in time (authorized late): the cycle is skipped.
-      if (input.fixedAmount && daysFrom(saoPauloDay(Date.now()), dueDate) >= MIN_LEAD_DAYS) {
+      if (input.fixedAmount && daysBetween(saoPauloDate(new Date()), dueDate) >= MIN_LEAD_DAYS) {
         await calls.createCycleCharge({ recurrenceId: input.recurrenceId, dueDate });
         // Cancelled while the cycle was being created: its cancellation may have missed it.
         if (current() === 'cancelled') await calls.cancelCycleCharges(input.recurrenceId);

@@ -5,7 +5,7 @@
 // what the engine recorded against what the payer must have paid.
 import { randomBytes, randomInt } from 'node:crypto';
 import { generateCpf } from '@brazilian-utils/brazilian-utils';
-import { addDays, daysBetween, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, daysBetween, saoPauloDate } from '../../contracts/calendar.js';
 import type { Answer } from './client.js';
 import { errorOf, reais, Unexpected, newKey, type Driver, type Lane } from './driver.js';
 

@@ -11,7 +11,7 @@ import { PERMISSIONS } from '../accounts/permissions.js';
 import { createCharge } from '../charges/create.js';
 import { notifyChargePaid } from '../charges/workflow-client.js';
 import { openMedThroughWorkflow } from '../meds/workflow-client.js';
-import { addDays, saoPauloDate } from '../domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { createRecurrence } from '../recurrences/create.js';
 import { changeRecurrence } from '../recurrences/workflow-client.js';
 import { TIMED_OUT } from '../async/within.js';

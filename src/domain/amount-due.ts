@@ -2,7 +2,7 @@
 // an exact fraction of centavos (BigInt numerator and denominator) until the one rounding, half-up to
 // the centavo, at the end: a percent of a percent per month never drifts as binary floats would.
 import type { BillingValue, DueDateTerms } from '../../contracts/charge.contract.js';
-import { daysBetween } from './calendar.js';
+import { daysBetween } from '../../contracts/calendar.js';
 
 /** A due-date charge as its arithmetic needs it. */
 export interface DueDateCharge extends DueDateTerms {

@@ -10,7 +10,7 @@ import { buildBrCode } from '../domain/brcode.js';
 import { qrPngBase64 } from '../domain/qrcode.js';
 import type { RouteChargeRequest, ChargeRoute, ChargeState, CreatedCharge, RoutePayer } from './types.js';
 import type { DueDateBilling } from '../../contracts/charge.contract.js';
-import { saoPauloDate } from '../domain/calendar.js';
+import { saoPauloDate } from '../../contracts/calendar.js';
 import { amountDueOn } from '../domain/amount-due.js';
 import { isPastValidity, lastPayableDay } from '../domain/due-date-validity.js';
 

@@ -14,7 +14,7 @@ import {
   type ReconciliationInput,
   type ReconciliationWorkflow,
 } from '../../contracts/reconciliation.contract.js';
-import { SAO_PAULO } from '../domain/calendar.js';
+import { SAO_PAULO } from '../../contracts/calendar.js';
 
 function scheduleOf(deps: Deps, route: string, at: TimeOfDay) {
   const spec: ScheduleSpec = { calendars: [{ hour: at.hour, minute: at.minute }], timezone: SAO_PAULO };

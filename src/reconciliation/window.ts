@@ -1,6 +1,6 @@
 // The window a scheduled run reconciles: the day before the schedule fired, 00:00 to 24:00 in
 // America/Sao_Paulo (books.md), whatever offset the zone had on that day.
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '../domain/calendar.js';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calendar.js';
 
 /** [00:00, 24:00) of the São Paulo day before the one `at` falls on. */
 export function previousLocalDay(at: Date): { from: Date; to: Date } {

@@ -9,7 +9,7 @@ import type { Deps } from '../runtime/deps.js';
 import { documentKind, normalizeDocument } from '../domain/documents.js';
 import { reaisToCents } from '../domain/money.js';
 import { invalidRequest, operationRefused, unavailable } from '../domain/refusal.js';
-import { addDays, daysBetween, saoPauloDate } from '../domain/calendar.js';
+import { addDays, daysBetween, saoPauloDate } from '../../contracts/calendar.js';
 import { buildBrCode } from '../domain/brcode.js';
 import { qrPngBase64 } from '../domain/qrcode.js';
 import { parseReceiverUrl, checkReceiverUrl } from '../webhooks/ssrf.js';

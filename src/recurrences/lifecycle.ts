@@ -5,7 +5,7 @@
 import type { Deps } from '../runtime/deps.js';
 import type { Sql, TxSql } from '../db/database.js';
 import { dispatchEvent } from '../webhooks/dispatch.js';
-import { saoPauloDate } from '../domain/calendar.js';
+import { saoPauloDate } from '../../contracts/calendar.js';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { chargeWorkflowId, cycleCancelledSignal } from '../../contracts/charge.contract.js';
 import type { RecurrenceStatus, RecurrenceTransition } from '../../contracts/recurrence.contract.js';

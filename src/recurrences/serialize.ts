@@ -2,7 +2,8 @@
 import type { Static } from 'typebox';
 import { centsToReais } from '../domain/money.js';
 import { checkoutUrlOf } from '../domain/checkout-url.js';
-import { nextCycleDueDate, saoPauloDay } from '../../contracts/recurrence.contract.js';
+import { saoPauloDate } from '../../contracts/calendar.js';
+import { nextCycleDueDate } from '../../contracts/recurrence.contract.js';
 import type { RecurrenceRow } from './row.js';
 import type { RecurrenceSchema } from './schema.js';
 
@@ -13,7 +14,7 @@ const reais = (cents: number | null) => (cents === null ? null : centsToReais(ce
 /** The next cycle's due date while the recurrence may still charge; null once it ended. */
 function nextDueDate(row: RecurrenceRow, now: Date): string | null {
   if (row.status !== 'active' && row.status !== 'pending_authorization') return null;
-  return nextCycleDueDate(row.firstDueDate, row.frequency, row.endDate, saoPauloDay(now.getTime()));
+  return nextCycleDueDate(row.firstDueDate, row.frequency, row.endDate, saoPauloDate(now));
 }
 
 export function serializeRecurrence(row: RecurrenceRow, now = new Date()): Recurrence {

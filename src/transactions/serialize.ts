@@ -2,7 +2,7 @@
 // amounts in reais, dates in ISO 8601 UTC with milliseconds.
 import { centsToReais } from '../domain/money.js';
 import type { BillingValue, DueDateBilling, SplitShare } from '../../contracts/charge.contract.js';
-import { saoPauloDate } from '../domain/calendar.js';
+import { saoPauloDate } from '../../contracts/calendar.js';
 import { amountDueOn } from '../domain/amount-due.js';
 import { isPastValidity } from '../domain/due-date-validity.js';
 import { checkoutUrlOf } from '../domain/checkout-url.js';

@@ -1,6 +1,6 @@
 // A monthly recurrence as an integrator creates it (POST /v1/recurrences): a person pays R$ 99,90, first due
 // in 5 days (São Paulo), inside the lead window, so its first cycle is created once it is authorized.
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { CPF } from './fixtures.js';
 
 /** The São Paulo date `offset` days from today. */

@@ -5,7 +5,7 @@
 // fine and interest included; and a payment the engine cannot settle ends its workflow at once, loudly,
 // instead of retrying for ever. Over HTTP on the simulator, against a real PostgreSQL and Temporal.
 import { describe, expect, it } from 'vitest';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { chargeBody, newKey, postCharge, waitForStatus } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/eventually.js';

@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { launchBrowser, type Browser } from '../helpers/browser.js';
 import { fitsWidth, isLiveStatus, liveRequests, lowContrast, openPage, statusBecomes } from '../helpers/checkout-page.js';
 import { createCharge, payCharge } from '../helpers/charges.js';

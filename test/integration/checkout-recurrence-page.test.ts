@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { parseBrCode } from '../../src/domain/brcode.js';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { decodeQrPngBase64 } from '../../src/domain/qrcode.js';
 import { launchBrowser, type Browser } from '../helpers/browser.js';
 import { fitsWidth, isLiveStatus, liveRequests, lowContrast, openPage, statusBecomes } from '../helpers/checkout-page.js';

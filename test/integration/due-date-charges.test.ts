@@ -3,7 +3,7 @@
 // and percent split on what was paid, the ledger, validation with `param`, idempotency, the validity.
 import { describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode.js';
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calendar.js';
 import { customerAccount, platformAccount } from '../../src/ledger/accounts.js';
 import { chargeBody, newKey, postCharge, waitForStatus } from '../helpers/charges.js';
 import { CNPJ, createAccount, createMerchant } from '../helpers/fixtures.js';

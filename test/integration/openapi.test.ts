@@ -6,7 +6,7 @@ import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generateCpf } from '@brazilian-utils/brazilian-utils';
 import { PERMISSIONS } from '../../src/accounts/permissions.js';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { chargeBody, createCharge, newKey, payCharge, postCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createAccount, createKey, createMerchant, patchAccount } from '../helpers/fixtures.js';

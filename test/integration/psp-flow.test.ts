@@ -10,7 +10,7 @@ import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
 import { chargeWorkflowId } from '../../contracts/charge.contract.js';
 import { medReturnsWorkflowId } from '../../contracts/med-returns.contract.js';
 import { createCharge, postCharge } from '../helpers/charges.js';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';

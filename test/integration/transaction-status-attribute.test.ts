@@ -4,7 +4,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCharge, payCharge, waitForStatus } from '../helpers/charges.js';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { eventually } from '../helpers/eventually.js';
 import { CPF, createMerchant } from '../helpers/fixtures.js';
 import { liveStack } from '../helpers/live-stack.js';

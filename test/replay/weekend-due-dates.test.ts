@@ -11,7 +11,8 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import type { ChargeWorkflowInput, ConfirmedCharge } from '../../contracts/charge.contract.js';
-import { plusDays, retryDay, saoPauloDay } from '../../contracts/recurrence.contract.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
+import { retryDay } from '../../contracts/recurrence.contract.js';
 import { amountDueOn } from '../../src/domain/amount-due.js';
 import { AesGcmPayloadCodec } from '../../src/temporal/codec/aes-gcm-codec.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';
@@ -33,7 +34,7 @@ async function decoded<T>(payload: temporal.api.common.v1.IPayload): Promise<T> 
 
 const startInput = (events: Event[]) =>
   decoded<ChargeWorkflowInput>(events[0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
-const dayOf = (event: Event): string => saoPauloDay(Number(event.eventTime!.seconds) * 1000);
+const dayOf = (event: Event): string => saoPauloDate(new Date(Number(event.eventTime!.seconds) * 1000));
 const weekdayOf = (day: string): number => new Date(`${day}T00:00:00Z`).getUTCDay();
 
 describe('a Saturday due date, by calendar days', () => {
@@ -50,9 +51,9 @@ describe('a Saturday due date, by calendar days', () => {
     );
     const paid = answers.map(({ state }) => state).find((state) => state.status === 'paid');
     expect(paid).toBeDefined();
-    const paidOn = saoPauloDay(Date.parse(paid!.paidAt));
+    const paidOn = saoPauloDate(new Date(paid!.paidAt));
     expect(weekdayOf(charge.dueDate)).toBe(SATURDAY);
-    expect(paidOn).toBe(plusDays(charge.dueDate, 2));
+    expect(paidOn).toBe(addDays(charge.dueDate, 2));
     expect(paid!.amountCents).toBe(amountDueOn(charge, paidOn));
     expect(paid!.amountCents).toBeGreaterThan(amountDueOn(charge, charge.dueDate));
   });

@@ -18,7 +18,7 @@ import { loadRoutesFile } from '../../src/config/routes-file.js';
 import { registerPspWebhooks } from '../../src/pix-routes/bcb-api-pix/webhook-registration.js';
 import type { RouteRefundRequest } from '../../src/pix-routes/refund-route.js';
 import { RouteRefused, type RouteChargeRequest, type RouteDueDateCharge } from '../../src/pix-routes/types.js';
-import { addDays, saoPauloDate } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { startFakePsp, type FakePsp } from '../helpers/fake-psp/index.js';
 import { eventually } from '../helpers/eventually.js';
 

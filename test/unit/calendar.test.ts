@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, addYears, daysBetween, isCalendarDate, saoPauloDate, startOfSaoPauloDay } from '../../src/domain/calendar.js';
+import { addDays, addMonths, addYears, daysBetween, isCalendarDate, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calendar.js';
 
 describe('calendar days', () => {
   it.each(['2025-01-31', '2024-02-29', '0001-01-01', '2099-12-31'])('%s is a day', (date) => {
@@ -30,6 +30,15 @@ describe('calendar days', () => {
         expect(daysBetween(from, day)).toBe(span);
       }),
     );
+  });
+
+  it('adds months, keeping the day of the month or clamping it to the last day of the month', () => {
+    expect(addMonths('2026-01-15', 1)).toBe('2026-02-15');
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2028-01-31', 1)).toBe('2028-02-29');
+    expect(addMonths('2026-08-31', 3)).toBe('2026-11-30');
+    expect(addMonths('2026-11-30', 14)).toBe('2028-01-30');
+    expect(addMonths('2026-03-31', -1)).toBe('2026-02-28');
   });
 
   it('adds years, 29 February becoming 28 February in a common year', () => {

@@ -26,7 +26,7 @@ import { eventually } from '../helpers/eventually.js';
 import { FakeRoute } from '../helpers/fake-route.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, draftBasics, pendingCharge } from '../helpers/workflow-drafts.js';
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calendar.js';
 import { amountDueOn } from '../../src/domain/amount-due.js';
 import { dueDateExpiresAt } from '../../src/domain/due-date-validity.js';
 

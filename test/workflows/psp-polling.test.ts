@@ -33,7 +33,7 @@ import { pollDelayMs, TRANSFER_SETTLES_IN_ACCEPT, type RouteTransferState } from
 import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
 import { eventTypes, firstAfterSignal, timersBeforeSignal } from '../helpers/workflow-history.js';
 import { draftBasics, pendingCharge, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
-import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../src/domain/calendar.js';
+import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calendar.js';
 
 const server = timeSkippingServer('index.ts');
 const TTL_SECONDS = 900;

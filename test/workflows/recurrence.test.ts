@@ -9,15 +9,12 @@ import {
   changeUpdate,
   cycleDueDate,
   CYCLES_PER_RUN,
-  daysFrom,
-  plusDays,
   recurrenceNotifiedSignal,
-  saoPauloDay,
-  startOfDayMs,
   type RecurrenceStatus,
   type RecurrenceTransition,
   type RecurrenceWorkflowInput,
 } from '../../contracts/recurrence.contract.js';
+import { addDays, daysBetween, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calendar.js';
 import { TimedCalls, timeSkippingServer } from '../helpers/time-skipping.js';
 
 const server = timeSkippingServer('recurrence.ts');
@@ -82,12 +79,12 @@ class FakeRecurrences extends TimedCalls {
 
 async function inputFrom(overrides: Partial<RecurrenceWorkflowInput> = {}): Promise<RecurrenceWorkflowInput> {
   const nowMs = await server.env.currentTimeMs();
-  const today = saoPauloDay(nowMs);
+  const today = saoPauloDate(new Date(nowMs));
   return {
     recurrenceId: 'rec_000000000000000000000001',
     accountId: 'acc_000000000000000000000001',
     frequency: 'monthly',
-    firstDueDate: plusDays(today, 31),
+    firstDueDate: addDays(today, 31),
     endDate: null,
     fixedAmount: true,
     leadDays: 7,
@@ -125,21 +122,24 @@ describe('recurrence workflow (time-skipping)', () => {
     );
     expect(CYCLES_PER_RUN).toBeLessThan(cycles);
     for (const { dueDate, atMs } of fake.cycles) {
-      expectAt(atMs, startOfDayMs(plusDays(dueDate, -7)));
-      const lead = daysFrom(saoPauloDay(atMs), dueDate);
+      expectAt(atMs, startOfSaoPauloDay(addDays(dueDate, -7)).getTime());
+      const lead = daysBetween(saoPauloDate(new Date(atMs)), dueDate);
       expect(lead).toBeGreaterThanOrEqual(2);
       expect(lead).toBeLessThanOrEqual(10);
     }
     expect(fake.transitions).toEqual(['authorize', 'complete']);
     // Completed once the last cycle's retries were over (7 days), after its settlement was checked.
     const [settled] = fake.called('cyclesSettled');
-    expectAt(settled!.atMs, startOfDayMs(plusDays(input.endDate, 8)));
+    expectAt(settled!.atMs, startOfSaoPauloDay(addDays(input.endDate, 8)).getTime());
   });
 
   it('creates the cycle at once when authorized inside its lead window, and skips one closer than 2 days', async () => {
     const fake = new FakeRecurrences();
     const nowMs = await server.env.currentTimeMs();
-    const input = await inputFrom({ firstDueDate: plusDays(saoPauloDay(nowMs), 4), endDate: plusDays(saoPauloDay(nowMs), 40) });
+    const input = await inputFrom({
+      firstDueDate: addDays(saoPauloDate(new Date(nowMs)), 4),
+      endDate: addDays(saoPauloDate(new Date(nowMs)), 40),
+    });
     await run(fake, input, async (workflowId) => {
       const handle = server.env.client.workflow.getHandle(workflowId);
       await server.env.sleep(3 * DAY_MS); // authorized the day before the first due date
@@ -167,7 +167,7 @@ describe('recurrence workflow (time-skipping)', () => {
       const handle = server.env.client.workflow.getHandle(workflowId);
       await handle.executeUpdate(changeUpdate, { args: [{ change: 'authorize' }] });
       // Past the second cycle's creation day, before the third's.
-      const secondCreatedMs = startOfDayMs(plusDays(cycleDueDate(input.firstDueDate, 'monthly', 1), -7));
+      const secondCreatedMs = startOfSaoPauloDay(addDays(cycleDueDate(input.firstDueDate, 'monthly', 1), -7)).getTime();
       await server.env.sleep(secondCreatedMs + 5 * DAY_MS - (await server.env.currentTimeMs()));
       expect(await handle.executeUpdate(changeUpdate, { args: [{ change: 'cancel', by: 'merchant' }] })).toBe('cancelled');
       await expect(handle.executeUpdate(changeUpdate, { args: [{ change: 'authorize' }] })).rejects.toThrow();

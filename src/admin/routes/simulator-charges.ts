@@ -10,7 +10,7 @@ import { normalizeDocument } from '../../domain/documents.js';
 import { centsToReais } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
-import { daysBetween, saoPauloDate } from '../../domain/calendar.js';
+import { daysBetween, saoPauloDate } from '../../../contracts/calendar.js';
 import { ChargeNotPayable, findNetworkCharge, payCharge, type NetworkCharge, type NotPayableReason } from '../../pix-routes/simulator.js';
 import type { RoutePayer } from '../../pix-routes/types.js';
 import { findTransactionPayer } from '../../transactions/repository.js';

@@ -4,7 +4,7 @@
 // copy-and-paste code that authorize it (journey 3: the combined code that also pays the first
 // payment) with the time left to answer.
 import { formatReais } from '../../domain/money.js';
-import { SAO_PAULO } from '../../domain/calendar.js';
+import { SAO_PAULO } from '../../../contracts/calendar.js';
 import type { RecurrenceFrequency } from '../../../contracts/recurrence.contract.js';
 import { brazilianDate, codeSection, escapeHtml, pageScript, refreshWhilePending, shell, statusLine, timeLeftLine } from './page-parts.js';
 import type { AuthorizationView } from './view.js';

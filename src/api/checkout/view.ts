@@ -2,7 +2,7 @@
 // or to authorize (a recurrence, authorization-view.ts), the Pix code and its QR, when it ends and
 // where it stands. No payer data and no engine id go in.
 import { amountDueOn, lateSurcharge } from '../../domain/amount-due.js';
-import { saoPauloDate } from '../../domain/calendar.js';
+import { saoPauloDate } from '../../../contracts/calendar.js';
 import { isPastValidity } from '../../domain/due-date-validity.js';
 import type { TransactionRow } from '../../transactions/row.js';
 import type { AuthorizationTerms } from './authorization-view.js';

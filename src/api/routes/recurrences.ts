@@ -7,7 +7,7 @@ import { ok } from '../../http/edge.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { invalidRequest, operationRefused } from '../../domain/refusal.js';
 import { reaisToCents } from '../../domain/money.js';
-import { saoPauloDate } from '../../domain/calendar.js';
+import { daysBetween, saoPauloDate } from '../../../contracts/calendar.js';
 import { IdempotencyKeyHeaderSchema, resolveIdempotencyKey } from '../../transactions/idempotency.js';
 import { TransactionSchema } from '../../transactions/schema.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
@@ -19,7 +19,7 @@ import { CycleChargeBodySchema, RecurrenceBodySchema, RecurrenceSchema } from '.
 import { serializeRecurrence } from '../../recurrences/serialize.js';
 import { changeRecurrence } from '../../recurrences/workflow-client.js';
 import { createCycleChargeFor } from '../../recurrences/cycle-charges.js';
-import { daysFrom, MIN_LEAD_DAYS, RECURRENCE_STATUSES } from '../../../contracts/recurrence.contract.js';
+import { MIN_LEAD_DAYS, RECURRENCE_STATUSES } from '../../../contracts/recurrence.contract.js';
 import type { Static } from 'typebox';
 import { accountListRoute, accountReadRoute } from '../account-read.js';
 
@@ -141,7 +141,7 @@ export const createCycleChargeRoute: RouteSpec = {
     if (recurrence.payerMaximumAmountCents !== null && amountCents > recurrence.payerMaximumAmountCents) {
       throw operationRefused('amount acima do payerMaximumAmount que o pagador autorizou');
     }
-    if (daysFrom(saoPauloDate(new Date()), body.dueDate) < MIN_LEAD_DAYS) {
+    if (daysBetween(saoPauloDate(new Date()), body.dueDate) < MIN_LEAD_DAYS) {
       throw invalidRequest(
         `dueDate deve ser ao menos ${MIN_LEAD_DAYS} dias depois de hoje: a cobrança chega ao banco do pagador antes`,
         '/dueDate',

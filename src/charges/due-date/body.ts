@@ -4,7 +4,7 @@
 // each refusal naming its field with `param`.
 import Type from 'typebox';
 import type { BillingValue, DueDateBilling, DueDateTerms } from '../../../contracts/charge.contract.js';
-import { addYears, daysBetween, saoPauloDate } from '../../domain/calendar.js';
+import { addYears, daysBetween, saoPauloDate } from '../../../contracts/calendar.js';
 import { reaisToCents } from '../../domain/money.js';
 import { invalidRequest, type Refusal } from '../../domain/refusal.js';
 import { reais, TWO_DECIMALS_KEYWORD } from '../../http/request-schema.js';

@@ -5,7 +5,7 @@
 // the Pix's day over R$ 0,01 is logged for an operator (the standard moves a due date falling on a
 // weekend or holiday to the next business day; the engine counts calendar days).
 import type { DueDateBilling, DueDateTerms } from '../../../contracts/charge.contract.js';
-import { saoPauloDate } from '../../domain/calendar.js';
+import { saoPauloDate } from '../../../contracts/calendar.js';
 import { amountDueOn } from '../../domain/amount-due.js';
 import type { Logger } from '../../runtime/log.js';
 import type { RouteChargeRequest, RouteDueDateCharge } from '../types.js';

@@ -1,5 +1,7 @@
-// Calendar days (`YYYY-MM-DD`) as due-date charges count them: in America/Sao_Paulo, whatever the
-// server's own time zone. Day arithmetic is done on UTC midnights, where every day has 24 hours.
+// The engine's one calendar: days (`YYYY-MM-DD`) as São Paulo counts them (America/Sao_Paulo), whatever
+// the server's own time zone, for src/ and for workflow code alike. Day arithmetic is done on UTC
+// midnights, where every day has 24 hours. The day at an instant follows the zone's rules through Intl
+// (−03:00 all year since 2019), which gives the same answers inside Temporal's workflow sandbox.
 
 export const SAO_PAULO = 'America/Sao_Paulo';
 
@@ -39,20 +41,20 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((mustParse(to) - mustParse(from)) / DAY_MS);
 }
 
-/** The same day `years` later; 29 February becomes 28 February in a year without it. */
-export function addYears(date: string, years: number): string {
+/** The same day `months` later, clamped to that month's last day (31 January + 1 month: 28 or 29 February). */
+export function addMonths(date: string, months: number): string {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const target = new Date(0);
-  target.setUTCFullYear(year + years, month - 1, day);
-  if (target.getUTCMonth() !== month - 1) target.setUTCDate(0);
+  target.setUTCFullYear(year, month - 1 + months, 1);
+  const lastDay = new Date(target.getTime());
+  lastDay.setUTCMonth(target.getUTCMonth() + 1, 0);
+  target.setUTCDate(Math.min(day, lastDay.getUTCDate()));
   return formatUtc(target.getTime());
 }
 
-const saoPauloDates = new Intl.DateTimeFormat('en-CA', { timeZone: SAO_PAULO, year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** The calendar day in São Paulo at `instant`. */
-export function saoPauloDate(instant: Date): string {
-  return saoPauloDates.format(instant);
+/** The same day `years` later; 29 February becomes 28 February in a year without it. */
+export function addYears(date: string, years: number): string {
+  return addMonths(date, 12 * years);
 }
 
 const saoPauloClock = new Intl.DateTimeFormat('en-US', {
@@ -66,11 +68,17 @@ const saoPauloClock = new Intl.DateTimeFormat('en-US', {
   second: 'numeric',
 });
 
-/** São Paulo's offset from UTC at `time` (ms; −3 h today). */
+/** São Paulo's offset from UTC at `time` (ms; −3 h since 2019). */
 function offsetAt(time: number): number {
   const parts = Object.fromEntries(saoPauloClock.formatToParts(new Date(time)).map((p) => [p.type, Number(p.value)]));
   const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
   return wall - Math.floor(time / 1000) * 1000;
+}
+
+/** The calendar day in São Paulo at `instant`. */
+export function saoPauloDate(instant: Date): string {
+  const time = instant.getTime();
+  return formatUtc(time + offsetAt(time));
 }
 
 /**
