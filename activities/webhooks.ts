@@ -1,5 +1,5 @@
 // Webhook activities. `dispatchEvent` is called by the MED workflow, and by charge and transfer runs
-// started before their settlements dispatched their own events, after an event was recorded (events
+// started before SETTLE_DISPATCHES_EVENTS, after an event was recorded (events
 // table): it creates the event's deliveries and starts their workflows (idempotent, so a Temporal
 // retry is harmless). `attemptWebhookDelivery` is one signed POST of a delivery. `settlement` is how the
 // charge and transfer settlement activities dispatch their own events.

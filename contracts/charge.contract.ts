@@ -124,6 +124,12 @@ export type PaidAtRoute = Extract<RouteChargeState, { status: 'paid' }>;
  */
 export const CONFIRM_AND_SETTLE = 'confirm-and-settle';
 
+/**
+ * The same on the simulator: a charge's workflow, told of a payment, reads the simulator's answer and
+ * settles in one local activity (confirmChargeAtRoute) instead of two, one activation sooner.
+ */
+export const LOCAL_CONFIRM_AND_SETTLE = 'local-confirm-and-settle';
+
 /** What confirmChargeAtRoute answers: the route's state and, when it said paid, the settlement made on it. */
 export interface ConfirmedCharge {
   state: RouteChargeState;

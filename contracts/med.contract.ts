@@ -19,8 +19,7 @@ export type MedOutcome = 'accepted' | 'rejected';
 
 /**
  * Why a MED was not opened or decided, in the core's terms: the admin API answers `not_found` 404 and
- * `operation_refused` 422. Runs recorded before also carry that status (`status`), which the admin API
- * reads no more: each code always had the one status.
+ * `operation_refused` 422. Each code has one status, so a `status` some recorded results carry is not read.
  */
 export interface MedRefusal {
   ok: false;
@@ -30,7 +29,7 @@ export interface MedRefusal {
 
 /**
  * A MED opened or decided, with the events to dispatch; or the refusal. The admin API answers the MED
- * from the read model (runs recorded before also carry it here, as `med`).
+ * from the read model (a `med` some recorded results carry is not read).
  */
 export type MedChangeResult = { ok: true; eventIds: string[] } | MedRefusal;
 

@@ -10,7 +10,7 @@ export const UNENCRYPTED_METADATA = 'unencrypted';
  * From this patch on, a run started with an input that is not encrypted under a known payload key fails
  * (PAYLOAD_NOT_ENCRYPTED) before anything else; a signal whose arguments are not encrypted is ignored, and
  * an update's is refused (PAYLOAD_NOT_ENCRYPTED). Runs started before encryption replay their clear input
- * and messages as before: the marker is recorded only where something was refused.
+ * and messages: the marker is recorded only where something was refused.
  */
 export const REFUSE_UNENCRYPTED_INPUT = 'refuse-unencrypted-input';
 

@@ -56,7 +56,7 @@ export interface Refusal {
   message: string;
   /** `withdrawals_blocked`: an invalid_request the spec answers 423. */
   reason?: string;
-  /** The JSON pointer of the one field of the request to blame (`/amount`); absent in runs recorded before it travelled. */
+  /** The JSON pointer of the one field of the request to blame (`/amount`); absent when the refusal blames no one field. */
   param?: string;
 }
 
@@ -144,7 +144,7 @@ export const LOCAL_SETTLEMENT = 'local-settlement';
  * From this patch on, the charge's accept step is one local activity, persistAndOpenCharge: it persists
  * the charge and, on the in-process simulator, opens it at the route, so the API's answer waits for one
  * activation of the workflow instead of two. Should that open fail, the workflow's own open step runs
- * as before (retried, or the charge settled failed on a refusal). Runs started before it persist, then
+ * (retried, or the charge settled failed on a refusal). Runs started before it persist, then
  * open, in two local activities.
  */
 export const PERSIST_AND_OPEN = 'persist-and-open';

@@ -45,7 +45,7 @@ export interface TransferDraft extends DraftBasics {
   payer: { name: string; document: string; email: string };
   /** The public `counterparty` of the transaction: the destination as resolved. */
   counterparty: Record<string, unknown>;
-  /** Absent in runs started before the accept step applied the account's rules (their API had applied them). */
+  /** Absent in runs whose draft the API priced (started before the accept step applied the account's rules). */
   asked?: TransferAsked;
 }
 
@@ -67,8 +67,8 @@ export type PersistedTransfer = Persisted | (Extract<Persisted, { outcome: 'pers
  * persistAndSendTransfer (persist, then hand over to the route), so the API's answer waits for one
  * activation of the workflow instead of two; and it asks the route and settles in local activities, in
  * the workflow task that receives the answer, instead of a regular activity (a server round trip) per
- * step, as charges do since PERSIST_AND_OPEN and LOCAL_SETTLEMENT. Should the send in the accept step
- * fail, the workflow's own send step runs as before. Runs started before it persist, then send, in two
+ * step, as charges do under PERSIST_AND_OPEN and LOCAL_SETTLEMENT. Should the send in the accept step
+ * fail, the workflow's own send step runs. Runs started before it persist, then send, in two
  * local activities and settle in regular ones; remote routes keep regular activities after the accept.
  */
 export const TRANSFER_LOCAL_STEPS = 'transfer-local-steps';
@@ -76,7 +76,7 @@ export const TRANSFER_LOCAL_STEPS = 'transfer-local-steps';
 /**
  * What the accept step answers from TRANSFER_SETTLES_IN_ACCEPT: persistAndSendTransfer's answer and,
  * when the route answered the hand-over with its final word (approved or failed), the settlement it
- * made then (absent: the workflow settles in its own step, as before).
+ * made then (absent: the workflow settles in its own step).
  */
 export type AcceptedTransfer = PersistedTransfer | (Extract<PersistedTransfer, { sent: RouteTransferState }> & { settled: Settled });
 

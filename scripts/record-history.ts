@@ -8,6 +8,7 @@
 //   npm run record-history -- --as settle-dispatches-events charge-paid transfer-approved
 //   npm run record-history -- --as remote-route-calls charge-psp-paid transfer-psp-approved
 //   npm run record-history -- --as confirm-and-settle charge-psp-paid
+//   npm run record-history -- --as local-confirm-and-settle charge-paid
 //   npm run record-history -- --as refuse-unencrypted-input transfer-forged-start med-forged-decision charge-forged-signal
 //   npm run record-history -- --as coalesced-refresh charge-refresh charge-refresh-concurrent
 //   npm run record-history -- --as refunded-charge-status refund-whole-charge refund-approved

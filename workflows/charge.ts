@@ -12,6 +12,7 @@ import {
   CONFIRM_AND_SETTLE,
   CYCLE_CANCELLATION_CONFIRMED,
   cycleCancelledSignal,
+  LOCAL_CONFIRM_AND_SETTLE,
   DUE_DATE_POLLING,
   DUE_DATE_POLLS_PER_RUN,
   dueDatePollDelayMs,
@@ -203,10 +204,11 @@ export const chargeWorkflow: ChargeWorkflow = async (input) => {
     }
   }
 
-  /** The route's state of the charge; on a remote route from CONFIRM_AND_SETTLE on, a paid one is settled by the same activity. */
+  /** The route's state of the charge; from CONFIRM_AND_SETTLE (remote) or LOCAL_CONFIRM_AND_SETTLE (simulator) on, a paid one is settled by the same activity. */
   async function stateAtRoute(): Promise<RouteChargeState> {
-    if (!remote || !patched(CONFIRM_AND_SETTLE)) return settlementCalls().route.chargeStateAtRoute(transactionId);
-    const confirmed = await remoteCalls.confirmChargeAtRoute(transactionId, DISPATCH_AT_ONCE);
+    const confirming = remote ? patched(CONFIRM_AND_SETTLE) : patched(LOCAL_SETTLEMENT) && patched(LOCAL_CONFIRM_AND_SETTLE);
+    if (!confirming) return settlementCalls().route.chargeStateAtRoute(transactionId);
+    const confirmed = await (remote ? remoteCalls : acceptCalls).confirmChargeAtRoute(transactionId, DISPATCH_AT_ONCE);
     if (confirmed.settled) settledOnConfirmation = readCharge(confirmed.settled.transaction);
     return confirmed.state;
   }

@@ -6,7 +6,7 @@
 // - a start whose input is missing or in clear fails the run at once, before any activity;
 // - a signal with arguments in clear is ignored (logged), the run goes on;
 // - an update with arguments in clear is refused (its failure says why), the run goes on.
-// A run started before encryption replays its clear input and messages without the marker, as before.
+// A run started before encryption replays its clear input and messages without the marker.
 // Messages without arguments (paymentNotified, networkAnswered, recurrenceNotified, cycleCancelled, refresh,
 // opened) carry nothing to trust: the workflow confirms each one with the route or PostgreSQL, or only
 // answers its state.

@@ -1,7 +1,7 @@
 // Plain ordered SQL migrations (src/db/migrations/NNN_name.sql), each applied once in its own transaction
 // and recorded in schema_migrations with the SHA-256 of its file. A file changed after it was applied
-// stops the start, naming the file: a change to the schema goes into a new migration. Rows recorded
-// before checksums existed get their file's checksum at the next start. A session advisory lock, held
+// stops the start, naming the file: a change to the schema goes into a new migration. A row without a
+// checksum gets its file's at the next start. A session advisory lock, held
 // for the whole run, lets several processes start at once: the first migrates, the others wait for it
 // (without the pool's statement_timeout) and find nothing to do.
 import { createHash } from 'node:crypto';

@@ -6,7 +6,7 @@
 // carry. Validators that divide binary floats misjudge it both ways: a plain division refuses 1.15
 // (114.99999999999999), typebox's 1e-10 tolerance refuses most amounts above R$ 1 million and accepts
 // 0.1 + 0.2. So the engine compiles its validators with each `multipleOf: 0.01` checked exactly instead,
-// on the number's shortest decimal form (`reaisToCents`), the rule the amounts were always parsed by.
+// on the number's shortest decimal form (`reaisToCents`), the rule the amounts are parsed by.
 import Type, { type TNumberOptions, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { parseInstant } from '../domain/instant.js';

@@ -26,10 +26,10 @@ export const DEV_SERVER_DYNAMIC_CONFIG_ARGS = [
 
 /**
  * The history file in SQLite's write-ahead log instead of its default rollback journal: a read (a worker fetching
- * the history of a run no longer in its cache) no longer waits for a commit, nor a commit for the reads, and a commit
- * syncs the log alone instead of the journal and then the database. `synchronous=full` still syncs at every commit:
- * what the server answered is on disk, as before. On disk, a charge's approval → signed webhook waited on that journal
- * at every payment, the bare floor hardly (docs/benchmarks.md).
+ * the history of a run not in its cache) does not wait for a commit, nor a commit for the reads, and a commit syncs
+ * the log alone instead of the journal and then the database. `synchronous=full` syncs at every commit: what the
+ * server answered is on disk. On disk, the rollback journal makes a charge's approval → signed webhook wait at every
+ * payment, the bare floor hardly (docs/benchmarks.md).
  */
 const DEV_SERVER_SQLITE_ARGS = ['journal_mode=wal', 'synchronous=full'].flatMap((pragma) => ['--sqlite-pragma', pragma]);
 

@@ -52,5 +52,5 @@ export function checkMetadata(body: unknown): Metadata {
   return Object.fromEntries(entries) as Metadata;
 }
 
-/** What the idempotency fingerprint adds: nothing without metadata, so fingerprints made before it stay equal. */
+/** What the idempotency fingerprint adds: nothing without metadata, so a fingerprint stored without the field still matches. */
 export const comparedMetadata = (metadata: Metadata): { metadata?: Metadata } => (Object.keys(metadata).length === 0 ? {} : { metadata });

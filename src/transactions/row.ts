@@ -56,7 +56,7 @@ export interface TransactionRow {
   billing: DueDateBilling | null;
   /** A due-date charge's fee rule as the account had it when the charge was accepted: applied to the paid amount. */
   feeRule: FeeRule | null;
-  /** What the payer paid (set at approval; null on charges approved before it was recorded). */
+  /** What the payer paid (set at approval; null when not recorded: an approved charge then paid its amount). */
   paidAmountCents: number | null;
   /** A charge's payer's page token (src/domain/checkout-token.ts); null on transfers and deposits. */
   checkoutToken: string | null;

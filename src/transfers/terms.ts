@@ -14,7 +14,7 @@ import type { BrCodeDestination } from './destination.js';
 export interface TransferTerms extends Omit<TransferAmounts, 'ok'> {
   amountCents: number;
   method: 'pix' | 'internal';
-  /** The engine's own charge an internal transfer pays (absent on transfers accepted before it was recorded). */
+  /** The engine's own charge an internal transfer pays (absent or null when the transfer names none). */
   paysTransactionId?: string | null;
   /** The public `counterparty` of the transaction: the destination as resolved. */
   counterparty: Record<string, unknown>;

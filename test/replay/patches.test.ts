@@ -32,6 +32,7 @@ import {
   COALESCED_REFRESH,
   CONFIRM_AND_SETTLE,
   CYCLE_CANCELLATION_CONFIRMED,
+  LOCAL_CONFIRM_AND_SETTLE,
   DUE_DATE_POLLING,
   DUE_DATE_POLLS_PER_RUN,
   dueDatePollDelayMs,
@@ -109,8 +110,10 @@ const transferLocalStepsRuns = histories.filter(labelled(TRANSFER_LOCAL_STEPS));
 const settlesInAcceptRuns = histories.filter(labelled(TRANSFER_SETTLES_IN_ACCEPT));
 /** Recurrences and their cycle charges on a PSP route, recorded after RECURRENCE_AT_ROUTE. */
 const recurrenceAtRouteRuns = allHistories.filter(labelled(RECURRENCE_AT_ROUTE));
+/** Simulator charges recorded after every patch above: the simulator's answer read and settled in one local activity. */
+const localConfirmRuns = histories.filter(labelled(LOCAL_CONFIRM_AND_SETTLE));
 /** Charges on a remote route recorded after the patches above too. */
-const confirmAndSettleRuns = histories.filter(labelled(CONFIRM_AND_SETTLE));
+const confirmAndSettleRuns = histories.filter((h) => labelled(CONFIRM_AND_SETTLE)(h) && !localConfirmRuns.includes(h));
 /** A cycle charge signalled bare, then cancelled: recorded after every patch above, on both sides of CYCLE_CANCELLATION_CONFIRMED. */
 const cycleCancellationRuns = allHistories.filter((h) => h.file.startsWith('recurrence-cycle-cancelled-'));
 /** Recorded after every patch above, on the time-skipping server: the runs of a chain that continued as new, and a cycle retried over one. */
@@ -229,7 +232,8 @@ describe(`patch ${LOCAL_SETTLEMENT}`, () => {
         !coalescedRefreshRuns.includes(h) &&
         !statusAttributeRuns.includes(h) &&
         !transferLocalStepsRuns.includes(h) &&
-        !settlesInAcceptRuns.includes(h),
+        !settlesInAcceptRuns.includes(h) &&
+        !localConfirmRuns.includes(h),
     )) {
       expect(patchIds(events), file).not.toContain(LOCAL_SETTLEMENT);
       expect(
@@ -270,7 +274,8 @@ describe(`patch ${PERSIST_AND_OPEN}`, () => {
         !persistAndOpenRuns.includes(h) &&
         !coalescedRefreshRuns.includes(h) &&
         !statusAttributeRuns.includes(h) &&
-        !confirmAndSettleRuns.includes(h),
+        !confirmAndSettleRuns.includes(h) &&
+        !localConfirmRuns.includes(h),
     )) {
       expect(patchIds(events), file).not.toContain(PERSIST_AND_OPEN);
       expect(localActivities(events)[0], file).toBe('persistCharge');
@@ -375,6 +380,28 @@ describe(`patch ${CONFIRM_AND_SETTLE}`, () => {
     for (const { file, events } of allHistories.filter((h) => !confirmAndSettleRuns.includes(h) && !continueAsNewRuns.includes(h))) {
       expect(patchIds(events), file).not.toContain(CONFIRM_AND_SETTLE);
       expect(scheduledActivities(events), file).not.toContain('confirmChargeAtRoute');
+    }
+  });
+});
+
+describe(`patch ${LOCAL_CONFIRM_AND_SETTLE}`, () => {
+  it('has recorded a simulator charge paid after the patch', () => {
+    expect(localConfirmRuns.map((h) => h.file)).toEqual([`charge-paid-${LOCAL_CONFIRM_AND_SETTLE}-encrypted.json`]);
+  });
+
+  it('patched runs carry the marker and settle in the local activity that read the simulator: no activity after it', () => {
+    for (const { file, events } of localConfirmRuns) {
+      expect(patchIds(events), file).toContain(LOCAL_CONFIRM_AND_SETTLE);
+      expect(patchIds(events), file).not.toContain(SETTLE_DISPATCHES_EVENTS);
+      expect(localActivities(events), file).toEqual(['persistAndOpenCharge', 'confirmChargeAtRoute']);
+      expect(scheduledActivities(events), file).toEqual([]);
+    }
+  });
+
+  it('every run recorded before it carries no marker and reads the simulator apart from settling', () => {
+    for (const { file, events } of allHistories.filter((h) => !localConfirmRuns.includes(h))) {
+      expect(patchIds(events), file).not.toContain(LOCAL_CONFIRM_AND_SETTLE);
+      expect(localActivities(events), file).not.toContain('confirmChargeAtRoute');
     }
   });
 });
