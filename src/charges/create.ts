@@ -1,9 +1,8 @@
-// POST /transactions behind the route: validate, bind the idempotency key, then start (or join) the
-// charge's workflow with update-with-start and wait a bounded time for its accept step, which
-// applies the account's rules and answers for every request of the key.
-import type { Caller } from '../accounts/account.js';
+// POST /transactions behind the route: the request parsed once (schema.ts), its idempotency key bound,
+// then the charge's workflow started (or joined) with update-with-start, waiting a bounded time for its
+// accept step, which prices the charge under the account's lock and answers for every request of the key.
+import type { Account, Caller } from '../accounts/account.js';
 import type { Deps } from '../runtime/deps.js';
-import { invalidRequest } from '../domain/refusal.js';
 import { creationAnswer, draftIdentity, previewOf, stillAccepting, type CreationAnswer } from '../transactions/creation.js';
 import { findTransaction } from '../transactions/repository.js';
 import { pendingTransaction } from '../transactions/pending.js';
@@ -12,14 +11,29 @@ import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../tr
 import { chargeTransactionId } from '../transactions/ids.js';
 import { TIMED_OUT } from '../async/within.js';
 import type { ChargeAsked, ChargeDraft } from '../../contracts/charge.contract.js';
-import { chargeComparedFields, parseChargeBody, type ChargeRequest } from './schema.js';
-import { chargeTerms } from './terms.js';
+import { chargeComparedFields, parseChargeRequest, type ChargeBody, type ChargeRequest } from './schema.js';
+import { chargeTerms, type ChargeTerms } from './terms.js';
 import { joinCharge, startCharge } from './workflow-client.js';
-import { checkReceiverUrl } from '../webhooks/ssrf.js';
 import { dueDateExpiresAt } from '../domain/due-date-validity.js';
 import { checkDueDateAhead } from './due-date/body.js';
 
-async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, key: string, fingerprint: string): Promise<ChargeDraft> {
+/** What was asked, before the account's rules price it: a fee, a split and a coverFee come from the accept step. */
+const unpriced = (asked: ChargeAsked): ChargeTerms => ({
+  amountCents: asked.amountCents,
+  feeCents: 0,
+  splitAmountCents: 0,
+  netAmountCents: asked.amountCents,
+  split: [],
+});
+
+/** A charge's draft from a request: it always says what was asked. */
+type AskedDraft = ChargeDraft & { asked: ChargeAsked };
+
+/**
+ * The workflow's input: the request as asked. Its amounts are the asked ones, unpriced: the accept step
+ * prices `asked` against the account as it is then, the one pricing of a charge.
+ */
+function draftCharge(caller: Caller, request: ChargeRequest, key: string, fingerprint: string): AskedDraft {
   const { account } = caller;
   const asked: ChargeAsked = {
     amountCents: request.amountCents,
@@ -31,13 +45,7 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
   return {
     ...draftIdentity(caller, key, fingerprint, chargeTransactionId(account.id, key)),
     merchantName: account.name,
-    ...(await previewOf(chargeTerms(deps.sql, account, asked), () => ({
-      amountCents: asked.amountCents,
-      feeCents: 0,
-      splitAmountCents: 0,
-      netAmountCents: asked.amountCents,
-      split: [],
-    }))),
+    ...unpriced(asked),
     description: request.description,
     ...(Object.keys(request.metadata).length ? { metadata: request.metadata } : {}),
     payer: request.payer,
@@ -46,38 +54,36 @@ async function draftCharge(deps: Deps, caller: Caller, request: ChargeRequest, k
   };
 }
 
-/** The charge as known before the workflow persisted it: what a 202 shows. */
-function chargePreview(draft: ChargeDraft, ttlSeconds: number): TransactionRow {
-  const due = draft.asked?.due;
-  return pendingTransaction(draft, ttlSeconds, {
+/** The charge as known while the accept step has not answered (what a 202 shows), priced by the account's rules now. */
+async function chargePreview(deps: Deps, account: Account, draft: AskedDraft, ttlSeconds: number): Promise<TransactionRow> {
+  const { asked } = draft;
+  const terms = await previewOf(chargeTerms(deps.sql, account, asked), () => unpriced(asked));
+  const due = asked.due;
+  return pendingTransaction({ ...draft, ...terms }, ttlSeconds, {
     direction: 'in',
     type: 'payment',
     method: 'pix',
     debitedAmountCents: null,
     recipientAmountCents: null,
-    splitAmountCents: draft.splitAmountCents,
-    split: draft.split,
+    splitAmountCents: terms.splitAmountCents,
+    split: terms.split,
     payer: { ...draft.payer, email: draft.payer.email ?? null },
     counterparty: null,
     webhookUrl: draft.webhookUrl,
     ...(due ? { dueDate: due.dueDate, billing: due.billing, expiresAt: dueDateExpiresAt(due) } : {}),
-    recurrenceId: draft.asked?.cycle?.recurrenceId ?? null,
+    recurrenceId: asked.cycle?.recurrenceId ?? null,
   });
 }
 
+/** A charge from a body the route's schema accepted: parsed here, once, into the request the rest takes. */
 export async function createCharge(
   deps: Deps,
   caller: Caller,
-  body: unknown,
+  body: ChargeBody,
   headerKey: string | undefined,
   requestId: string,
 ): Promise<CreationAnswer> {
-  const request = parseChargeBody(body, { webhookAllowInsecure: deps.config.webhookAllowInsecure });
-  if (request.webhookUrl !== null) {
-    // Resolved now too, so a receiver on a private address is refused here rather than failing 8 deliveries.
-    const receiver = await checkReceiverUrl(request.webhookUrl, deps.config.webhookAllowInsecure);
-    if (!receiver.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${receiver.reason}`);
-  }
+  const request = await parseChargeRequest(body, { webhookAllowInsecure: deps.config.webhookAllowInsecure });
   return createCheckedCharge(deps, caller, request, resolveIdempotencyKey(headerKey, request.externalId), requestId);
 }
 
@@ -105,9 +111,10 @@ export async function createCheckedCharge(
   }
 
   if (request.due) checkDueDateAhead(request.due.dueDate, new Date());
-  const draft = await draftCharge(deps, caller, request, key, fingerprint);
+  const draft = draftCharge(caller, request, key, fingerprint);
   const ttlSeconds = deps.config.chargeTtlSeconds;
   const result = await startCharge(deps, { requestId, ttlSeconds, draft }, fingerprint);
-  if (result === TIMED_OUT) return stillAccepting(deps, accountId, key, fingerprint, () => chargePreview(draft, ttlSeconds));
+  if (result === TIMED_OUT)
+    return stillAccepting(deps, accountId, key, fingerprint, () => chargePreview(deps, caller.account, draft, ttlSeconds));
   return creationAnswer(deps, accountId, result);
 }

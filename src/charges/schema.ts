@@ -1,11 +1,13 @@
 // POST /transactions: the body's typebox schema (validation and the OpenAPI document come from it)
 // and the checks a schema cannot express (CPF check digits, a name of 3 letters once trimmed, a public webhook address),
-// each failure mapped to the spec's code and a Portuguese message.
+// each failure mapped to the spec's code and a Portuguese message. parseChargeRequest reads a body the route's
+// schema accepted into the one typed request the rest of the path takes; parseChargeBody names the refusal
+// of a body it refused.
 import Type, { type Static } from 'typebox';
 import { isValidCpf, normalizeDocument, documentKind } from '../domain/documents.js';
 import { reaisToCents } from '../domain/money.js';
 import { invalidRequest, Refusal } from '../domain/refusal.js';
-import { parseReceiverUrl } from '../webhooks/ssrf.js';
+import { checkReceiverUrl, parseReceiverUrl } from '../webhooks/ssrf.js';
 import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD, unknownFieldRefusal } from '../http/request-schema.js';
 import { errorPath } from '../json/pointer.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
@@ -210,12 +212,13 @@ function parseSplitItem(item: Static<typeof SplitItemSchema>, index: number): Sp
 }
 
 /**
- * Checks everything about a POST /transactions body that does not depend on the account, in the
- * order of the body table, and returns it in centavos. Throws the spec's 400 on the first problem.
+ * Checks everything about a POST /transactions body that does not depend on the account or the network, in
+ * the order of the body table, and returns it in centavos. Throws the spec's 400 on the first problem: the
+ * route asks it to name the refusal of a body its schema refused.
  */
 export function parseChargeBody(body: unknown, options: ChargeBodyOptions): ChargeRequest {
   checkExternalId(body);
-  checkMetadata(body);
+  const metadata = checkMetadata(body);
   if (!validators.fields.Check(body)) {
     const errors = validators.fields
       .Errors(body)
@@ -226,12 +229,27 @@ export function parseChargeBody(body: unknown, options: ChargeBodyOptions): Char
   }
   // A split item's amount-or-percent rule (the schema's `oneOf`) is named by parseSplitItem; the last
   // check only makes sure the engine never takes a body its published schema refuses.
-  const request = chargeRequest(body, options);
+  const request = chargeRequest(body, metadata, options);
   if (!validators.all.Check(body)) throw invalidRequest(MESSAGES.body);
   return request;
 }
 
-function chargeRequest(body: ChargeBody, options: ChargeBodyOptions): ChargeRequest {
+/**
+ * The request of a body the route's schema accepted: parseChargeBody's checks without the schema's, then
+ * the webhook's host resolved, so that a receiver on a private address is refused now rather than failing
+ * every delivery.
+ */
+export async function parseChargeRequest(body: ChargeBody, options: ChargeBodyOptions): Promise<ChargeRequest> {
+  checkExternalId(body);
+  const request = chargeRequest(body, checkMetadata(body), options);
+  if (request.webhookUrl !== null) {
+    const receiver = await checkReceiverUrl(request.webhookUrl, options.webhookAllowInsecure);
+    if (!receiver.ok) throw invalidRequest(`webhookUrl deve ser uma URL HTTPS pública: ${receiver.reason}`);
+  }
+  return request;
+}
+
+function chargeRequest(body: ChargeBody, metadata: Metadata, options: ChargeBodyOptions): ChargeRequest {
   const amountCents = reaisToCents(body.amount)!;
   const name = body.payer.name.trim();
   if (name.length < 3) throw invalidRequest(MESSAGES.name, '/payer/name');
@@ -252,7 +270,7 @@ function chargeRequest(body: ChargeBody, options: ChargeBodyOptions): ChargeRequ
     payer,
     ...(body.externalId !== undefined ? { externalId: body.externalId } : {}),
     description: body.description ?? null,
-    metadata: checkMetadata(body),
+    metadata,
     coverFee: body.coverFee ?? false,
     split: (body.split ?? []).map(parseSplitItem),
     webhookUrl: body.webhookUrl ?? null,

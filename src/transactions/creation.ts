@@ -42,17 +42,20 @@ export async function previewOf<T>(terms: Promise<T>, unpriced: () => T): Promis
   }
 }
 
-/** What a request that could not wait for the accept step learns: the transaction as known now, still being accepted. */
+/**
+ * What a request that could not wait for the accept step learns: the transaction as known now, still being
+ * accepted; `preview` when it is not persisted yet.
+ */
 export async function stillAccepting(
   deps: Deps,
   accountId: string,
   key: string,
   fingerprint: string,
-  fallback: () => TransactionRow,
+  preview: () => TransactionRow | Promise<TransactionRow>,
 ): Promise<CreationAnswer> {
   const row = await findTransaction(deps.sql, accountId, key);
   if (row && row.externalId === key && row.fingerprint !== fingerprint) throw idempotencyConflict();
-  return { outcome: 'accepting', transaction: row && row.externalId === key ? row : fallback() };
+  return { outcome: 'accepting', transaction: row && row.externalId === key ? row : await preview() };
 }
 
 /** A key is bound while an operation of the account holds it: a persisted transaction, or a workflow still deciding. */

@@ -1,7 +1,7 @@
 // POST /v1/transactions: create a Pix charge (201), repeat it (200, idempotent), or learn that it is
-// still being accepted (202). The work happens in src/charges/create.ts.
+// still being accepted (202). The work happens in src/charges/create.ts, from the body parsed there once.
 import { createCharge } from '../../charges/create.js';
-import { ChargeBodySchema, parseChargeBody } from '../../charges/schema.js';
+import { ChargeBodySchema, parseChargeBody, type ChargeBody } from '../../charges/schema.js';
 import { chargeWorkflowId } from '../../../contracts/charge.contract.js';
 import { creationRoute } from '../creation-route.js';
 
@@ -22,6 +22,8 @@ export const createChargeRoute = creationRoute({
     { status: 422, code: 'SPLIT_EXCEEDS_SALE' },
   ],
   workflowId: chargeWorkflowId,
+  // Only for a body ChargeBodySchema refused: the spec's code for its first problem.
   refuseBody: async (body, deps) => void parseChargeBody(body, { webhookAllowInsecure: deps.config.webhookAllowInsecure }),
-  create: createCharge,
+  // The body ChargeBodySchema accepted (validate-request.ts), not checked against it again.
+  create: (deps, caller, body, headerKey, requestId) => createCharge(deps, caller, body as ChargeBody, headerKey, requestId),
 });
