@@ -3,13 +3,14 @@
 // the endToEndId of the Pix that paid an approved charge of the route starts the check of its MED
 // devoluções, under an id derived from the route and the Pix, so that duplicates join one run, and
 // signals the charge's pending refunds (the standard's webhook lists a Pix's devoluções inside its
-// entry). Two queries for any number of names, and all the Temporal calls of one batch under one
-// deadline, so that an unreachable Temporal holds the processor (and the rows it locked) only that long.
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import type { SignalDefinition } from '@temporalio/common';
+// entry). Signals go the one way of src/transactions/notify.ts. Three queries for any number of names,
+// and all the Temporal calls of one batch under one deadline, so that an unreachable Temporal holds the
+// processor (and the rows it locked) only that long.
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Sql, TxSql } from '../db/database.js';
 import type { Deps } from '../runtime/deps.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
+import { addressTransactions, signalWorkflow, type SignalOutcome, type TransactionAddressee } from '../transactions/notify.js';
 import { chargeWorkflowId, paymentNotifiedSignal } from '../../contracts/charge.contract.js';
 import { MED_RETURNS_WORKFLOW, medReturnsWorkflowId, type MedReturnsWorkflow } from '../../contracts/med-returns.contract.js';
 import { refundWorkflowId } from '../../contracts/refund.contract.js';
@@ -31,28 +32,12 @@ export interface HintName {
  * transfer; finished: its workflow had ended (the transaction is settled); nothing: a Pix that paid no
  * approved charge of the route; failed: Temporal refused or did not answer in time (to retry).
  */
-export type WakeOutcome =
-  | { outcome: 'signalled' | 'unknown' | 'finished' | 'nothing' }
-  | { outcome: 'medCheck'; refunds: number }
-  | { outcome: 'failed'; err: unknown };
+export type WakeOutcome = SignalOutcome | { outcome: 'unknown' | 'nothing' } | { outcome: 'medCheck'; refunds: number };
 
-interface Addressee {
-  type: 'payment' | 'withdrawal';
-  signal: SignalDefinition<[]>;
-  workflowId(accountId: string, key: string): string;
-}
-
-const ADDRESSEES: Record<'charge' | 'transfer', Addressee> = {
+const ADDRESSEES: Record<'charge' | 'transfer', TransactionAddressee> = {
   charge: { type: 'payment', signal: paymentNotifiedSignal, workflowId: chargeWorkflowId },
   transfer: { type: 'withdrawal', signal: networkAnsweredSignal, workflowId: transferWorkflowId },
 };
-
-interface TransactionRow {
-  id: string;
-  type: string;
-  account_id: string;
-  external_id: string;
-}
 
 /** Wakes what each name points at; answers the outcome of each, in the order of `names`. */
 export async function wake(deps: Deps, sql: Sql | TxSql, names: HintName[]): Promise<WakeOutcome[]> {
@@ -70,13 +55,10 @@ export async function wake(deps: Deps, sql: Sql | TxSql, names: HintName[]): Pro
         }
         if (named.kind === 'recurrence') {
           const workflowId = recurrences.get(pixKey(named.route, named.name));
-          return workflowId ? signal(deps, workflowId, recurrenceNotifiedSignal) : { outcome: 'unknown' as const };
+          return workflowId ? signalWorkflow(deps, workflowId, recurrenceNotifiedSignal) : { outcome: 'unknown' as const };
         }
-        const addressee = ADDRESSEES[named.kind];
-        const row = transactions.get(named.name);
-        return row?.type === addressee.type
-          ? signal(deps, addressee.workflowId(row.account_id, row.external_id), addressee.signal)
-          : { outcome: 'unknown' as const };
+        const workflowId = transactions.get(named);
+        return workflowId ? signalWorkflow(deps, workflowId, ADDRESSEES[named.kind].signal) : { outcome: 'unknown' as const };
       }),
     ),
   );
@@ -86,7 +68,7 @@ export async function wake(deps: Deps, sql: Sql | TxSql, names: HintName[]): Pro
 async function wakePaidPix(deps: Deps, named: HintName, refunds: string[]): Promise<WakeOutcome> {
   const outcomes = await Promise.all([
     startMedReturns(deps, named.route, named.name),
-    ...refunds.map((workflowId) => signal(deps, workflowId, networkAnsweredSignal)),
+    ...refunds.map((workflowId) => signalWorkflow(deps, workflowId, networkAnsweredSignal)),
   ]);
   const failed = outcomes.find((result) => result.outcome === 'failed');
   return failed ?? { outcome: 'medCheck', refunds: outcomes.filter((result) => result.outcome === 'signalled').length };
@@ -94,11 +76,16 @@ async function wakePaidPix(deps: Deps, named: HintName, refunds: string[]): Prom
 
 const pixKey = (route: string, endToEndId: string) => `${route} ${endToEndId}`;
 
-async function transactionsNamed(sql: Sql | TxSql, names: HintName[]): Promise<Map<string, TransactionRow>> {
-  const ids = names.filter((named) => named.kind === 'charge' || named.kind === 'transfer').map((named) => named.name);
-  if (ids.length === 0) return new Map();
-  const rows = await sql<TransactionRow[]>`select id, type, account_id, external_id from transactions where id = any(${ids}::text[])`;
-  return new Map(rows.map((row) => [row.id, row]));
+/** The workflow id each charge or transfer named is signalled at (absent: no such transaction of that kind). */
+async function transactionsNamed(sql: Sql | TxSql, names: HintName[]): Promise<Map<HintName, string>> {
+  const named = names.filter(
+    (hint): hint is HintName & { kind: 'charge' | 'transfer' } => hint.kind === 'charge' || hint.kind === 'transfer',
+  );
+  const workflowIds = await addressTransactions(
+    sql,
+    named.map((hint) => ({ transactionId: hint.name, to: ADDRESSEES[hint.kind] })),
+  );
+  return new Map(named.flatMap((hint, i) => (workflowIds[i] ? [[hint, workflowIds[i]] as const] : [])));
 }
 
 /**
@@ -126,15 +113,6 @@ async function recurrencesNamed(sql: Sql | TxSql, names: HintName[]): Promise<Ma
   const rows = await sql<{ route: string; route_ref: string; account_id: string; external_id: string }[]>`
     select route, route_ref, account_id, external_id from recurrences where route_ref = any(${named.map((hint) => hint.name)}::text[])`;
   return new Map(rows.map((row) => [pixKey(row.route, row.route_ref), recurrenceWorkflowId(row.account_id, row.external_id)]));
-}
-
-async function signal(deps: Deps, workflowId: string, definition: SignalDefinition<[]>): Promise<WakeOutcome> {
-  try {
-    await deps.temporal.workflow.getHandle(workflowId).signal(definition);
-    return { outcome: 'signalled' };
-  } catch (err) {
-    return err instanceof WorkflowNotFoundError ? { outcome: 'finished' } : { outcome: 'failed', err };
-  }
 }
 
 async function startMedReturns(deps: Deps, route: string, endToEndId: string): Promise<WakeOutcome> {
