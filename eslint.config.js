@@ -46,6 +46,13 @@ const NO_EDGE = {
   message: 'The core does not import an edge (src/api, src/admin, src/mcp, src/openapi, src/routing): the edge calls the core.',
 };
 
+/** The handler folders of the edges: they read and write through the core's store modules, never with SQL of their own. */
+const HANDLER_FOLDERS = ['api', 'admin', 'mcp'];
+const NO_SQL = {
+  message:
+    'A handler runs no SQL: the query belongs in the store module of its kind (src/<kind>/repository.ts, src/pix-routes/simulator*.ts), named for what it reads or writes.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.tools/**', '.data/**', 'dist/**', 'coverage/**', '**/*.d.ts', '**/*.d.mts'] },
   js.configs.recommended,
@@ -167,6 +174,19 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // No tagged-template SQL (`sql`, `tx`, `deps.sql`, with or without a row type) in the edges' handlers;
+    // the checkout page's read model is the one store module of an edge.
+    files: HANDLER_FOLDERS.map((folder) => `src/${folder}/**/*.ts`),
+    ignores: ['src/api/checkout/repository.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TaggedTemplateExpression[tag.type="Identifier"][tag.name=/^(sql|tx)$/]', ...NO_SQL },
+        { selector: 'TaggedTemplateExpression[tag.type="MemberExpression"][tag.property.name=/^(sql|tx)$/]', ...NO_SQL },
       ],
     },
   },

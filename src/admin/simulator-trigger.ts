@@ -13,9 +13,11 @@ import { notifyChargePaid } from '../charges/workflow-client.js';
 import { openMedThroughWorkflow } from '../meds/workflow-client.js';
 import { addDays, saoPauloDate } from '../../contracts/calendar.js';
 import { createRecurrence } from '../recurrences/create.js';
+import { firstCycleChargeId, loadRecurrence } from '../recurrences/repository.js';
 import { changeRecurrence } from '../recurrences/workflow-client.js';
 import { TIMED_OUT } from '../async/within.js';
 import { createRefund } from '../refunds/create.js';
+import { findRefund } from '../refunds/repository.js';
 import { notifyRefundAnswered } from '../refunds/workflow-client.js';
 import type { Deps } from '../runtime/deps.js';
 import { findTransaction } from '../transactions/repository.js';
@@ -145,8 +147,7 @@ const SCENARIOS: Record<TriggerEvent, (ctx: Context) => Promise<Omit<Triggered, 
     );
     await notifyRefundAnswered(ctx.deps, refund.id);
     await waitFor(`${refund.id} approved`, async () => {
-      const [row] = await ctx.deps.sql<{ status: string }[]>`select status from refunds where id = ${refund.id}`;
-      return row?.status === 'approved' ? true : undefined;
+      return (await findRefund(ctx.deps.sql, refund.id))?.status === 'approved' ? true : undefined;
     });
     return { transactionId: paid.id, objectId: refund.id };
   },
@@ -164,13 +165,11 @@ const SCENARIOS: Record<TriggerEvent, (ctx: Context) => Promise<Omit<Triggered, 
     const status = await changeRecurrence(ctx.deps, recurrence, { change: 'authorize' });
     if (status === TIMED_OUT) {
       await waitFor(`${recurrence.id} active`, async () => {
-        const [row] = await ctx.deps.sql<{ status: string }[]>`select status from recurrences where id = ${recurrence.id}`;
-        return row?.status === 'active' ? true : undefined;
+        return (await loadRecurrence(ctx.deps.sql, recurrence.id)).status === 'active' ? true : undefined;
       });
     }
     const cycle = await waitFor(`the first cycle charge of ${recurrence.id}`, async () => {
-      const [row] = await ctx.deps.sql<{ id: string }[]>`select id from transactions where recurrence_id = ${recurrence.id} limit 1`;
-      return row?.id;
+      return (await firstCycleChargeId(ctx.deps.sql, recurrence.id)) ?? undefined;
     });
     return { transactionId: cycle, objectId: recurrence.id };
   },

@@ -1,6 +1,7 @@
 // Liveness and readiness, outside /v1 and without authentication.
 import Router from '@koa/router';
 import { TIMED_OUT, within } from '../async/within.js';
+import { pingDatabase } from '../db/database.js';
 import type { Deps } from '../runtime/deps.js';
 import { ok } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
@@ -22,7 +23,7 @@ export function healthRouter(deps: Deps): Router {
   router.get('/readyz', async (ctx) => {
     ctx.state.route = 'GET /readyz';
     const [postgres, temporal] = await Promise.all([
-      probe(() => deps.sql`select 1`, 2000),
+      probe(() => pingDatabase(deps.sql), 2000),
       probe(() => deps.temporal.workflowService.getSystemInfo({}), 2000),
     ]);
     const checks = { postgres: postgres ? 'ok' : 'unavailable', temporal: temporal ? 'ok' : 'unavailable' };

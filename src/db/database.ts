@@ -21,6 +21,11 @@ export function connectFromConfig(config: Config): Sql {
 
 const DATABASE_EXISTS_CODES = ['42P04', '23505'];
 
+/** A round trip to PostgreSQL (the readiness probe). */
+export async function pingDatabase(sql: Sql): Promise<void> {
+  await sql`select 1`;
+}
+
 /** Creates the database named in the URL when it is missing (connecting through the `postgres` maintenance database). */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);

@@ -1,4 +1,4 @@
-// Reads and writes of the `recurrences` read model, always scoped to one account for the API.
+// Reads and writes of the `recurrences` read model: the API's always scoped to one account, the engine's and the simulated network's by id.
 import type { Sql, TxSql } from '../db/database.js';
 import type { RecurrenceStatus } from '../../contracts/recurrence.contract.js';
 import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from './row.js';
@@ -17,6 +17,24 @@ export async function loadRecurrence(sql: Sql | TxSql, recurrenceId: string): Pr
   const [raw] = await sql<RawRecurrenceRow[]>`select * from recurrences where id = ${recurrenceId}`;
   if (!raw) throw new Error(`recurrence ${recurrenceId} not found`);
   return toRecurrenceRow(raw);
+}
+
+/** The recurrence `recurrenceId` when it is on `route`. */
+export async function findRecurrenceOnRoute(sql: Sql, recurrenceId: string, route: string): Promise<RecurrenceRow | null> {
+  const [raw] = await sql<RawRecurrenceRow[]>`select * from recurrences where id = ${recurrenceId} and route = ${route}`;
+  return raw ? toRecurrenceRow(raw) : null;
+}
+
+/** The recurrence a cycle charge belongs to; null for any other transaction. */
+export async function recurrenceIdOfCycle(sql: Sql, transactionId: string): Promise<string | null> {
+  const [row] = await sql<{ recurrence_id: string | null }[]>`select recurrence_id from transactions where id = ${transactionId}`;
+  return row?.recurrence_id ?? null;
+}
+
+/** The id of one cycle charge of the recurrence (the first made), null before any. */
+export async function firstCycleChargeId(sql: Sql, recurrenceId: string): Promise<string | null> {
+  const [row] = await sql<{ id: string }[]>`select id from transactions where recurrence_id = ${recurrenceId} limit 1`;
+  return row?.id ?? null;
 }
 
 /** The recurrence whose first payment (journey 3) is this charge, when one is. */

@@ -2,6 +2,16 @@
 import type { Sql, TxSql } from '../db/database.js';
 import { toRefundRow, type RawRefundRow, type RefundRow } from './row.js';
 
+/** The charge a refund of `transactionId` would return from: its id, account and route (createRefund refuses what is not a refundable charge). */
+export async function findRefundedCharge(
+  sql: Sql,
+  transactionId: string,
+): Promise<{ id: string; accountId: string; route: string } | null> {
+  const [charge] = await sql<{ id: string; accountId: string; route: string }[]>`
+    select id, account_id as "accountId", acquirer as route from transactions where id = ${transactionId}`;
+  return charge ?? null;
+}
+
 export async function findRefund(sql: Sql | TxSql, refundId: string): Promise<RefundRow | null> {
   const [raw] = await sql<RawRefundRow[]>`select * from refunds where id = ${refundId}`;
   return raw ? toRefundRow(raw) : null;

@@ -19,6 +19,12 @@ export async function findTransaction(sql: Sql | TxSql, accountId: string, idOrE
   return raw ? toTransactionRow(raw) : null;
 }
 
+/** The transfer of that id, whatever its account (the simulated network's view); null when no transfer has it. */
+export async function findTransfer(sql: Sql, transferId: string): Promise<TransactionRow | null> {
+  const [raw] = await sql<RawTransactionRow[]>`select * from transactions where id = ${transferId} and type = 'withdrawal'`;
+  return raw ? toTransactionRow(raw) : null;
+}
+
 /** The payer the transaction names, by its id; null when it names none (or there is no such transaction). */
 export async function findTransactionPayer(sql: Sql, transactionId: string): Promise<StoredPayer | null> {
   const [row] = await sql<{ payer: StoredPayer | null }[]>`select payer from transactions where id = ${transactionId}`;

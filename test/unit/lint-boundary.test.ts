@@ -1,7 +1,7 @@
 // The workflow boundary of eslint.config.js, through ESLint's own API: workflow code imports no Node
 // built-in, no value from src/ or from another workflow file, and leaves no promise floating; src/
 // reaches a workflow only through its contract, which imports nothing from src/; and the core's boundary: a domain folder, activities/ and
-// workflows/ import no edge (not even a type) and no ApiError. The code is linted as if it were an existing
+// workflows/ import no edge (not even a type) and no ApiError; and no edge handler runs SQL. The code is linted as if it were an existing
 // file (the type-aware rules need a file the TypeScript project knows); nothing is written.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,5 +148,14 @@ describe('lint boundary of the core', { timeout: 60_000 }, () => {
 
   it('lets an edge use ApiError', async () => {
     expect(await errors("import { ApiError } from '../http/errors.js';\nexport const e = ApiError;\n", 'src/api/guard.ts')).toEqual([]);
+  });
+
+  it('refuses SQL in an edge handler, typed or not, and lets the store modules of the core run it', async () => {
+    const code =
+      "import type { Deps } from '../../runtime/deps.js';\nexport const read = (deps: Deps) => deps.sql<{ id: string }[]>`select id from refunds`;\n";
+    for (const file of ['src/admin/routes/refunds.ts', 'src/api/routes/balance.ts', 'src/mcp/tools.ts']) {
+      expect(await errors(code, file), file).toEqual(['no-restricted-syntax']);
+    }
+    expect(await errors(code, 'src/refunds/repository.ts')).toEqual([]);
   });
 });

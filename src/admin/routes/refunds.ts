@@ -9,7 +9,7 @@ import { reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { notFound } from '../../http/errors.js';
 import { createRefund, refundKey } from '../../refunds/create.js';
-import { findRefund, listRefunds } from '../../refunds/repository.js';
+import { findRefund, findRefundedCharge, listRefunds } from '../../refunds/repository.js';
 import { RefundSchema } from '../../refunds/schema.js';
 import { serializeRefund } from '../../refunds/serialize.js';
 import { closed, idParam, reaisField, trimmedText } from '../fields.js';
@@ -30,8 +30,7 @@ const RefundKeyHeader = Type.Object({
 const OUTCOME_STATUS = { created: 201, repeated: 200, accepting: 202 } as const;
 
 async function chargeOf(deps: Deps, id: string): Promise<{ id: string; accountId: string; route: string }> {
-  const [charge] = await deps.sql<{ id: string; accountId: string; route: string }[]>`
-    select id, account_id as "accountId", acquirer as route from transactions where id = ${id}`;
+  const charge = await findRefundedCharge(deps.sql, id);
   if (!charge) throw notFound('Transação não encontrada');
   return charge;
 }

@@ -10,8 +10,8 @@ import { ApiError, notFound } from '../../http/errors.js';
 import { reaisToCents } from '../../domain/money.js';
 import { notifyChargePaid } from '../../charges/workflow-client.js';
 import { ChargeNotPayable, declineCharge, findNetworkCharge, SIMULATOR_ROUTE, type NetworkCharge } from '../../pix-routes/simulator.js';
-import { loadRecurrence } from '../../recurrences/repository.js';
-import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from '../../recurrences/row.js';
+import { findRecurrenceOnRoute, loadRecurrence, recurrenceIdOfCycle } from '../../recurrences/repository.js';
+import type { RecurrenceRow } from '../../recurrences/row.js';
 import { RecurrenceSchema } from '../../recurrences/schema.js';
 import { serializeRecurrence } from '../../recurrences/serialize.js';
 import { changeRecurrence } from '../../recurrences/workflow-client.js';
@@ -31,9 +31,9 @@ const INVALID_STATUS = { status: 409, code: 'invalid_recurrence_status' };
 
 /** A recurrence of the simulated network: one on the simulator route. */
 async function simulatedRecurrence(deps: Deps, id: string): Promise<RecurrenceRow> {
-  const [raw] = await deps.sql<RawRecurrenceRow[]>`select * from recurrences where id = ${id} and route = ${SIMULATOR_ROUTE}`;
-  if (!raw) throw notFound('Recorrência não encontrada na rede simulada');
-  return toRecurrenceRow(raw);
+  const recurrence = await findRecurrenceOnRoute(deps.sql, id, SIMULATOR_ROUTE);
+  if (!recurrence) throw notFound('Recorrência não encontrada na rede simulada');
+  return recurrence;
 }
 
 /** The payer's change, through the recurrence's workflow; answers the recurrence after it. */
@@ -46,10 +46,7 @@ async function payerChange(ctx: Koa.Context, deps: Deps, change: RecurrenceChang
 async function decline(ctx: Koa.Context, deps: Deps): Promise<void> {
   const charge = await findNetworkCharge(deps.sql, ctx.params.id!);
   if (!charge) throw REFUSALS.not_found();
-  const [cycle] = await deps.sql<
-    { recurrence_id: string | null }[]
-  >`select recurrence_id from transactions where id = ${charge.transactionId}`;
-  if (!cycle?.recurrence_id)
+  if (!(await recurrenceIdOfCycle(deps.sql, charge.transactionId)))
     throw new ApiError(422, 'operation_refused', 'Só a cobrança de um ciclo de recorrência é debitada pelo banco do pagador');
   let declined: NetworkCharge;
   try {

@@ -9,8 +9,8 @@ import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { completeTransfer, TransferNotPending } from '../../pix-routes/simulator-transfers.js';
-import { findTransaction } from '../../transactions/repository.js';
-import { toTransactionRow, type RawTransactionRow, type TransactionRow } from '../../transactions/row.js';
+import { findTransaction, findTransfer } from '../../transactions/repository.js';
+import type { TransactionRow } from '../../transactions/row.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
 import { notifyTransferAnswered, transferSettled } from '../../transfers/workflow-client.js';
 import { afterCommit } from './after-commit.js';
@@ -40,9 +40,8 @@ async function recordOutcome(deps: Deps, transferId: string, outcome: Outcome): 
 
 async function complete(ctx: Koa.Context, deps: Deps) {
   const { outcome } = ctx.request.body as Static<typeof CompleteBody>;
-  const [raw] = await deps.sql<RawTransactionRow[]>`select * from transactions where id = ${ctx.params.id!} and type = 'withdrawal'`;
-  if (!raw) throw notFound('Transferência não encontrada');
-  const before = toTransactionRow(raw);
+  const before = await findTransfer(deps.sql, ctx.params.id!);
+  if (!before) throw notFound('Transferência não encontrada');
   await recordOutcome(deps, before.id, outcome);
 
   const settled = () => transferSettled(deps, before.accountId, before.externalId);
