@@ -2,6 +2,7 @@
 // date, a calendar day in America/Sao_Paulo, still payable with fine and interest until their validity ends).
 import { Gauge } from 'prom-client';
 import type { Sql } from '../db/database.js';
+import { saoPauloDate } from '../../contracts/calendar.js';
 import { registry } from './registry.js';
 
 export const dueDatePending = new Gauge({
@@ -19,7 +20,7 @@ export const dueDateOverdue = new Gauge({
 export async function refreshDueDateGauges(sql: Sql): Promise<void> {
   const [row] = await sql<{ pending: number; overdue: number }[]>`
     select count(*)::int as pending,
-           (count(*) filter (where due_date < (now() at time zone 'America/Sao_Paulo')::date))::int as overdue
+           (count(*) filter (where due_date < ${saoPauloDate(new Date())}::date))::int as overdue
     from transactions where status = 'pending' and due_date is not null`;
   dueDatePending.set(row!.pending);
   dueDateOverdue.set(row!.overdue);
