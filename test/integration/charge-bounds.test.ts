@@ -155,7 +155,8 @@ describe('a payment the engine cannot settle', () => {
       const handle = temporal.workflow.getHandle(`charge:${account.id}:${key}`);
       await eventually(async () => (await handle.describe()).status.name === 'FAILED', 20_000, 200);
       const failures = await localActivityFailures(handle);
-      expect(failures).toEqual([{ activityType: 'settleChargePaid', attempt: 1, failureType: PERMANENT_DATA_ERROR }]);
+      // The local activity that reads the simulator's answer settles it (local-confirm-and-settle).
+      expect(failures).toEqual([{ activityType: 'confirmChargeAtRoute', attempt: 1, failureType: PERMANENT_DATA_ERROR }]);
     } finally {
       await temporal.connection.close();
     }

@@ -77,12 +77,12 @@ const newTraceparent = (flags: '00' | '01') => {
   return { traceId, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}` };
 };
 
-/** The spans of a paid charge in its caller's trace, beside the API's (the settlement makes the webhook's attempt 1 itself). */
+/** The spans of a paid charge in its caller's trace, beside the API's (the activity that reads the simulator's answer settles, and the settlement makes the webhook's attempt 1 itself). */
 const PAID_CHARGE_SPANS = [
   'UpdateWithStartWorkflow:accept',
   'HandleUpdate:accept',
   'RunWorkflow:chargeWorkflow',
-  'RunActivity:settleChargePaid',
+  'RunActivity:confirmChargeAtRoute',
   'ledger.post',
   'webhook.post',
 ];
@@ -147,9 +147,9 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(spans.filter((span) => span.name.includes('webhookDeliveryWorkflow') || span.name.includes('firstAttempt'))).toEqual([]);
     expect(spans.find((span) => span.name === 'UpdateWithStartWorkflow:accept')?.parentSpanId).toBe(request!.spanId);
     expect(spans.find((span) => span.name === 'ledger.post')?.parentSpanId).toBe(
-      spans.find((span) => span.name === 'RunActivity:settleChargePaid')!.spanId,
+      spans.find((span) => span.name === 'RunActivity:confirmChargeAtRoute')!.spanId,
     );
-    expect(spans.some((span) => span.name.startsWith('RunActivity:') && span.name !== 'RunActivity:settleChargePaid')).toBe(true);
+    expect(spans.some((span) => span.name.startsWith('RunActivity:') && span.name !== 'RunActivity:confirmChargeAtRoute')).toBe(true);
     // No identifier in any span name of the run.
     expect(tracing.collector.spans.filter((span) => span.name.includes(created.id) || /txn_|acc_|evt_/.test(span.name))).toEqual([]);
 
