@@ -4,12 +4,12 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Deps } from '../src/runtime/deps.js';
 import { webhookActivities } from './webhooks.js';
-import { chargeActivities } from './charges.js';
-import { transferActivities } from './transfers.js';
-import { medActivities } from './meds.js';
-import { refundActivities } from './refunds.js';
-import { reconciliationActivities } from './reconciliation.js';
-import { recurrenceActivities } from './recurrences.js';
+import { chargeActivities } from '../src/charges/activities.js';
+import { transferActivities } from '../src/transfers/activities.js';
+import { medActivities } from '../src/meds/activities.js';
+import { refundActivities } from '../src/refunds/activities.js';
+import { reconciliationActivities } from '../src/reconciliation/activities.js';
+import { recurrenceActivities } from '../src/recurrences/activities.js';
 import { finalFailures } from './final-failures.js';
 import { heartbeats } from './heartbeats.js';
 

@@ -15,7 +15,7 @@ import { Agent } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { connect } from '../src/db/database.js';
-import { refundWorkflowId } from '../contracts/refund.contract.js';
+import { refundWorkflowId } from '../src/refunds/contract.js';
 import { startEngine, type BenchEngine } from './engine.js';
 import { jsonCalls, printTable, quantile } from './measure.js';
 

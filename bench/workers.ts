@@ -36,7 +36,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { CHARGE_WORKFLOW } from '../contracts/charge.contract.js';
+import { CHARGE_WORKFLOW } from '../src/charges/contract.js';
 import { newPayloadKeysJson } from '../src/config/payload-keys.js';
 import { connect } from '../src/db/database.js';
 import { startBenchDevServer } from './dev-server.js';

@@ -13,7 +13,7 @@ import {
   type Settled,
   type TransactionState,
 } from '../contracts/transaction.contract.js';
-import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs } from '../contracts/transfer.contract.js';
+import { networkAnsweredSignal, POLLS_PER_RUN, pollDelayMs } from '../src/transfers/contract.js';
 import { acceptAnswer, permanentFailure, readTransaction, routeRefusal, type AcceptDecision } from './transaction-activities.js';
 import { showStatus } from './transaction-status.js';
 import { REFUSED_STATUS } from '../contracts/transaction-status.contract.js';

@@ -2,7 +2,7 @@
 // before included), recognise a route's definitive refusal, and answer the `accept` update. Workflow code
 // (proxies run only inside a workflow): it imports only @temporalio/workflow and contracts.
 import { ActivityFailure, ApplicationFailure, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { ChargeTransactionState } from '../contracts/charge.contract.js';
+import type { ChargeTransactionState } from '../src/charges/contract.js';
 import { HEARTBEAT_TIMEOUT } from '../contracts/heartbeat.contract.js';
 import {
   PERMANENT_DATA_ERROR,

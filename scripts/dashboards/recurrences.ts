@@ -1,4 +1,4 @@
-// Pix Automático (design/pix-automatico.md), from src/metrics/recurrences.ts (the Prometheus test does not
+// Pix Automático (design/pix-automatico.md), from src/recurrences/metrics.ts and src/metrics/transactions.ts (the Prometheus test does not
 // ask these panels for series: its traffic makes no recurrence):
 //   pix_recurrences_active                   gauge, read from PostgreSQL at scrape time: recurrences active
 //   pix_recurrence_cycles_total{outcome}     counter: cycles by outcome (approved, failed, cancelled, retried)

@@ -8,11 +8,11 @@ import type { Deps } from '../runtime/deps.js';
 import { edge } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
 import { createHttpServer } from '../http/server.js';
-import { dueDateOverdue, dueDatePending, refreshDueDateGauges } from '../metrics/due-date-charges.js';
-import { recurrencesActive, refreshRecurrenceGauge } from '../metrics/recurrences.js';
-import { refreshMedGauges } from '../metrics/meds.js';
+import { dueDateOverdue, dueDatePending, refreshDueDateGauges } from '../charges/due-date/metrics.js';
+import { recurrencesActive, refreshRecurrenceGauge } from '../recurrences/metrics.js';
+import { refreshMedGauges } from '../meds/metrics.js';
 import { refreshPspHintGauges } from '../metrics/psp-hints.js';
-import { refreshReconciliationGauges } from '../metrics/reconciliation.js';
+import { refreshReconciliationGauges } from '../reconciliation/metrics.js';
 import {
   medsOpen,
   medsOverdue,

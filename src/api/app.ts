@@ -5,7 +5,7 @@ import type { Deps } from '../runtime/deps.js';
 import { edge, jsonBody } from '../http/edge.js';
 import { ALL_METHODS, methodNotAllowed } from '../http/method-not-allowed.js';
 import { healthRouter } from './health.js';
-import { boundKeyGate } from './creation-route.js';
+import { boundKeyGate } from '../routing/creation-route.js';
 import { guard } from './guard.js';
 import { ROUTES } from './routes/index.js';
 import { validateRequest } from '../routing/validate-request.js';

@@ -25,13 +25,8 @@ import type { Deps } from '../runtime/deps.js';
 import { accountUnavailable, kycRequired } from '../domain/refusal.js';
 import { identifyCaller, permissionRefusal } from '../routing/auth.js';
 import { publicLimiter } from './public-limit.js';
-import { consumeQuota, rateLimitHeaders } from '../routing/rate-limit.js';
+import { takeQuota } from '../routing/rate-limit.js';
 import type { RouteSpec } from '../routing/public-route.js';
-
-/** Counts the request against the key's quota (429 when spent) and sets the RateLimit headers. */
-export async function takeQuota(ctx: Koa.Context, deps: Deps, keyId: string): Promise<void> {
-  ctx.set(rateLimitHeaders(await consumeQuota(deps, keyId)));
-}
 
 export function guard(route: RouteSpec, deps: Deps): Koa.Middleware {
   if (route.permission === null) {

@@ -10,7 +10,7 @@ import type { TransactionRow } from '../transactions/row.js';
 import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../transactions/idempotency.js';
 import { chargeTransactionId } from '../transactions/ids.js';
 import { TIMED_OUT } from '../async/within.js';
-import type { ChargeAsked, ChargeDraft } from '../../contracts/charge.contract.js';
+import type { ChargeAsked, ChargeDraft } from './contract.js';
 import { chargeComparedFields, parseChargeRequest, type ChargeBody, type ChargeRequest } from './schema.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
 import { joinCharge, startCharge } from './workflow-client.js';

@@ -8,9 +8,8 @@ import { groupCommit, type GroupCommit } from '../db/group-commit.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import type { Entry } from '../ledger/post.js';
 import { chargeRoute, routeIsRemote, type ChargeRouteDeps } from '../pix-routes/registry.js';
-import { countCycleOutcome } from '../metrics/recurrences.js';
 import { unsettlablePayments } from '../metrics/registry.js';
-import { countStatusReached } from '../metrics/transactions.js';
+import { countCycleOutcome, countStatusReached } from '../metrics/transactions.js';
 import type { ChargeState, RouteDueDateCharge } from '../pix-routes/types.js';
 import { toTransactionRow, type RawTransactionRow, type StoredPayer, type TransactionRow } from '../transactions/row.js';
 import { findTransactionByKey } from '../transactions/repository.js';
@@ -26,14 +25,7 @@ import { paidChargeAmounts } from '../domain/fees.js';
 import { CentsOutOfRange, isExactCents } from '../domain/money.js';
 import { accept, checkAccountState, rulesUnlessKept } from '../transactions/acceptance.js';
 import type { FeeRule } from '../accounts/account.js';
-import type {
-  ChargeDraft,
-  ChargeTransactionState,
-  DueDateTerms,
-  PaidAtRoute,
-  PersistedCharge,
-  RouteChargeState,
-} from '../../contracts/charge.contract.js';
+import type { ChargeDraft, ChargeTransactionState, DueDateTerms, PaidAtRoute, PersistedCharge, RouteChargeState } from './contract.js';
 import type { Settled } from '../../contracts/transaction.contract.js';
 import { chargeTerms, type ChargeTerms } from './terms.js';
 import { dueDateExpiresAt } from '../domain/due-date-validity.js';
@@ -41,7 +33,7 @@ import { dueDateExpiresAt } from '../domain/due-date-validity.js';
 /** The route needs the configured routes and a logger besides PostgreSQL. */
 export type ChargeLifecycleDeps = ChargeRouteDeps;
 
-/** The charge as its workflow knows it (contracts/charge.contract.ts). */
+/** The charge as its workflow knows it (src/charges/contract.ts). */
 const chargeTransactionState = (row: TransactionRow): ChargeTransactionState => ({
   ...transactionState(row),
   expiresAtMs: row.expiresAt.getTime(),

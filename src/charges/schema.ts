@@ -11,9 +11,9 @@ import { checkReceiverUrl, parseReceiverUrl } from '../webhooks/ssrf.js';
 import { compileRequestSchema, reais, TWO_DECIMALS_KEYWORD, unknownFieldRefusal } from '../http/request-schema.js';
 import { errorPath } from '../json/pointer.js';
 import { checkBodyExternalId, IDEMPOTENCY_KEY_PATTERN } from '../transactions/idempotency.js';
-import type { DueDateTerms, SplitRequestItem } from '../../contracts/charge.contract.js';
+import type { DueDateTerms, SplitRequestItem } from './contract.js';
 import { checkMetadata, comparedMetadata, MetadataRequestSchema, type Metadata } from '../transactions/metadata.js';
-import type { CycleTerms } from '../../contracts/recurrence.contract.js';
+import type { CycleTerms } from '../recurrences/contract.js';
 import { DUE_DATE_BODY_FIELDS, dueDateSchemaRefusal, parseDueDateTerms } from './due-date/body.js';
 
 export const SPLIT_MAX_RECIPIENTS = 10;

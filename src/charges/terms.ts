@@ -11,7 +11,7 @@ import { chargeAmounts, type FeeRule, type SplitItem } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
 import { BR_CODE_MAX_AMOUNT_CENTS } from '../domain/brcode.js';
 import { invalidRequest, operationRefused, Refusal } from '../domain/refusal.js';
-import type { ChargeAsked, DueDateTerms, SplitShare } from '../../contracts/charge.contract.js';
+import type { ChargeAsked, DueDateTerms, SplitShare } from './contract.js';
 import { amountDueOn, lowestAmountDue } from '../domain/amount-due.js';
 import { lastPayableDay } from '../domain/due-date-validity.js';
 import { resolveSplitRecipients } from './recipients.js';

@@ -1,17 +1,11 @@
-// Every call the engine makes to a charge's workflow (contracts/charge.contract.ts): the start with
+// Every call the engine makes to a charge's workflow (src/charges/contract.ts): the start with
 // the `accept` update (or joining the run of the key), the `refresh` update, and the
 // `paymentNotified` signal. Each wait is bounded by ACCEPT_WAIT_MS.
 import type { Deps } from '../runtime/deps.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { acceptWithStart, refusedWhileTaskFails, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
-import {
-  CHARGE_WORKFLOW,
-  chargeWorkflowId,
-  paymentNotifiedSignal,
-  refreshUpdate,
-  type ChargeWorkflowInput,
-} from '../../contracts/charge.contract.js';
+import { CHARGE_WORKFLOW, chargeWorkflowId, paymentNotifiedSignal, refreshUpdate, type ChargeWorkflowInput } from './contract.js';
 import { acceptUpdate, type AcceptOutcome } from '../../contracts/transaction.contract.js';
 
 const CHARGE: TransactionWorkflow = { type: CHARGE_WORKFLOW, workflowId: chargeWorkflowId };

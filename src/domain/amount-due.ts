@@ -1,7 +1,7 @@
 // The amount due on a calendar day for a due-date charge (docs: due-date-charges.md). Every value is
 // an exact fraction of centavos (BigInt numerator and denominator) until the one rounding, half-up to
 // the centavo, at the end: a percent of a percent per month never drifts as binary floats would.
-import type { BillingValue, DueDateTerms } from '../../contracts/charge.contract.js';
+import type { BillingValue, DueDateTerms } from '../charges/contract.js';
 import { daysBetween } from '../../contracts/calendar.js';
 
 /** A due-date charge as its arithmetic needs it. */

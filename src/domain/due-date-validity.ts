@@ -1,6 +1,6 @@
 // How long a due-date charge can be paid: through the day `validityAfterDue` days after its due date,
 // in America/Sao_Paulo; at 00:00 of the next day it expires.
-import type { DueDateTerms } from '../../contracts/charge.contract.js';
+import type { DueDateTerms } from '../charges/contract.js';
 import { addDays, daysBetween, startOfSaoPauloDay } from '../../contracts/calendar.js';
 
 /** The last day the charge can be paid (`YYYY-MM-DD`). */

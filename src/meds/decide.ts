@@ -13,7 +13,7 @@ import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused } from './results.js';
 import type { MedRow } from './row.js';
-import type { MedChangeResult, MedOutcome } from '../../contracts/med.contract.js';
+import type { MedChangeResult, MedOutcome } from './contract.js';
 
 function settleRetention(tx: TxSql, med: MedRow, outcome: MedOutcome) {
   const retained = customerAccount(med.accountId, 'retained');

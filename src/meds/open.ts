@@ -12,7 +12,7 @@ import { post } from '../ledger/post.js';
 import { describeLeft, lockReturnBudget } from '../returns/budget.js';
 import { findMedById } from './repository.js';
 import { medNotFound, medRefused } from './results.js';
-import type { MedChangeResult, OpenMedInput } from '../../contracts/med.contract.js';
+import type { MedChangeResult, OpenMedInput } from './contract.js';
 
 /** The account's available balance, its row locked for the caller's PostgreSQL transaction. */
 export async function lockedAvailable(tx: TxSql, accountId: string): Promise<number> {

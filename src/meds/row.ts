@@ -1,6 +1,6 @@
 // A MED as the code sees it (centavos as numbers), mapped from `meds` joined with its transaction.
 // Pure types and mapping only.
-import type { MedOutcome } from '../../contracts/med.contract.js';
+import type { MedOutcome } from './contract.js';
 
 export const MED_OUTCOMES: readonly MedOutcome[] = ['accepted', 'rejected'];
 export const MED_STATUSES = ['open', ...MED_OUTCOMES] as const;

@@ -14,7 +14,7 @@ import {
   type MedOutcome,
   type MedRefusal,
   type MedWorkflow,
-} from '../../contracts/med.contract.js';
+} from './contract.js';
 import { TIMED_OUT, within } from '../async/within.js';
 import { ensureStarted } from '../temporal/accept-with-start.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';

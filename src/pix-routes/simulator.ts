@@ -9,7 +9,7 @@ import type { Sql } from '../db/database.js';
 import { buildBrCode } from '../domain/brcode.js';
 import { qrPngBase64 } from '../domain/qrcode.js';
 import type { RouteChargeRequest, ChargeRoute, ChargeState, CreatedCharge, RoutePayer } from './types.js';
-import type { DueDateBilling } from '../../contracts/charge.contract.js';
+import type { DueDateBilling } from '../charges/contract.js';
 import { saoPauloDate } from '../../contracts/calendar.js';
 import { amountDueOn } from '../domain/amount-due.js';
 import { isPastValidity, lastPayableDay } from '../domain/due-date-validity.js';

@@ -3,8 +3,8 @@
 // Amounts are integer centavos; dates are Date objects.
 
 import { ROUTE_REFUSED } from '../../contracts/transaction.contract.js';
-import type { DueDateTerms } from '../../contracts/charge.contract.js';
-import type { RecurrenceTerms } from '../../contracts/recurrence.contract.js';
+import type { DueDateTerms } from '../charges/contract.js';
+import type { RecurrenceTerms } from '../recurrences/contract.js';
 
 export interface RoutePayer {
   name?: string;

@@ -11,12 +11,12 @@ import type { Sql, TxSql } from '../db/database.js';
 import type { Deps } from '../runtime/deps.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
 import { addressTransactions, signalWorkflow, type SignalOutcome, type TransactionAddressee } from '../transactions/notify.js';
-import { chargeWorkflowId, paymentNotifiedSignal } from '../../contracts/charge.contract.js';
-import { MED_RETURNS_WORKFLOW, medReturnsWorkflowId, type MedReturnsWorkflow } from '../../contracts/med-returns.contract.js';
-import { refundWorkflowId } from '../../contracts/refund.contract.js';
-import { networkAnsweredSignal, transferWorkflowId } from '../../contracts/transfer.contract.js';
+import { chargeWorkflowId, paymentNotifiedSignal } from '../charges/contract.js';
+import { MED_RETURNS_WORKFLOW, medReturnsWorkflowId, type MedReturnsWorkflow } from '../meds/returns.contract.js';
+import { refundWorkflowId } from '../refunds/contract.js';
+import { networkAnsweredSignal, transferWorkflowId } from '../transfers/contract.js';
 import type { HintKind } from './hints.js';
-import { recurrenceNotifiedSignal, recurrenceWorkflowId } from '../../contracts/recurrence.contract.js';
+import { recurrenceNotifiedSignal, recurrenceWorkflowId } from '../recurrences/contract.js';
 
 const TEMPORAL_DEADLINE_MS = 5000;
 

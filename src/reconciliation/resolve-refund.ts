@@ -9,8 +9,8 @@ import { post } from '../ledger/post.js';
 import type { RefundRoute, RefundState, RouteRefundRequest } from '../pix-routes/refund-route.js';
 import { refundRoute } from '../pix-routes/registry.js';
 import type { Deps } from '../runtime/deps.js';
-import type { RouteRefundState } from '../../contracts/refund.contract.js';
-import type { SuspenseRefundSent } from '../../contracts/suspense-refund.contract.js';
+import type { RouteRefundState } from '../refunds/contract.js';
+import type { SuspenseRefundSent } from './suspense-refund.contract.js';
 import type { Outcome } from './match.js';
 import { findItem, toItemRow, type ItemRow, type RawItemRow } from './repository.js';
 

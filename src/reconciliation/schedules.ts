@@ -8,12 +8,7 @@ import type { TimeOfDay } from '../config/config.js';
 import { routeNames } from '../pix-routes/registry.js';
 import type { Deps } from '../runtime/deps.js';
 import { WORKFLOW_TASK_TIMEOUT } from '../temporal/timeouts.js';
-import {
-  RECONCILIATION_WORKFLOW,
-  reconcileScheduleId,
-  type ReconciliationInput,
-  type ReconciliationWorkflow,
-} from '../../contracts/reconciliation.contract.js';
+import { RECONCILIATION_WORKFLOW, reconcileScheduleId, type ReconciliationInput, type ReconciliationWorkflow } from './contract.js';
 import { SAO_PAULO } from '../../contracts/calendar.js';
 
 function scheduleOf(deps: Deps, route: string, at: TimeOfDay) {

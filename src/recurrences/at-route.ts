@@ -4,7 +4,7 @@
 import type { Deps } from '../runtime/deps.js';
 import { recurrenceRoute } from '../pix-routes/registry.js';
 import type { RecurrenceRoute, RouteRecurrenceState } from '../pix-routes/types.js';
-import type { RecurrenceTransition } from '../../contracts/recurrence.contract.js';
+import type { RecurrenceTransition } from './contract.js';
 import { withdrawCycleAtRoute } from '../charges/lifecycle.js';
 import { loadRecurrence } from './repository.js';
 import { cyclesNotYetDue } from './lifecycle.js';

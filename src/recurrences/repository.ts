@@ -1,6 +1,6 @@
 // Reads and writes of the `recurrences` read model: the API's always scoped to one account, the engine's and the simulated network's by id.
 import type { Sql, TxSql } from '../db/database.js';
-import type { RecurrenceStatus } from '../../contracts/recurrence.contract.js';
+import type { RecurrenceStatus } from './contract.js';
 import { toRecurrenceRow, type RawRecurrenceRow, type RecurrenceRow } from './row.js';
 
 /** By recurrence id or by the client's externalId, only within `accountId`; an id match wins. */

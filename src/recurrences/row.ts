@@ -1,12 +1,6 @@
 // A row of the `recurrences` read model as the code sees it: centavos as numbers, camelCase.
 import type { Metadata } from '../transactions/metadata.js';
-import type {
-  CancelledBy,
-  RecurrenceFrequency,
-  RecurrenceStatus,
-  RecurrenceTerms,
-  RetryPolicy,
-} from '../../contracts/recurrence.contract.js';
+import type { CancelledBy, RecurrenceFrequency, RecurrenceStatus, RecurrenceTerms, RetryPolicy } from './contract.js';
 
 export interface RecurrenceRow extends RecurrenceTerms {
   id: string;

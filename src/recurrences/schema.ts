@@ -3,7 +3,7 @@
 import { MetadataRequestSchema, MetadataSchema } from '../transactions/metadata.js';
 import Type, { type TSchema } from 'typebox';
 import { reais } from '../http/request-schema.js';
-import { RECURRENCE_FREQUENCIES, RECURRENCE_STATUSES, RETRY_POLICIES } from '../../contracts/recurrence.contract.js';
+import { RECURRENCE_FREQUENCIES, RECURRENCE_STATUSES, RETRY_POLICIES } from './contract.js';
 import { ExternalIdSchema } from '../charges/schema.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

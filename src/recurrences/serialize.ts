@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import { centsToReais } from '../domain/money.js';
 import { checkoutUrlOf } from '../domain/checkout-url.js';
 import { saoPauloDate } from '../../contracts/calendar.js';
-import { nextCycleDueDate } from '../../contracts/recurrence.contract.js';
+import { nextCycleDueDate } from './contract.js';
 import type { RecurrenceRow } from './row.js';
 import type { RecurrenceSchema } from './schema.js';
 

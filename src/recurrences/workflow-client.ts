@@ -1,4 +1,4 @@
-// Every call the engine makes to a recurrence's workflow (contracts/recurrence.contract.ts): its start
+// Every call the engine makes to a recurrence's workflow (src/recurrences/contract.ts): its start
 // (once per recurrence, joined by a repeated request) and its `change` update, bounded by ACCEPT_WAIT_MS.
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Deps } from '../runtime/deps.js';
@@ -12,7 +12,7 @@ import {
   type RecurrenceChange,
   type RecurrenceStatus,
   type RecurrenceWorkflowInput,
-} from '../../contracts/recurrence.contract.js';
+} from './contract.js';
 import type { RecurrenceRow } from './row.js';
 import { ACCOUNT_ID_ATTRIBUTE, TRANSACTION_ID_ATTRIBUTE } from '../temporal/search-attributes.js';
 import { TRANSACTION_STATUS_ATTRIBUTE } from '../../contracts/transaction-status.contract.js';

@@ -9,7 +9,7 @@ import { Refusal } from '../domain/refusal.js';
 import { peekReturnBudget } from '../returns/budget.js';
 import { recordedRefusal } from '../transactions/acceptance.js';
 import { compareWithExisting, fingerprintOf, idempotencyConflict, resolveIdempotencyKey } from '../transactions/idempotency.js';
-import type { RefundDraft } from '../../contracts/refund.contract.js';
+import type { RefundDraft } from './contract.js';
 import { findRefund, findRefundByKey } from './repository.js';
 import type { RefundRow } from './row.js';
 import { startRefund } from './workflow-client.js';

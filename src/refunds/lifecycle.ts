@@ -6,7 +6,7 @@ import type { Sql, TxSql } from '../db/database.js';
 import { insufficientRefundBalance } from '../domain/refusal.js';
 import { customerAccount, platformAccount } from '../ledger/accounts.js';
 import { InsufficientFunds, post, type Entry } from '../ledger/post.js';
-import { countRefundStatus } from '../metrics/refunds.js';
+import { countRefundStatus } from './metrics.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import type { RefundRoute, RefundState, RouteRefundRequest } from '../pix-routes/refund-route.js';
 import { routeIsRemote } from '../pix-routes/registry.js';
@@ -15,7 +15,7 @@ import { recordTransactionEvent, transactionEventId } from '../transactions/even
 import { returnDepositIdOf, returnToInternalPayer } from '../returns/payer.js';
 import { toTransactionRow, type RawTransactionRow } from '../transactions/row.js';
 import type { Persisted, Settled, TransactionState } from '../../contracts/transaction.contract.js';
-import type { RefundDraft, RouteRefundState } from '../../contracts/refund.contract.js';
+import type { RefundDraft, RouteRefundState } from './contract.js';
 import { recordRefundEvent, refundEventId } from './events.js';
 import { findRefund, findRefundByKey } from './repository.js';
 import { toRefundRow, type RawRefundRow, type RefundRow } from './row.js';

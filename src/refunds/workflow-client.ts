@@ -1,12 +1,12 @@
-// Every call the engine makes to a refund's workflow (contracts/refund.contract.ts): the start with
+// Every call the engine makes to a refund's workflow (src/refunds/contract.ts): the start with
 // the `accept` update (or joining the run of the key), bounded by ACCEPT_WAIT_MS, the wait for its
 // settlement, and the `networkAnswered` signal.
 import type { Deps } from '../runtime/deps.js';
 import type { TIMED_OUT } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import type { AcceptOutcome } from '../../contracts/transaction.contract.js';
-import { REFUND_WORKFLOW, refundWorkflowId, type RefundWorkflowInput } from '../../contracts/refund.contract.js';
-import { networkAnsweredSignal } from '../../contracts/transfer.contract.js';
+import { REFUND_WORKFLOW, refundWorkflowId, type RefundWorkflowInput } from './contract.js';
+import { networkAnsweredSignal } from '../transfers/contract.js';
 import { findRefund } from './repository.js';
 
 const REFUND: TransactionWorkflow = { type: REFUND_WORKFLOW, workflowId: refundWorkflowId };

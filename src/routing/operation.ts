@@ -34,3 +34,6 @@ export interface OperationSpec {
   /** Runs once the request is validated: `ctx.state.query` holds the coerced query, `ctx.request.body` the body. */
   handler: (ctx: Koa.Context, deps: Deps) => Promise<void>;
 }
+
+/** An admin route: Koa path under /admin; every one is behind ADMIN_TOKEN. */
+export type AdminRoute = OperationSpec;

@@ -1,6 +1,7 @@
 // The request quota of an API key: 100 requests per 60-second window that starts at the key's first
 // call. The counter is one PostgreSQL row per key, moved by a single upsert, so every API process
 // (and the MCP server) shares one budget. Independent of Koa.
+import type Koa from 'koa';
 import type { Deps } from '../runtime/deps.js';
 import { ApiError } from '../http/errors.js';
 import { rateLimitRefusals } from '../metrics/registry.js';
@@ -59,4 +60,9 @@ export async function consumeQuota(deps: Pick<Deps, 'sql'>, keyId: string): Prom
     );
   }
   return quota;
+}
+
+/** Counts the request against the key's quota (429 when spent) and sets the RateLimit headers. */
+export async function takeQuota(ctx: Koa.Context, deps: Pick<Deps, 'sql'>, keyId: string): Promise<void> {
+  ctx.set(rateLimitHeaders(await consumeQuota(deps, keyId)));
 }

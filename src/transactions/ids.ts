@@ -1,7 +1,7 @@
 // Names derived from (account, idempotency key), the identity of a charge or a transfer. Deriving
 // the transaction id (instead of drawing it at random) lets every concurrent request with one key,
 // and a 202 answer given before the workflow persisted anything, name the same transaction.
-// The workflow ids are the contracts' (contracts/charge.contract.ts, transfer.contract.ts).
+// The workflow ids are the contracts' (src/charges/contract.ts, transfer.contract.ts).
 import { createHash } from 'node:crypto';
 
 export function chargeTransactionId(accountId: string, key: string): string {

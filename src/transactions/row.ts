@@ -1,6 +1,6 @@
 // A row of the `transactions` read model as the code sees it: centavos as numbers, camelCase.
 // Pure types and mapping only (no I/O), so workflows and activities can share them.
-import type { DueDateBilling, SplitShare } from '../../contracts/charge.contract.js';
+import type { DueDateBilling, SplitShare } from '../charges/contract.js';
 import type { FeeRule } from '../accounts/account.js';
 import type { Counterparty } from './schema.js';
 

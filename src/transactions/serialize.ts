@@ -1,7 +1,7 @@
 // A transaction row as the public API and webhooks show it: every field of the spec present,
 // amounts in reais, dates in ISO 8601 UTC with milliseconds.
 import { centsToReais } from '../domain/money.js';
-import type { BillingValue, DueDateBilling, SplitShare } from '../../contracts/charge.contract.js';
+import type { BillingValue, DueDateBilling, SplitShare } from '../charges/contract.js';
 import { saoPauloDate } from '../../contracts/calendar.js';
 import { amountDueOn } from '../domain/amount-due.js';
 import { isPastValidity } from '../domain/due-date-validity.js';

@@ -8,7 +8,7 @@ import { post, postAllNew, type Entry, type Posting } from '../ledger/post.js';
 import { countStatusReached } from '../metrics/transactions.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionRow } from './row.js';
 import type { TransactionState } from '../../contracts/transaction.contract.js';
-import type { SplitShare } from '../../contracts/charge.contract.js';
+import type { SplitShare } from '../charges/contract.js';
 
 /** A settlement as it happened: the row after it, and the events recorded with the change. */
 export interface Settlement {

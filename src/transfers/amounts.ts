@@ -7,7 +7,7 @@ import { transferAmounts, type TransferAmounts } from '../domain/fees.js';
 import { formatReais } from '../domain/money.js';
 import { invalidRequest } from '../domain/refusal.js';
 import { comparedDestination } from './destination.js';
-import type { TransferAsked } from '../../contracts/transfer.contract.js';
+import type { TransferAsked } from './contract.js';
 import type { TransferRequest } from './schema.js';
 
 /** What the transfer sends: a BR Code's own amount prevails; otherwise the body's `amount`. */

@@ -14,7 +14,7 @@ import { compareWithExisting, fingerprintOf, resolveIdempotencyKey } from '../tr
 import { transferTransactionId } from '../transactions/ids.js';
 import { requiredAmountCents, transferComparedFields } from './amounts.js';
 import { readQrImageDestination } from './destination.js';
-import type { TransferAsked, TransferDraft } from '../../contracts/transfer.contract.js';
+import type { TransferAsked, TransferDraft } from './contract.js';
 import { parseTransferBody, type TransferRequest } from './schema.js';
 import { checkRouteSends, transferTerms } from './terms.js';
 import { startTransfer } from './workflow-client.js';

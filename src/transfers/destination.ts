@@ -9,7 +9,7 @@ import { readQrImage } from '../domain/qr-reader.js';
 import { UNREADABLE_QR } from '../domain/qrcode.js';
 import { invalidRequest, unavailable } from '../domain/refusal.js';
 import { checkText } from '../http/text-rule.js';
-import type { TransferDestination } from '../../contracts/transfer.contract.js';
+import type { TransferDestination } from './contract.js';
 
 export type BrCodeDestination = Extract<TransferDestination, { type: 'br_code' }>;
 

@@ -15,7 +15,7 @@ import { findTransactionByKey } from '../transactions/repository.js';
 import { loadTransactionRow, settleOnce, transactionState, type Settlement } from '../transactions/settle.js';
 import { accept, checkAccountState, rulesUnlessKept } from '../transactions/acceptance.js';
 import type { Persisted, Settled } from '../../contracts/transaction.contract.js';
-import type { PersistedTransfer, RouteTransferState, TransferDraft } from '../../contracts/transfer.contract.js';
+import type { PersistedTransfer, RouteTransferState, TransferDraft } from './contract.js';
 import { transferTerms, type TransferTerms } from './terms.js';
 
 export interface TransferLifecycleDeps {

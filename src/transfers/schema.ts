@@ -12,7 +12,7 @@ import { reaisToCents } from '../domain/money.js';
 import { PIX_KEY_TYPES } from '../domain/pix-keys.js';
 import { invalidRequest } from '../domain/refusal.js';
 import { requiredAmountCents } from './amounts.js';
-import type { TransferDestination } from '../../contracts/transfer.contract.js';
+import type { TransferDestination } from './contract.js';
 import { resolveDestination } from './destination.js';
 import { checkMetadata, MetadataRequestSchema, type Metadata } from '../transactions/metadata.js';
 

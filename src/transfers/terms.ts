@@ -8,7 +8,7 @@ import type { TransferAmounts } from '../domain/fees.js';
 import { operationRefused, withdrawalsBlocked } from '../domain/refusal.js';
 import { routeWithoutSend, type RouteSettings } from '../pix-routes/registry.js';
 import { priceTransfer } from './amounts.js';
-import type { TransferAsked, TransferDestination } from '../../contracts/transfer.contract.js';
+import type { TransferAsked, TransferDestination } from './contract.js';
 import type { BrCodeDestination } from './destination.js';
 
 export interface TransferTerms extends Omit<TransferAmounts, 'ok'> {

@@ -1,4 +1,4 @@
-// Every call the engine makes to a transfer's workflow (contracts/transfer.contract.ts): the start
+// Every call the engine makes to a transfer's workflow (src/transfers/contract.ts): the start
 // with the `accept` update (or joining the run of the key), bounded by ACCEPT_WAIT_MS, and the
 // `networkAnswered` signal.
 import type { Deps } from '../runtime/deps.js';
@@ -6,12 +6,7 @@ import type { TIMED_OUT } from '../async/within.js';
 import { acceptWithStart, type TransactionWorkflow } from '../temporal/accept-with-start.js';
 import { signalTransactionWorkflow } from '../transactions/notify.js';
 import type { AcceptOutcome } from '../../contracts/transaction.contract.js';
-import {
-  networkAnsweredSignal,
-  TRANSFER_WORKFLOW,
-  transferWorkflowId,
-  type TransferWorkflowInput,
-} from '../../contracts/transfer.contract.js';
+import { networkAnsweredSignal, TRANSFER_WORKFLOW, transferWorkflowId, type TransferWorkflowInput } from './contract.js';
 
 const TRANSFER: TransactionWorkflow = { type: TRANSFER_WORKFLOW, workflowId: transferWorkflowId };
 

@@ -10,7 +10,7 @@ import { existingTemporalExecutable } from './temporal-executables.js';
 import { temporal } from '@temporalio/proto';
 import { ENGINE_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes.js';
 
-const WORKFLOWS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The bundler's logger: errors only. */
 const QUIET_BUNDLER_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
@@ -22,8 +22,8 @@ export interface TimeSkippingServer {
   worker(prefix: string, activities: object): Promise<{ worker: Worker; taskQueue: string }>;
 }
 
-/** Registers the hooks that start the server with `workflows/<fileName>` bundled, and stop it. */
-export function timeSkippingServer(fileName: string): TimeSkippingServer {
+/** Registers the hooks that start the server with the workflow file at `path` (from the project's folder) bundled, and stop it. */
+export function timeSkippingServer(path: string): TimeSkippingServer {
   let env: TestWorkflowEnvironment | undefined;
   let bundle: WorkflowBundleWithSourceMap | undefined;
 
@@ -31,7 +31,7 @@ export function timeSkippingServer(fileName: string): TimeSkippingServer {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     [env, bundle] = await Promise.all([
       TestWorkflowEnvironment.createTimeSkipping({ server: { executable: existingTemporalExecutable('temporal-test-server') } }),
-      bundleWorkflowCode({ workflowsPath: join(WORKFLOWS_DIR, fileName), logger: QUIET_BUNDLER_LOGGER }),
+      bundleWorkflowCode({ workflowsPath: join(ROOT, path), logger: QUIET_BUNDLER_LOGGER }),
     ]);
     // The workflows upsert the engine's search attributes (TransactionStatus): the server must know them.
     await env.connection.operatorService.addSearchAttributes({

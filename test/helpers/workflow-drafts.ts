@@ -1,9 +1,9 @@
 // Drafts for the workflow tests of test/workflows, and the pending transaction their fake persist
 // activities make of one.
 import { randomBytes } from 'node:crypto';
-import type { ChargeDraft, ChargeTransactionState } from '../../contracts/charge.contract.js';
+import type { ChargeDraft, ChargeTransactionState } from '../../src/charges/contract.js';
 import type { DraftBasics, TransactionState } from '../../contracts/transaction.contract.js';
-import type { TransferDraft } from '../../contracts/transfer.contract.js';
+import type { TransferDraft } from '../../src/transfers/contract.js';
 
 /** The fingerprint of every test draft: an accept with it repeats the first one. */
 export const DRAFT_FINGERPRINT = 'f'.repeat(64);

@@ -3,7 +3,7 @@
 import { temporal } from '@temporalio/proto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { inject } from 'vitest';
-import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { chargeWorkflowId } from '../../src/charges/contract.js';
 import { cycleChargeKey } from '../../src/recurrences/ids.js';
 import { eventually } from './eventually.js';
 

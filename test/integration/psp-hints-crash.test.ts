@@ -8,7 +8,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connect, type Sql } from '../../src/db/database.js';
 import { txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
-import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { chargeWorkflowId } from '../../src/charges/contract.js';
 import { createCharge } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';

@@ -13,10 +13,10 @@ import { pspHintsOldestAge, pspHintsPending } from '../../src/metrics/registry.j
 import { processDueHints, type HintBatch } from '../../src/psp-webhooks/hint-processor.js';
 import { recordHints, type PixHints } from '../../src/psp-webhooks/hints.js';
 import { connectClient } from '../../src/temporal/connection.js';
-import { chargeWorkflowId } from '../../contracts/charge.contract.js';
-import { medReturnsWorkflowId } from '../../contracts/med-returns.contract.js';
-import { refundWorkflowId } from '../../contracts/refund.contract.js';
-import { transferWorkflowId } from '../../contracts/transfer.contract.js';
+import { chargeWorkflowId } from '../../src/charges/contract.js';
+import { medReturnsWorkflowId } from '../../src/meds/returns.contract.js';
+import { refundWorkflowId } from '../../src/refunds/contract.js';
+import { transferWorkflowId } from '../../src/transfers/contract.js';
 import { eventually } from '../helpers/eventually.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 import { testPayloadKeys } from '../helpers/payload-keys.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { idEnvioOf, txidOf } from '../../src/pix-routes/bcb-api-pix/ids.js';
-import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { chargeWorkflowId } from '../../src/charges/contract.js';
 import { createCharge, newKey, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { client, createKey, createMerchant } from '../helpers/fixtures.js';

@@ -3,7 +3,7 @@
 // when it answered, so no workflow of that run starts behind the operator's back (they ask again).
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconciliationWorkflowId } from '../../contracts/reconciliation.contract.js';
+import { reconciliationWorkflowId } from '../../src/reconciliation/contract.js';
 import { admin } from '../helpers/stack.js';
 import { stackBehindTemporalRelay } from '../helpers/temporal-outage.js';
 import { historyReader } from '../helpers/workflow-history.js';

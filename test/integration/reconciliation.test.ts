@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@temporalio/client';
 import { parseBrCode } from '../../src/domain/brcode.js';
-import { chargeWorkflowId } from '../../contracts/charge.contract.js';
-import { refundWorkflowId } from '../../contracts/refund.contract.js';
-import { transferWorkflowId } from '../../contracts/transfer.contract.js';
-import { reconciliationWorkflowId } from '../../contracts/reconciliation.contract.js';
+import { chargeWorkflowId } from '../../src/charges/contract.js';
+import { refundWorkflowId } from '../../src/refunds/contract.js';
+import { transferWorkflowId } from '../../src/transfers/contract.js';
+import { reconciliationWorkflowId } from '../../src/reconciliation/contract.js';
 import { createCharge, newKey, payCharge, waitForStatus } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleChargePaid } from '../../src/charges/lifecycle.js';
-import type { PaidAtRoute } from '../../contracts/charge.contract.js';
+import type { PaidAtRoute } from '../../src/charges/contract.js';
 import type { Sql } from '../../src/db/database.js';
 import { readBalance } from '../../src/ledger/balance.js';
 import { createLogger } from '../../src/runtime/log.js';

@@ -13,7 +13,7 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { encryptingDataConverter } from '../../src/temporal/codec/data-converter.js';
 import { tracingWorkerOptions } from '../../src/tracing/temporal.js';
-import { chargeWorkflowId } from '../../contracts/charge.contract.js';
+import { chargeWorkflowId } from '../../src/charges/contract.js';
 import { createCharge, newKey, payCharge, waitForStatus } from '../helpers/charges.js';
 import { createMerchant } from '../helpers/fixtures.js';
 import { eventually } from '../helpers/eventually.js';

@@ -4,7 +4,7 @@
 // reference with the settlement. The balance and the ledger end as after any approved transfer.
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { transferWorkflowId } from '../../contracts/transfer.contract.js';
+import { transferWorkflowId } from '../../src/transfers/contract.js';
 import { newKey } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';

@@ -4,7 +4,7 @@
 // reaches Temporal through a local TCP relay that the test cuts and restores.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transferWorkflowId } from '../../contracts/transfer.contract.js';
+import { transferWorkflowId } from '../../src/transfers/contract.js';
 import { newKey } from '../helpers/charges.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMerchant } from '../helpers/fixtures.js';

@@ -37,7 +37,7 @@ import {
   DUE_DATE_POLLS_PER_RUN,
   dueDatePollDelayMs,
   RECURRENCE_CYCLES,
-} from '../../contracts/charge.contract.js';
+} from '../../src/charges/contract.js';
 import { PAYLOAD_NOT_ENCRYPTED, REFUSE_UNENCRYPTED_INPUT } from '../../contracts/payload-encryption.contract.js';
 import {
   RECURRENCE_STATUS_SEARCH_ATTRIBUTE,
@@ -45,8 +45,8 @@ import {
   TRANSACTION_STATUS_SEARCH_ATTRIBUTE,
 } from '../../contracts/transaction-status.contract.js';
 import { LOCAL_SETTLEMENT, PERSIST_AND_OPEN, REMOTE_ROUTE_CALLS, SETTLE_DISPATCHES_EVENTS } from '../../contracts/transaction.contract.js';
-import { TRANSFER_LOCAL_STEPS, TRANSFER_SETTLES_IN_ACCEPT } from '../../contracts/transfer.contract.js';
-import { CYCLES_PER_RUN, RECURRENCE_AT_ROUTE } from '../../contracts/recurrence.contract.js';
+import { TRANSFER_LOCAL_STEPS, TRANSFER_SETTLES_IN_ACCEPT } from '../../src/transfers/contract.js';
+import { CYCLES_PER_RUN, RECURRENCE_AT_ROUTE } from '../../src/recurrences/contract.js';
 
 const HISTORIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'histories');
 

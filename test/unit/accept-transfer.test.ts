@@ -1,10 +1,10 @@
-// acceptTransferWith (activities/transfers.ts), the accept step of transfer-settles-in-accept, with fake
+// acceptTransferWith (src/transfers/activities.ts), the accept step of transfer-settles-in-accept, with fake
 // steps: a final answer's route reference goes to the settlement, is written on its own when the
 // settlement fails, and never reaches the step's answer (which the workflow's history records).
 import { describe, expect, it } from 'vitest';
-import { acceptTransferWith, type AcceptSteps } from '../../activities/transfers.js';
+import { acceptTransferWith, type AcceptSteps } from '../../src/transfers/activities.js';
 import { DISPATCH_AT_ONCE, type Settled } from '../../contracts/transaction.contract.js';
-import type { TransferDraft } from '../../contracts/transfer.contract.js';
+import type { TransferDraft } from '../../src/transfers/contract.js';
 
 const draft = { transactionId: 'out_1' } as TransferDraft;
 const persisted = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DueDateBilling } from '../../contracts/charge.contract.js';
+import type { DueDateBilling } from '../../src/charges/contract.js';
 import { amountDueOn, lateSurcharge, lowestAmountDue, type DueDateCharge } from '../../src/domain/amount-due.js';
 import { dueDateExpiresAt, isPastValidity, lastPayableDay } from '../../src/domain/due-date-validity.js';
 

@@ -1,6 +1,7 @@
 // The folders of the engine import each other one way only: no folder reaches, through any chain of
-// imports, a folder that imports it back. A folder is one of src/ (its own files together are `src-root`),
-// contracts/, activities/ or workflows/; every import counts, type-only ones included, as TypeScript reads them.
+// imports, a folder that imports it back. A folder is one of src/ (its own files together are `src-root`; a kind's
+// contract, workflow, activities and edge files are parts of their own), contracts/, activities/ or workflows/; every import counts, type-only ones included,
+// as TypeScript reads them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,11 +19,28 @@ function modulesNamed(source: string): string[] {
     .filter((name) => name.startsWith('.'));
 }
 
-/** `src/charges/create.ts` → charges; `src/main.ts` → src-root; `workflows/charge.ts` → workflows. */
+/** The worker's two lists of every kind (the bundle's entry and the activities): each a part of its own, as src/main.ts is. */
+const ENTRIES = ['workflows/index.ts', 'activities/index.ts'];
+
+/**
+ * The files of a kind's folder that are layers of their own, as eslint.config.js sees them: its contract (the layer
+ * that workflow code and other kinds read), its workflow code, its activities and its edge (routes, CLI, kind.ts).
+ */
+const KIND_LAYERS: Array<[string, RegExp]> = [
+  ['contract', /^(?:[\w-]+\.)?contract\.ts$/],
+  ['workflow', /^(?:[\w-]+\.)?workflow\.ts$/],
+  ['activities', /^activities\.ts$/],
+  ['edge', /^(?:routes|admin-routes|simulator-routes|cli|kind)\.ts$/],
+];
+
+/** `src/charges/create.ts` → charges; `src/charges/contract.ts` → charges/contract; `src/main.ts` → src-root; `workflows/outgoing.ts` → workflows. */
 function folderOf(path: string): string {
+  if (ENTRIES.includes(path)) return path;
   const [top, second, third] = path.split('/');
   if (top !== 'src') return top!;
-  return third === undefined ? 'src-root' : second!;
+  if (third === undefined) return 'src-root';
+  const layer = KIND_LAYERS.find(([, name]) => name.test(third));
+  return layer ? `${second}/${layer[0]}` : second!;
 }
 
 function filesUnder(dir: string): string[] {

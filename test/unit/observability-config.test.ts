@@ -5,10 +5,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import '../../src/metrics/due-date-charges.js';
-import '../../src/metrics/recurrences.js';
-import '../../src/metrics/refunds.js';
+import '../../src/charges/due-date/metrics.js';
+import '../../src/recurrences/metrics.js';
+import '../../src/refunds/metrics.js';
 import '../../src/metrics/suspense.js';
+import '../../src/metrics/transactions.js';
 import { registry } from '../../src/metrics/registry.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

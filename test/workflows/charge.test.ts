@@ -3,7 +3,7 @@
 // server's clock says when each step ran.
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import type { ChargeActivities } from '../../activities/charges.js';
+import type { ChargeActivities } from '../../src/charges/activities.js';
 import {
   cycleCancelledSignal,
   paymentNotifiedSignal,
@@ -14,7 +14,7 @@ import {
   type DueDateTerms,
   type PaidAtRoute,
   type RouteChargeState,
-} from '../../contracts/charge.contract.js';
+} from '../../src/charges/contract.js';
 import {
   acceptUpdate,
   type AcceptOutcome,
@@ -30,7 +30,7 @@ import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calen
 import { amountDueOn } from '../../src/domain/amount-due.js';
 import { dueDateExpiresAt } from '../../src/domain/due-date-validity.js';
 
-const server = timeSkippingServer('charge.ts');
+const server = timeSkippingServer('src/charges/workflow.ts');
 const FIFTEEN_MINUTES_MS = 15 * 60 * 1000;
 
 /** An in-memory route and read model behind the charge activities, recording every call with the server's time; openChargeAtRoute is the hand-over. */

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { medActivities } from '../../activities/meds.js';
+import { medActivities } from '../../src/meds/activities.js';
 import { webhookActivities } from '../../activities/webhooks.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Sql } from '../../src/db/database.js';
@@ -16,13 +16,13 @@ import { post } from '../../src/ledger/post.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { findMedById } from '../../src/meds/repository.js';
 import { serializeMed } from '../../src/meds/serialize.js';
-import { decideUpdate, openedUpdate, type MedChangeResult, type MedWorkflowInput } from '../../contracts/med.contract.js';
+import { decideUpdate, openedUpdate, type MedChangeResult, type MedWorkflowInput } from '../../src/meds/contract.js';
 import { expectLedgerConsistent } from '../helpers/ledger.js';
 import { migratedDatabase } from '../helpers/migrated-database.js';
 import { insertAccountRow, insertTransactionRow } from '../helpers/transaction-rows.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 
-const server = timeSkippingServer('med.ts');
+const server = timeSkippingServer('src/meds/workflow.ts');
 
 let sql: Sql;
 let databaseUrl: string;

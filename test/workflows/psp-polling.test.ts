@@ -7,8 +7,8 @@
 // transfer's simulator schedule, and no patch marker.
 import { Context } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
-import type { ChargeActivities } from '../../activities/charges.js';
-import { acceptTransferWith, type TransferActivities } from '../../activities/transfers.js';
+import type { ChargeActivities } from '../../src/charges/activities.js';
+import { acceptTransferWith, type TransferActivities } from '../../src/transfers/activities.js';
 import {
   CONFIRM_AND_SETTLE,
   DUE_DATE_POLLING,
@@ -19,7 +19,7 @@ import {
   type ChargeTransactionState,
   type PaidAtRoute,
   type RouteChargeState,
-} from '../../contracts/charge.contract.js';
+} from '../../src/charges/contract.js';
 import {
   acceptUpdate,
   LOCAL_SETTLEMENT,
@@ -29,13 +29,13 @@ import {
   type TransactionState,
   type TransactionStatus,
 } from '../../contracts/transaction.contract.js';
-import { pollDelayMs, TRANSFER_SETTLES_IN_ACCEPT, type RouteTransferState } from '../../contracts/transfer.contract.js';
+import { pollDelayMs, TRANSFER_SETTLES_IN_ACCEPT, type RouteTransferState } from '../../src/transfers/contract.js';
 import { timeSkippingServer, TimedCalls } from '../helpers/time-skipping.js';
 import { eventTypes, firstAfterSignal, timersBeforeSignal } from '../helpers/workflow-history.js';
 import { draftBasics, pendingCharge, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calendar.js';
 
-const server = timeSkippingServer('index.ts');
+const server = timeSkippingServer('workflows/index.ts');
 const TTL_SECONDS = 900;
 
 /** Records each activity call with the server's clock and whether it ran as a local activity. */
@@ -135,7 +135,7 @@ class ChargeRouteFake extends Calls {
       },
       openChargeAtRoute,
       chargeStateAtRoute,
-      // As activities/charges.ts composes them: a paid charge is settled in the activity that read the route.
+      // As src/charges/activities.ts composes them: a paid charge is settled in the activity that read the route.
       confirmChargeAtRoute: async (id, options) => {
         await this.record('confirmChargeAtRoute');
         const state = await chargeStateAtRoute(id);

@@ -4,7 +4,7 @@
 // a cancellation between cycles. The activities are an in-memory read model; the server's clock says
 // when each step ran.
 import { describe, expect, it } from 'vitest';
-import type { RecurrenceActivities } from '../../activities/recurrences.js';
+import type { RecurrenceActivities } from '../../src/recurrences/activities.js';
 import {
   changeUpdate,
   cycleDueDate,
@@ -13,11 +13,11 @@ import {
   type RecurrenceStatus,
   type RecurrenceTransition,
   type RecurrenceWorkflowInput,
-} from '../../contracts/recurrence.contract.js';
+} from '../../src/recurrences/contract.js';
 import { addDays, daysBetween, saoPauloDate, startOfSaoPauloDay } from '../../contracts/calendar.js';
 import { TimedCalls, timeSkippingServer } from '../helpers/time-skipping.js';
 
-const server = timeSkippingServer('recurrence.ts');
+const server = timeSkippingServer('src/recurrences/workflow.ts');
 const DAY_MS = 86_400_000;
 
 /** A step ran when its timer fired: at `expectedMs`, within the second the server takes to run it. */

@@ -3,8 +3,8 @@
 // by polling, retries, refusals), and the server's clock says when each step ran.
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { acceptTransferWith, type TransferActivities } from '../../activities/transfers.js';
-import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, type RouteTransferState } from '../../contracts/transfer.contract.js';
+import { acceptTransferWith, type TransferActivities } from '../../src/transfers/activities.js';
+import { networkAnsweredSignal, pollDelayMs, POLLS_PER_RUN, type RouteTransferState } from '../../src/transfers/contract.js';
 import {
   acceptUpdate,
   type AcceptOutcome,
@@ -18,7 +18,7 @@ import { timeSkippingServer } from '../helpers/time-skipping.js';
 import { DRAFT_FINGERPRINT, pendingTransfer, transferDraft } from '../helpers/workflow-drafts.js';
 import { eventTypes, firstAfterSignal, timersBeforeSignal } from '../helpers/workflow-history.js';
 
-const server = timeSkippingServer('transfer.ts');
+const server = timeSkippingServer('src/transfers/workflow.ts');
 
 /** An in-memory route and read model behind the transfer activities, recording every call with the server's time; sendTransferAtRoute is the hand-over. */
 class FakeNetwork extends FakeRoute {

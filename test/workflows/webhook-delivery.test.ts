@@ -13,7 +13,7 @@ import {
 import type { AttemptOutcome, WebhookDeliveryInput, WebhookDeliveryResult } from '../../contracts/webhook-delivery.contract.js';
 import { timeSkippingServer } from '../helpers/time-skipping.js';
 
-const server = timeSkippingServer('webhook-delivery.ts');
+const server = timeSkippingServer('workflows/webhook-delivery.ts');
 const DEFAULTS = loadConfig({});
 const DEFAULT_SCHEDULE: RetrySchedule = { initialMs: DEFAULTS.webhookRetryInitialMs, maxMs: DEFAULTS.webhookRetryMaxMs };
 

@@ -3,10 +3,10 @@
 // 2 a mistake in the command line.
 import { parseArgs } from 'node:util';
 import { DEFAULT_ADMIN_URL, loadCliConfig, type CliConfig } from '../../config/config.js';
-import { AdminClient, AdminError } from './client.js';
-import { UsageError, type Command, type CommandGroup, type OptionValues } from './command.js';
+import { AdminClient, AdminError } from '../../cli/client.js';
+import { UsageError, type Command, type CommandGroup, type OptionValues } from '../../cli/command.js';
 import * as registry from './commands/index.js';
-import { json, table } from './output.js';
+import { json, table } from '../../cli/output.js';
 
 const GROUPS: CommandGroup[] = Object.values(registry);
 

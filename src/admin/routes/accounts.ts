@@ -20,9 +20,9 @@ import { ok } from '../../http/edge.js';
 import { ApiError, invalidRequest, notFound } from '../../http/errors.js';
 import { readBalance } from '../../ledger/balance.js';
 import { routeNames } from '../../pix-routes/registry.js';
-import { closed, documentField, emailField, idParam, percentField, reaisField, trimmedText } from '../fields.js';
-import { NOT_FOUND } from './errors.js';
-import type { AdminRoute } from './index.js';
+import { closed, documentField, emailField, idParam, percentField, reaisField, trimmedText } from '../../routing/admin-fields.js';
+import { NOT_FOUND } from '../../routing/admin-errors.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 /** The spec's defaults of a new account (POST /admin/accounts without them). */
 const DEFAULT_LIMITS = { chargeMin: 1, chargeMax: 10000, transferMin: 3 };

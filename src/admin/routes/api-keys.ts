@@ -8,11 +8,11 @@ import { ok } from '../../http/edge.js';
 import { notFound } from '../../http/errors.js';
 import { normalizeAllowlistEntry } from '../../accounts/ip-allowlist.js';
 import { PERMISSIONS } from '../../accounts/permissions.js';
-import { closed, idParam, ipOrCidr } from '../fields.js';
+import { closed, idParam, ipOrCidr } from '../../routing/admin-fields.js';
 import { withIsoDates } from '../iso-dates.js';
 import { AccountParams, accountNotFound } from './accounts.js';
-import { NOT_FOUND } from './errors.js';
-import type { AdminRoute } from './index.js';
+import { NOT_FOUND } from '../../routing/admin-errors.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 const MAX_ALLOWED_IPS = 100;
 

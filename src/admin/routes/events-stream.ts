@@ -13,8 +13,8 @@ import { rawResponse } from '../../openapi/envelopes.js';
 import type { Deps } from '../../runtime/deps.js';
 import { currentCursor, cursorOf, eventsAfter, parseCursor } from '../../webhooks/event-stream.js';
 import { accountNotFound } from './accounts.js';
-import { NOT_FOUND } from './errors.js';
-import type { AdminRoute } from './index.js';
+import { NOT_FOUND } from '../../routing/admin-errors.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 const POLL_MS = 250;
 const KEEPALIVE_MS = 15_000;

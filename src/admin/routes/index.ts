@@ -2,27 +2,24 @@
 // and answer; the admin app validates requests with them (validate-request.ts) and GET
 // /admin/openapi.json documents them. The codec endpoint (codec.ts) stands outside: it speaks
 // Temporal's remote codec protocol, with its own CORS and order of checks.
-import type { OperationSpec } from '../../routing/operation.js';
+import type { AdminRoute } from '../../routing/operation.js';
 import { ACCOUNT_ROUTES } from './accounts.js';
 import { API_KEY_ROUTES } from './api-keys.js';
 import { EVENT_STREAM_ROUTES } from './events-stream.js';
 import { LEDGER_ROUTES } from './ledger.js';
-import { MED_ROUTES } from './meds.js';
+import { MED_ROUTES } from '../../meds/admin-routes.js';
 import { adminDocumentRoute } from './openapi.js';
-import { REFUND_ROUTES } from './refunds.js';
+import { REFUND_ROUTES } from '../../refunds/admin-routes.js';
 import { PIX_ROUTE_ENDPOINTS } from './pix-routes.js';
-import { RECONCILIATION_ROUTES } from './reconciliations.js';
-import { SIMULATOR_CHARGE_ROUTES } from './simulator-charges.js';
+import { RECONCILIATION_ROUTES } from '../../reconciliation/admin-routes.js';
+import { SIMULATOR_CHARGE_ROUTES } from '../../charges/simulator-routes.js';
 import { SIMULATOR_PIX_ROUTES } from './simulator-pix.js';
-import { SIMULATOR_RECURRENCE_ROUTES } from './simulator-recurrences.js';
-import { SIMULATOR_TRANSFER_ROUTES } from './simulator-transfers.js';
-import { SIMULATOR_REFUND_ROUTES } from './simulator-refunds.js';
+import { SIMULATOR_RECURRENCE_ROUTES } from '../../recurrences/simulator-routes.js';
+import { SIMULATOR_TRANSFER_ROUTES } from '../../transfers/simulator-routes.js';
+import { SIMULATOR_REFUND_ROUTES } from '../../refunds/simulator-routes.js';
 import { SIMULATOR_TRIGGER_ROUTES } from './simulator-trigger.js';
 import { STATEMENT_ROUTES } from './statement.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
-
-/** An admin route: Koa path under /admin; every one is behind ADMIN_TOKEN. */
-export type AdminRoute = OperationSpec;
 
 export const ADMIN_ROUTES: AdminRoute[] = [
   ...ACCOUNT_ROUTES,

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { ledgerReport } from '../../ledger/check.js';
-import type { AdminRoute } from './index.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 async function check(ctx: Koa.Context, deps: Deps) {
   const report = await ledgerReport(deps.sql);

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import type { Deps } from '../../runtime/deps.js';
 import { ok } from '../../http/edge.js';
 import { routeSummaries } from '../../pix-routes/registry.js';
-import type { AdminRoute } from './index.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 const nullableUrl = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 

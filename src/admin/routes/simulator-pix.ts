@@ -10,10 +10,10 @@ import { normalizeDocument } from '../../domain/documents.js';
 import { centsToReais, reaisToCents } from '../../domain/money.js';
 import { ok } from '../../http/edge.js';
 import { receiveUnaskedPix } from '../../pix-routes/simulator-received.js';
-import { closed, documentField, reaisField, trimmedText } from '../fields.js';
+import { closed, documentField, reaisField, trimmedText } from '../../routing/admin-fields.js';
 import { accountNotFound } from './accounts.js';
-import { NOT_FOUND } from './errors.js';
-import type { AdminRoute } from './index.js';
+import { NOT_FOUND } from '../../routing/admin-errors.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 const TXID = '^[A-Za-z0-9]{1,35}$';
 

@@ -10,10 +10,10 @@ import { SIMULATOR_ROUTE } from '../../pix-routes/simulator.js';
 import { trigger, TriggerRefused } from '../simulator-trigger.js';
 import { TRIGGER_EVENTS } from '../trigger-events.js';
 import type { Deps } from '../../runtime/deps.js';
-import { closed } from '../fields.js';
+import { closed } from '../../routing/admin-fields.js';
 import { accountNotFound } from './accounts.js';
-import { NOT_FOUND, OPERATION_REFUSED } from './errors.js';
-import type { AdminRoute } from './index.js';
+import { NOT_FOUND, OPERATION_REFUSED } from '../../routing/admin-errors.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 const TriggerBody = closed({
   event: Type.Enum([...TRIGGER_EVENTS], { description: 'O evento a produzir' }),

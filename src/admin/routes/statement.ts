@@ -11,8 +11,8 @@ import { statementLines, type StatementEntry, type StatementLine } from '../../l
 import { statementEntryJson, statementSchema, statementWindow, statementWindowQuery } from '../../ledger/statement-schema.js';
 import { alsoServedAs } from '../../openapi/envelopes.js';
 import { AccountParams, accountNotFound } from './accounts.js';
-import { NOT_FOUND } from './errors.js';
-import type { AdminRoute } from './index.js';
+import { NOT_FOUND } from '../../routing/admin-errors.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 const CSV = 'text/csv';
 const CSV_HEADER = 'at,kind,transactionId,description,amount,balanceAfter';

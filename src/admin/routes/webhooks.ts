@@ -11,11 +11,11 @@ import { findDeliveries, findDelivery, type DeliveryFilter } from '../../webhook
 import { redeliver } from '../../webhooks/workflow-client.js';
 import { disableEndpoint, listEndpoints, MAX_ENDPOINTS_PER_ACCOUNT, registerEndpoint } from '../../webhooks/endpoints.js';
 import { checkReceiverUrl } from '../../webhooks/ssrf.js';
-import { closed, idParam, trimmedText } from '../fields.js';
+import { closed, idParam, trimmedText } from '../../routing/admin-fields.js';
 import { withIsoDates } from '../iso-dates.js';
 import { accountNotFound, AccountParams } from './accounts.js';
-import { NOT_FOUND, OPERATION_REFUSED } from './errors.js';
-import type { AdminRoute } from './index.js';
+import { NOT_FOUND, OPERATION_REFUSED } from '../../routing/admin-errors.js';
+import type { AdminRoute } from '../../routing/operation.js';
 
 const EndpointBody = closed({ url: trimmedText(null, 'URL HTTPS pública que recebe os eventos da conta') });
 

@@ -5,7 +5,7 @@
 // payment) with the time left to answer.
 import { formatReais } from '../../domain/money.js';
 import { SAO_PAULO } from '../../../contracts/calendar.js';
-import type { RecurrenceFrequency } from '../../../contracts/recurrence.contract.js';
+import type { RecurrenceFrequency } from '../../recurrences/contract.js';
 import { brazilianDate, codeSection, escapeHtml, pageScript, refreshWhilePending, shell, statusLine, timeLeftLine } from './page-parts.js';
 import type { AuthorizationView } from './view.js';
 

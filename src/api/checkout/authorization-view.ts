@@ -2,7 +2,7 @@
 // frequency, the amount or its floor, the first due date, the end, the retry policy, a first payment
 // paid with the authorization in journey 3), the authorization's code and its expiry. Built from the
 // recurrence's row; its payer, contract and ids stay out.
-import type { RecurrenceFrequency, RecurrenceStatus, RetryPolicy } from '../../../contracts/recurrence.contract.js';
+import type { RecurrenceFrequency, RecurrenceStatus, RetryPolicy } from '../../recurrences/contract.js';
 import type { RecurrenceRow } from '../../recurrences/row.js';
 import type { AuthorizationState, AuthorizationView } from './view.js';
 

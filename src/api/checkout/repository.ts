@@ -1,7 +1,7 @@
 // The reads of the payer's page: the charge or recurrence behind a token, with its merchant's name,
 // and the live status of every token some open page watches (one query for all of them).
 import type { Sql } from '../../db/database.js';
-import type { RecurrenceStatus } from '../../../contracts/recurrence.contract.js';
+import type { RecurrenceStatus } from '../../recurrences/contract.js';
 import { toRecurrenceRow, type RawRecurrenceRow } from '../../recurrences/row.js';
 import { toTransactionRow, type RawTransactionRow, type TransactionStatus } from '../../transactions/row.js';
 import { AUTHORIZATION_STATE_OF_STATUS, authorizationView } from './authorization-view.js';

@@ -1,10 +1,10 @@
 import type { RouteSpec } from '../../routing/public-route.js';
 import { balanceRoute } from './balance.js';
-import { createChargeRoute } from './charges.js';
-import { getMedRoute, listMedsRoute } from './meds.js';
+import { createChargeRoute } from '../../charges/routes.js';
+import { getMedRoute, listMedsRoute } from '../../meds/routes.js';
 import { getTransactionRoute, listTransactionsRoute } from './transactions.js';
-import { createTransferRoute } from './transfers.js';
-import { recurrenceRoutes } from './recurrences.js';
+import { createTransferRoute } from '../../transfers/routes.js';
+import { recurrenceRoutes } from '../../recurrences/routes.js';
 import { transparencyRoutes } from './transparency.js';
 import { selfDescriptionRoutes } from './self.js';
 import { statementRoute } from './statement.js';

@@ -10,7 +10,7 @@ import { findTransaction, listTransactions } from '../../transactions/repository
 import { TRANSACTION_STATUSES } from '../../transactions/row.js';
 import { TransactionSchema } from '../../transactions/schema.js';
 import { serializeTransaction } from '../../transactions/serialize.js';
-import { accountListRoute, accountReadRoute } from '../account-read.js';
+import { accountListRoute, accountReadRoute } from '../../routing/account-read.js';
 import { ERROR_CODE_KEYWORD, validQuery } from '../../routing/validate-request.js';
 import { instant } from '../../http/request-schema.js';
 import { parseInstant } from '../../domain/instant.js';

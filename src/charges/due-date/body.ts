@@ -3,7 +3,7 @@
 // checks a schema cannot express (today or later in São Paulo, discounts in order, nothing left to pay),
 // each refusal naming its field with `param`.
 import Type from 'typebox';
-import type { BillingValue, DueDateBilling, DueDateTerms } from '../../../contracts/charge.contract.js';
+import type { BillingValue, DueDateBilling, DueDateTerms } from '../contract.js';
 import { addYears, daysBetween, saoPauloDate } from '../../../contracts/calendar.js';
 import { reaisToCents } from '../../domain/money.js';
 import { invalidRequest, type Refusal } from '../../domain/refusal.js';

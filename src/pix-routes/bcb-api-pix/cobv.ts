@@ -4,7 +4,7 @@
 // the PSP computed it, so it is what was paid, and a disagreement with the engine's own amount due on
 // the Pix's day over R$ 0,01 is logged for an operator (the standard moves a due date falling on a
 // weekend or holiday to the next business day; the engine counts calendar days).
-import type { DueDateBilling, DueDateTerms } from '../../../contracts/charge.contract.js';
+import type { DueDateBilling, DueDateTerms } from '../../charges/contract.js';
 import { saoPauloDate } from '../../../contracts/calendar.js';
 import { amountDueOn } from '../../domain/amount-due.js';
 import type { Logger } from '../../runtime/log.js';

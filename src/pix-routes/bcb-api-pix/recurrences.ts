@@ -17,7 +17,7 @@ import {
   type RouteRecurrenceRequest,
   type RouteRecurrenceState,
 } from '../types.js';
-import type { RecurrenceFrequency } from '../../../contracts/recurrence.contract.js';
+import type { RecurrenceFrequency } from '../../recurrences/contract.js';
 
 type RecSolicitada = components['schemas']['RecSolicitada'];
 type RecCompleta = components['schemas']['RecCompleta'];

@@ -9,8 +9,8 @@ import {
   type CommandGroup,
   type OptionSpec,
   type OptionValues,
-} from '../command.js';
-import { table } from '../output.js';
+} from '../../../cli/command.js';
+import { table } from '../../../cli/output.js';
 
 /** Settings both `create` and `set` accept (reais and percent). */
 const SETTINGS: Record<string, OptionSpec> = {

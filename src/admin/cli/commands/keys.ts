@@ -1,6 +1,6 @@
 // pixctl keys create | list | revoke
-import { adminCall, listOption, pathOf, type CommandGroup } from '../command.js';
-import { shownOnce } from '../output.js';
+import { adminCall, listOption, pathOf, type CommandGroup } from '../../../cli/command.js';
+import { shownOnce } from '../../../cli/output.js';
 
 export const keys: CommandGroup = {
   name: 'keys',

@@ -1,8 +1,8 @@
 // pixctl ledger check: the ledger's invariants (every posting sums to zero, every balance equals its
 // entries, no customer balance negative). Exits 1 when a violation is found, so a monitor can run it.
 import type { LedgerReport } from '../../../ledger/check.js';
-import type { CommandGroup } from '../command.js';
-import { table } from '../output.js';
+import type { CommandGroup } from '../../../cli/command.js';
+import { table } from '../../../cli/output.js';
 
 function render(data: unknown): string {
   const report = data as LedgerReport;

@@ -8,8 +8,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { signPayload } from '../../../webhooks/sign.js';
-import { AdminError, AdminUnreachable, type AdminClient } from '../client.js';
-import { listOption, type CommandGroup } from '../command.js';
+import { AdminError, AdminUnreachable, type AdminClient } from '../../../cli/client.js';
+import { listOption, type CommandGroup } from '../../../cli/command.js';
 import { sseMessages, type SseMessage } from '../sse.js';
 
 const SECRETS_FILE = 'listen-secrets.json';

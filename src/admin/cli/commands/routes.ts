@@ -1,5 +1,5 @@
 // pixctl routes list: the Pix routes an account can pick (GET /admin/routes), without secrets.
-import { adminCall, type CommandGroup } from '../command.js';
+import { adminCall, type CommandGroup } from '../../../cli/command.js';
 
 export const routes: CommandGroup = {
   name: 'routes',

@@ -2,7 +2,7 @@
 // simulator route (POST /admin/simulator/trigger), so `pixctl listen` and the account's webhook
 // endpoints receive it as they would in production.
 import { TRIGGER_EVENTS } from '../../trigger-events.js';
-import { UsageError, type CommandGroup } from '../command.js';
+import { UsageError, type CommandGroup } from '../../../cli/command.js';
 
 export const triggerCommand: CommandGroup = {
   name: 'trigger',

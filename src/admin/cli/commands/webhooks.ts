@@ -1,7 +1,7 @@
 // pixctl webhooks add | list | disable (endpoints) and pixctl deliveries list | show | retry (the delivery log).
 import type { AttemptView, DeliveryView } from '../../../webhooks/deliveries.js';
-import { adminCall, pathOf, UsageError, type CommandGroup } from '../command.js';
-import { shownOnce, table } from '../output.js';
+import { adminCall, pathOf, UsageError, type CommandGroup } from '../../../cli/command.js';
+import { shownOnce, table } from '../../../cli/output.js';
 
 /** One row per attempt (a delivery without attempts yet gets one row), so the log reads top to bottom. */
 function attemptsTable(deliveries: DeliveryView[]): string {
