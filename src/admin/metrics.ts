@@ -1,36 +1,28 @@
-// GET /metrics in the Prometheus text format: the engine's registry, the MED, PSP hint, reconciliation,
-// suspense and due-date charge gauges read from PostgreSQL now, and the Temporal worker's own metrics. Served without a token on the admin port
+// GET /metrics in the Prometheus text format: the engine's registry, the PSP hint and suspense gauges and
+// each kind's (src/kinds) read from PostgreSQL now, and the Temporal worker's own metrics. Served without a token on the admin port
 // (DESIGN: the admin port is private) and, for a worker-only process, on METRICS_PORT.
 import type { Server } from 'node:http';
 import Koa from 'koa';
-import type { Gauge } from 'prom-client';
 import type { Deps } from '../runtime/deps.js';
 import { edge } from '../http/edge.js';
 import { ApiError } from '../http/errors.js';
 import { createHttpServer } from '../http/server.js';
-import { dueDateOverdue, dueDatePending, refreshDueDateGauges } from '../charges/due-date/metrics.js';
-import { recurrencesActive, refreshRecurrenceGauge } from '../recurrences/metrics.js';
-import { refreshMedGauges } from '../meds/metrics.js';
-import { refreshPspHintGauges } from '../metrics/psp-hints.js';
-import { refreshReconciliationGauges } from '../reconciliation/metrics.js';
-import {
-  medsOpen,
-  medsOverdue,
-  pspHintsOldestAge,
-  pspHintsPending,
-  reconciliationItemsOpen,
-  reconciliationLastSuccess,
-  registry,
-} from '../metrics/registry.js';
-import { refreshSuspenseGauge, suspenseBalance } from '../metrics/suspense.js';
+import { KINDS } from '../kinds/index.js';
+import { pspHintGauges } from '../metrics/psp-hints.js';
+import { registry } from '../metrics/registry.js';
+import type { ScrapedGauges } from '../metrics/scraped.js';
+import { suspenseGauge } from '../metrics/suspense.js';
 import { temporalMetricsText } from '../metrics/temporal.js';
 
 export const METRICS_PATH = '/metrics';
 
+/** The gauges read at each scrape: the engine's, and each kind's. */
+const SCRAPED: ScrapedGauges[] = [pspHintGauges, suspenseGauge, ...KINDS.flatMap((kind) => kind.gauges)];
+
 /** Unknown, not zero, when PostgreSQL cannot say: an alert must not read a database outage as "none". */
-async function refreshFromDatabase(deps: Pick<Deps, 'log'>, what: string, refresh: () => Promise<void>, gauges: Gauge[]): Promise<void> {
+async function refreshFromDatabase(deps: Pick<Deps, 'sql' | 'log'>, { what, refresh, gauges }: ScrapedGauges): Promise<void> {
   try {
-    await refresh();
+    await refresh(deps.sql);
   } catch (err) {
     for (const gauge of gauges) gauge.set(Number.NaN);
     deps.log.warn({ err }, `metrics: ${what} not read from PostgreSQL`);
@@ -38,17 +30,7 @@ async function refreshFromDatabase(deps: Pick<Deps, 'log'>, what: string, refres
 }
 
 async function scrape(deps: Pick<Deps, 'sql' | 'log'>): Promise<string> {
-  await Promise.all([
-    refreshFromDatabase(deps, 'MED gauges', () => refreshMedGauges(deps.sql), [medsOpen, medsOverdue]),
-    refreshFromDatabase(deps, 'PSP hint gauges', () => refreshPspHintGauges(deps.sql), [pspHintsPending, pspHintsOldestAge]),
-    refreshFromDatabase(deps, 'reconciliation gauges', () => refreshReconciliationGauges(deps.sql), [
-      reconciliationItemsOpen,
-      reconciliationLastSuccess,
-    ]),
-    refreshFromDatabase(deps, 'suspense gauge', () => refreshSuspenseGauge(deps.sql), [suspenseBalance]),
-    refreshFromDatabase(deps, 'due-date charge gauges', () => refreshDueDateGauges(deps.sql), [dueDatePending, dueDateOverdue]),
-    refreshFromDatabase(deps, 'recurrence gauge', () => refreshRecurrenceGauge(deps.sql), [recurrencesActive]),
-  ]);
+  await Promise.all(SCRAPED.map((gauges) => refreshFromDatabase(deps, gauges)));
   const [own, temporal] = await Promise.all([registry.metrics(), temporalMetricsText()]);
   return temporal ? `${own.trimEnd()}\n${temporal}` : own;
 }

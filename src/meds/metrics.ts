@@ -3,6 +3,7 @@
 // gauge is right even when the worker that flags MEDs overdue is down.
 import type { Sql } from '../db/database.js';
 import { medsOpen, medsOverdue } from '../metrics/registry.js';
+import type { ScrapedGauges } from '../metrics/scraped.js';
 
 export async function refreshMedGauges(sql: Sql): Promise<void> {
   const [row] = await sql<{ open: number; overdue: number }[]>`
@@ -11,3 +12,5 @@ export async function refreshMedGauges(sql: Sql): Promise<void> {
   medsOpen.set(row!.open);
   medsOverdue.set(row!.overdue);
 }
+
+export const medGauges: ScrapedGauges = { what: 'MED gauges', refresh: refreshMedGauges, gauges: [medsOpen, medsOverdue] };

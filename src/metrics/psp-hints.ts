@@ -2,6 +2,7 @@
 // and how long its oldest hint has waited. The pending rows are few and a partial index holds them.
 import type { Sql } from '../db/database.js';
 import { pspHintsOldestAge, pspHintsPending } from './registry.js';
+import type { ScrapedGauges } from './scraped.js';
 
 export async function refreshPspHintGauges(sql: Sql): Promise<void> {
   const [row] = await sql<{ pending: number; oldest: number }[]>`
@@ -10,3 +11,9 @@ export async function refreshPspHintGauges(sql: Sql): Promise<void> {
   pspHintsPending.set(row!.pending);
   pspHintsOldestAge.set(row!.oldest);
 }
+
+export const pspHintGauges: ScrapedGauges = {
+  what: 'PSP hint gauges',
+  refresh: refreshPspHintGauges,
+  gauges: [pspHintsPending, pspHintsOldestAge],
+};

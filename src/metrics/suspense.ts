@@ -3,6 +3,7 @@
 import { Gauge } from 'prom-client';
 import type { Sql } from '../db/database.js';
 import { registry } from './registry.js';
+import type { ScrapedGauges } from './scraped.js';
 
 export const suspenseBalance = new Gauge({
   name: 'pix_suspense_balance_cents',
@@ -18,3 +19,5 @@ export async function refreshSuspenseGauge(sql: Sql): Promise<void> {
   suspenseBalance.reset();
   for (const row of rows) suspenseBalance.set({ route: row.route }, Number(row.balance));
 }
+
+export const suspenseGauge: ScrapedGauges = { what: 'suspense gauge', refresh: refreshSuspenseGauge, gauges: [suspenseBalance] };

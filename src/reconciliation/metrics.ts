@@ -2,6 +2,7 @@
 // them), and when each route's last completed run ended. A route or kind with nothing open has no series.
 import type { Sql } from '../db/database.js';
 import { reconciliationItemsOpen, reconciliationLastSuccess } from '../metrics/registry.js';
+import type { ScrapedGauges } from '../metrics/scraped.js';
 
 export async function refreshReconciliationGauges(sql: Sql): Promise<void> {
   const [open, completed] = await Promise.all([
@@ -15,3 +16,9 @@ export async function refreshReconciliationGauges(sql: Sql): Promise<void> {
   reconciliationLastSuccess.reset();
   for (const row of completed) reconciliationLastSuccess.set({ route: row.route }, row.at);
 }
+
+export const reconciliationGauges: ScrapedGauges = {
+  what: 'reconciliation gauges',
+  refresh: refreshReconciliationGauges,
+  gauges: [reconciliationItemsOpen, reconciliationLastSuccess],
+};

@@ -3,6 +3,7 @@
 import { Gauge } from 'prom-client';
 import type { Sql } from '../db/database.js';
 import { registry } from '../metrics/registry.js';
+import type { ScrapedGauges } from '../metrics/scraped.js';
 
 export const recurrencesActive = new Gauge({
   name: 'pix_recurrences_active',
@@ -14,3 +15,5 @@ export async function refreshRecurrenceGauge(sql: Sql): Promise<void> {
   const [row] = await sql<{ active: number }[]>`select count(*)::int as active from recurrences where status = 'active'`;
   recurrencesActive.set(row!.active);
 }
+
+export const recurrenceGauge: ScrapedGauges = { what: 'recurrence gauge', refresh: refreshRecurrenceGauge, gauges: [recurrencesActive] };

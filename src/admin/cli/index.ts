@@ -5,10 +5,8 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ADMIN_URL, loadCliConfig, type CliConfig } from '../../config/config.js';
 import { AdminClient, AdminError } from '../../cli/client.js';
 import { UsageError, type Command, type CommandGroup, type OptionValues } from '../../cli/command.js';
-import * as registry from './commands/index.js';
+import { COMMAND_GROUPS as GROUPS } from './commands/index.js';
 import { json, table } from '../../cli/output.js';
-
-const GROUPS: CommandGroup[] = Object.values(registry);
 
 const GLOBAL_OPTIONS = {
   json: { type: 'boolean', description: 'print the raw JSON data instead of a table' },

@@ -4,6 +4,7 @@ import { Gauge } from 'prom-client';
 import type { Sql } from '../../db/database.js';
 import { saoPauloDate } from '../../../contracts/calendar.js';
 import { registry } from '../../metrics/registry.js';
+import type { ScrapedGauges } from '../../metrics/scraped.js';
 
 export const dueDatePending = new Gauge({
   name: 'pix_due_date_charges_pending',
@@ -25,3 +26,9 @@ export async function refreshDueDateGauges(sql: Sql): Promise<void> {
   dueDatePending.set(row!.pending);
   dueDateOverdue.set(row!.overdue);
 }
+
+export const dueDateGauges: ScrapedGauges = {
+  what: 'due-date charge gauges',
+  refresh: refreshDueDateGauges,
+  gauges: [dueDatePending, dueDateOverdue],
+};

@@ -1,14 +1,22 @@
-// Every pixctl command group: one line each.
-export { accounts } from './accounts.js';
-export { charges } from '../../../charges/cli.js';
-export { keys } from './keys.js';
-export { listenCommand } from './listen.js';
-export { ledger } from './ledger.js';
-export { meds } from '../../../meds/cli.js';
-export { reconciliations } from '../../../reconciliation/cli.js';
-export { recurrences } from '../../../recurrences/cli.js';
-export { refunds } from '../../../refunds/cli.js';
-export { routes } from './routes.js';
-export { transfers } from '../../../transfers/cli.js';
-export { deliveries, webhooks } from './webhooks.js';
-export { triggerCommand } from './trigger.js';
+// Every pixctl command group, in the order of the help: the engine's own and each kind's (src/kinds).
+import type { CommandGroup } from '../../../cli/command.js';
+import { KINDS } from '../../../kinds/index.js';
+import { accounts } from './accounts.js';
+import { keys } from './keys.js';
+import { listenCommand } from './listen.js';
+import { ledger } from './ledger.js';
+import { routes } from './routes.js';
+import { deliveries, webhooks } from './webhooks.js';
+import { triggerCommand } from './trigger.js';
+
+export const COMMAND_GROUPS: CommandGroup[] = [
+  accounts,
+  keys,
+  listenCommand,
+  ledger,
+  routes,
+  deliveries,
+  webhooks,
+  triggerCommand,
+  ...KINDS.flatMap((kind) => kind.commands),
+].sort((a, b) => a.name.localeCompare(b.name));
