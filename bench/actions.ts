@@ -14,6 +14,7 @@ const HISTORIES = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'r
 
 const OPERATIONS: [label: string, file: string][] = [
   ['paid charge, simulator', 'charge-paid-transaction-status-search-attribute-encrypted.json'],
+  ['paid charge, simulator (local-confirm-and-settle)', 'charge-paid-local-confirm-and-settle-encrypted.json'],
   ['paid charge, PSP route (before)', 'charge-psp-paid-persist-and-open-encrypted.json'],
   ['paid charge, PSP route (confirm-and-settle)', 'charge-psp-paid-confirm-and-settle-encrypted.json'],
   ['transfer approved, simulator (before)', 'transfer-approved-transaction-status-search-attribute-encrypted.json'],

@@ -61,8 +61,9 @@ export interface ChargeAsked {
 }
 
 /**
- * A charge as the API previewed it when the request came (what a 202 shows), and what the client
- * asked. The accept step prices `asked` again against the account as it is then.
+ * A charge as the client asked for it: the amounts of `asked`, unpriced (fee 0, no split shares), and
+ * `asked` itself, which the accept step prices against the account's rules under its lock. Runs
+ * without `asked` carry the amounts their API priced.
  */
 export interface ChargeDraft extends DraftBasics {
   merchantName: string;
@@ -72,7 +73,7 @@ export interface ChargeDraft extends DraftBasics {
   split: SplitShare[];
   payer: { name: string; document: string; email?: string };
   webhookUrl: string | null;
-  /** Absent in runs started before the accept step applied the account's rules (their API had applied them). */
+  /** Absent in runs whose API priced the charge itself. */
   asked?: ChargeAsked;
 }
 

@@ -100,6 +100,17 @@ describe('due-date charges on the simulator', () => {
     await expectLedgerConsistent(live.stack.databaseUrl);
   });
 
+  it('lists an overdue charge with what is due today, fine and interest included, as its own read shows it', async () => {
+    const { client } = await createMerchant(live.stack, { fees: FEES });
+    const created = (await postCharge(client, rent())).body.data;
+    await live.sql`update transactions set due_date = ${day(-3)} where id = ${created.id}`;
+    const read = (await client.get(`/transactions/${created.id}`)).body.data;
+    // R$ 1000 less the R$ 10 abatement, plus the 2 % fine and 3 days of interest: more than the R$ 990 due on the day.
+    expect(read.amountDue).toBeGreaterThan(990);
+    const listed = (await client.get('/transactions')).body.data.find((t: { id: string }) => t.id === created.id);
+    expect(listed.amountDue).toBe(read.amountDue);
+  });
+
   it('refuses a payment on a day after the validity (409), before the charge existed or on another day for an immediate charge (400)', async () => {
     const { client } = await createMerchant(live.stack, { fees: FEES });
     const created = (await postCharge(client, rent({ validityAfterDue: 5 }))).body.data;
