@@ -1,7 +1,8 @@
-// A kind of operation (a charge, a transfer, a refund…) as the engine's lists take it: each kind's folder: what the edges, the worker and /metrics take of it, as src/kinds/index.ts lists it.
-// Typed there (OperationKind, src/kinds/kind.ts): a kind's folder imports nothing of src/kinds, which imports it.
-// Its workflow code is listed in workflows/index.ts.
-// workflows/index.ts: the workflow bundle cannot load a kind.ts, which loads the kind's routes and activities.
+// What the engine takes of a kind of operation (a charge, a transfer, a refund…): each kind's folder
+// exports one in its kind.ts, and src/kinds/index.ts lists them (KINDS). The kinds are typed at that list,
+// not in their own files: a kind's folder imports nothing of src/kinds, which imports it. A kind's workflow
+// code is listed in workflows/index.ts instead: the workflow bundle cannot load a kind.ts, which loads the
+// kind's routes and activities.
 import type { CommandGroup } from '../cli/command.js';
 import type { ScrapedGauges } from '../metrics/scraped.js';
 import type { AdminRoute } from '../routing/operation.js';
